@@ -1,0 +1,193 @@
+"""Conformance suite: the checks every registered game must pass, at every player count.
+
+A new game gets all of this for free by registering itself; its own rule tests live beside it.
+Each check is written so that a stub or a leaky implementation fails it: playouts must really
+end, illegal actions must really be rejected without side effects, replays and JSON must be exact,
+and ``resample`` must change hidden information while leaving the seat's view untouched (so a view
+that shows something hidden is caught).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from fieldcraft.core import (
+    CHANCE,
+    TERMINAL,
+    IllegalActionError,
+    MalformedActionError,
+    load_game,
+    random_playout,
+    sample_chance,
+)
+from tests.conftest import config_id, game_configs
+
+CONFIGS = game_configs()
+PLAYOUTS = 25
+
+
+def _step(state, rng):
+    if state.is_chance_node():
+        return sample_chance(state, rng)
+    legal = state.legal_actions()
+    return legal[rng.randrange(len(legal))]
+
+
+@pytest.fixture(params=CONFIGS, ids=[config_id(c) for c in CONFIGS])
+def game(request):
+    name, players, overrides = request.param
+    return load_game(name, players=players, **overrides)
+
+
+def test_random_playouts_end_with_valid_returns(game):
+    rng = random.Random(1)
+    lengths = []
+    for _ in range(PLAYOUTS):
+        state = game.new_initial_state()
+        lengths.append(random_playout(state, rng, max_steps=100_000))
+        assert state.is_terminal()
+        assert state.current_player() == TERMINAL
+        assert state.legal_actions() == []
+        returns = state.returns()
+        assert len(returns) == game.num_players
+        assert all(r in (0.0, 1.0) for r in returns)
+        assert state.winners() == [s for s, r in enumerate(returns) if r == 1.0]
+        json.dumps(state.outcome())
+    assert min(lengths) > game.num_players  # a real game, not an immediate stop
+
+
+def test_every_step_keeps_invariants_and_api_contracts(game):
+    rng = random.Random(2)
+    num_actions = game.num_distinct_actions()
+    for _ in range(6):
+        state = game.new_initial_state()
+        state.check_invariants()
+        while not state.is_terminal():
+            player = state.current_player()
+            assert player == CHANCE or 0 <= player < game.num_players
+            legal = state.legal_actions()
+            assert legal, "a non-terminal state must offer an action"
+            assert legal == sorted(set(legal))
+            assert all(0 <= a < num_actions for a in legal)
+            if player == CHANCE:
+                outcomes = state.chance_outcomes()
+                assert sorted(a for a, _ in outcomes) == legal
+                assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+                assert all(p > 0 for _, p in outcomes)
+            for action in legal:
+                text = state.action_to_string(action)
+                assert isinstance(text, str) and text
+                assert state.string_to_action(text) == action, text
+            state.apply_action(_step(state, rng))
+            state.check_invariants()
+
+
+def test_illegal_actions_are_rejected_and_change_nothing(game):
+    rng = random.Random(3)
+    num_actions = game.num_distinct_actions()
+    checked = 0
+    for _ in range(4):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = set(state.legal_actions())
+            illegal = [a for a in rng.sample(range(num_actions), min(8, num_actions))
+                       if a not in legal] + [-1, num_actions, 10**9]
+            before = state.to_dict()
+            for action in illegal:
+                with pytest.raises(IllegalActionError):
+                    state.apply_action(action)
+                assert state.to_dict() == before
+                checked += 1
+            state.apply_action(_step(state, rng))
+        final = state.to_dict()
+        with pytest.raises(IllegalActionError):
+            state.apply_action(0)
+        assert state.to_dict() == final
+    assert checked > 0
+
+
+def test_malformed_strings_are_rejected(game):
+    state = game.new_initial_state()
+    for text in ["", "definitely not an action", "pass to seat 99", "42 42 42"]:
+        with pytest.raises(MalformedActionError):
+            state.string_to_action(text)
+
+
+def test_replay_from_history_is_exact(game):
+    rng = random.Random(4)
+    for _ in range(5):
+        state = game.new_initial_state()
+        random_playout(state, rng)
+        replayed = game.replay(state.history())
+        assert replayed == state
+        assert replayed.returns() == state.returns()
+
+
+def test_same_seed_same_game(game):
+    a, b = game.new_initial_state(), game.new_initial_state()
+    random_playout(a, random.Random(99))
+    random_playout(b, random.Random(99))
+    assert a.history() == b.history()
+
+
+def test_json_round_trip_at_every_step(game):
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    while True:
+        restored = game.state_from_json(state.to_json())
+        assert restored == state
+        assert restored.legal_actions() == state.legal_actions()
+        assert restored.current_player() == state.current_player()
+        if state.is_terminal():
+            break
+        state.apply_action(_step(state, rng))
+
+
+def test_clone_is_independent(game):
+    rng = random.Random(6)
+    state = game.new_initial_state()
+    for _ in range(15):
+        if state.is_terminal():
+            break
+        state.apply_action(_step(state, rng))
+    snapshot = state.to_dict()
+    copy = state.clone()
+    assert copy == state
+    random_playout(copy, rng)
+    assert state.to_dict() == snapshot
+
+
+def test_observations_are_json_and_resample_hides_only_hidden(game):
+    """For each seat, resampling must keep that seat's observation identical, give a playable
+    state, and over a game actually vary the hidden information."""
+    rng = random.Random(7)
+    varied = [0] * game.num_players
+    decisions = [0] * game.num_players
+    for _ in range(3):
+        state = game.new_initial_state()
+        step = 0
+        while not state.is_terminal():
+            step += 1
+            if not state.is_chance_node() and step % 3 == 0:
+                json.dumps(state.observation(None))
+                truth = {k: v for k, v in state.to_dict()["state"].items() if k != "history"}
+                for seat in range(game.num_players):
+                    view = state.observation(seat)
+                    assert json.loads(json.dumps(view)) == view
+                    decisions[seat] += 1
+                    for _ in range(3):
+                        sample = state.resample(seat, rng)
+                        assert sample.observation(seat) == view
+                        assert sample.current_player() == state.current_player()
+                        sample.check_invariants()
+                        fields = sample.to_dict()["state"]
+                        if {k: v for k, v in fields.items() if k != "history"} != truth:
+                            varied[seat] += 1
+                    random_playout(sample, rng)
+            state.apply_action(_step(state, rng))
+    for seat in range(game.num_players):
+        assert decisions[seat] > 0
+        assert varied[seat] > 0, f"resample({seat}) never changed any hidden information"
