@@ -210,6 +210,10 @@ class UnderCurrentState(State):
         self.draw_seat = -1
 
     # ------------------------------------------------------------------ core API
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
     def current_player(self) -> int:
         phase = self.phase
         if phase in _CHANCE_PHASES:
@@ -854,9 +858,8 @@ class UnderCurrentState(State):
         def visible(mask: int) -> bool:
             return bool(mask & bit) or bool(mask & pub)
 
-        role_view = []
-        for mask in self.role_masks[viewer]:
-            role_view.append([g.role_names[r] for r in range(g.num_roles) if mask >> r & 1])
+        role_view = [[g.role_names[r] for r in range(g.num_roles) if mask >> r & 1]
+                     for mask in _deduce(self.role_masks[viewer])]
         known_hands: dict[str, list[str]] = {}
         for s in range(n):
             if s == seat:
@@ -1099,6 +1102,24 @@ _PATTERNS = re.compile(
     r"|(?P<start>seat (?P<sseat>\d+) starts)"
     rf"|(?P<snatch>snatch picks (?P<scard>{_CARD}))"
 )
+
+
+def _deduce(masks: list[int]) -> list[int]:
+    """Strike a role known to be at one position from every other position, until stable.
+
+    Each role card is in exactly one place, so this is sound; the view shows its result.
+    """
+    masks = masks[:]
+    changed = True
+    while changed:
+        changed = False
+        for p, mask in enumerate(masks):
+            if mask & (mask - 1) == 0:  # exactly one candidate
+                for q in range(len(masks)):
+                    if q != p and masks[q] & mask:
+                        masks[q] &= ~mask
+                        changed = True
+    return masks
 
 
 def _sample_roles(masks: list[int], num_roles: int, rng: random.Random) -> list[int]:

@@ -1,0 +1,512 @@
+"""Under Current rule tests: the rulebook's examples, every effect, both endings, scoring.
+
+Positions are built by choosing chance outcomes (which role and which card each seat is dealt),
+so every test runs through the same code path as a real game. Where a test needs a crowded row it
+moves cards from the draw pile into the row with ``put_in_row``, which keeps every card in exactly
+one place (``check_invariants`` runs after each step).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fieldcraft import IllegalActionError, MalformedActionError, RulesetError, load_game
+from fieldcraft.core import CHANCE, TERMINAL
+
+ROLES_5 = ["Blue Chief", "Red Chief", "Yellow Agent", "Blue Informer", "Red Informer",
+           "Green Agent"]
+
+
+def setup(players: int, roles: list[str], hands: list[list[str]], start: int = 0, **rules):
+    """A game at the first PASS with the given roles (seats, then reserve) and hands.
+
+    A hand shorter than two cards is dealt full and the filler returned to the draw pile, a
+    shortcut for the late-game positions where hands run short.
+    """
+    game = load_game("under-current", players=players, **rules)
+    state = game.new_initial_state()
+    for name in roles[:-1]:
+        act(state, f"deal {name} to a position")
+    assert state.game.role_names[state.roles[-1]] == roles[-1]
+    named = {c for hand in hands for c in hand}
+    fillers = [c for c in game.card_names if c not in named]
+    extra: list[tuple[int, str]] = []
+    for seat, hand in enumerate(hands):
+        for card in hand:
+            act(state, f"draw {card}")
+        for _ in range(game.hand_size - len(hand)):
+            filler = fillers.pop()
+            extra.append((seat, filler))
+            act(state, f"draw {filler}")
+    act(state, f"seat {start} starts")
+    for seat, name in extra:
+        card = game.card_names.index(name)
+        i = state.hands[seat].index(card)
+        state.hands[seat].pop(i)
+        state.hand_known[seat].pop(i)
+        state.deck = sorted(state.deck + [card])
+    assert state.phase_name == "pass"
+    return state
+
+
+def act(state, *texts: str) -> None:
+    for text in texts:
+        state.apply_action(state.string_to_action(text))
+        state.check_invariants()
+
+
+def put_in_row(state, cards: list[str], face_up: bool = True) -> None:
+    """Move cards from the draw pile into the row (a shortcut for many earlier turns)."""
+    g = state.game
+    for name in cards:
+        card = g.card_names.index(name)
+        state.deck.remove(card)
+        state.row.append(card)
+        state.row_up.append(1 if face_up else 0)
+        state.row_known.append(g.all_known if face_up else 0)
+    state.check_invariants()
+
+
+def draw_rest(state, seat_draws: list[str] | None = None) -> None:
+    """Resolve pending draws with the lowest cards (or the named ones)."""
+    names = list(seat_draws or [])
+    while state.current_player() == CHANCE:
+        if names:
+            act(state, f"draw {names.pop(0)}")
+        else:
+            state.apply_action(state.legal_actions()[0])
+
+
+HANDS_5 = [["Blue/RETIRE", "Blue/SCAN"], ["Red/SWAP", "Red/SCAN"], ["Blue/PEEK", "Red/PEEK"],
+           ["Blue/SPY", "Red/SPY"], ["Green/SCAN", "Yellow/SCAN"]]
+
+
+def test_setup_by_player_count():
+    for players, cards, roles in [(3, 24, 4), (4, 24, 5), (5, 24, 6), (6, 28, 7), (7, 28, 8),
+                                  (8, 32, 9)]:
+        game = load_game("under-current", players=players)
+        assert game.num_cards == cards
+        assert game.num_roles == roles == players + 1
+    game = load_game("under-current", players=8)
+    assert game.role_names.count("Green Agent") == 1 and "Green Agent 2" in game.role_names
+    assert "Blue/FLIP(8+)" in game.card_names and "Green/BURN(8+)" in game.card_names
+    five = load_game("under-current", players=5)
+    assert "Blue/FLIP(8+)" not in five.card_names and "Red/SPY(6+)" not in five.card_names
+
+
+def test_identity_confirmation_shows_eye_and_thumb_seats_only_to_eyes():
+    s = setup(5, ROLES_5, HANDS_5)
+    chief = s.observation(0)  # Blue Chief holds an Eye
+    assert chief["identity_confirmation"] == {"eye": [0, 1], "thumb": [3, 4]}
+    assert chief["roles"][1] == ["Red Chief"]  # the other Eye, since seat 0 holds Blue Chief
+    assert chief["roles"][2] == ["Yellow Agent", "Green Agent"]  # no symbol
+    informer = s.observation(3)
+    assert informer["identity_confirmation"] is None
+    assert len(informer["roles"][0]) == 5  # everything but its own card
+
+
+def test_rulebook_example_yellow_balancing_wins():
+    """Row of 4 Blue, 5 Red, 2 Yellow: Yellow tops Blue up to 5 = 5, so Yellow wins."""
+    s = setup(5, ROLES_5, HANDS_5)
+    put_in_row(s, ["Blue/SWAP", "Blue/DROP", "Blue/SNATCH", "Blue/FETCH",
+                   "Red/DROP", "Red/SNATCH", "Red/FETCH", "Red/BURN",
+                   "Red/RETIRE", "Yellow/SWAP", "Yellow/FLIP"])
+    act(s, "pass Blue/RETIRE to seat 1", "use", "retire seat 1 as Red")
+    assert s.is_terminal()
+    out = s.outcome()
+    assert out["row"] == {"Blue": 4, "Red": 5, "Yellow": 2, "Green": 0}
+    assert out["winning_faction"] == "Yellow" and out["decided_by"] == "yellow_balance"
+    assert s.winners() == [2]
+    assert s.returns() == [0.0, 0.0, 1.0, 0.0, 0.0]
+
+
+def test_majority_wins_when_yellow_cannot_balance():
+    s = setup(5, ROLES_5, HANDS_5)
+    put_in_row(s, ["Blue/SWAP", "Blue/DROP", "Red/DROP", "Red/SNATCH", "Red/FETCH",
+                   "Red/BURN", "Yellow/SWAP"])
+    act(s, "pass Blue/RETIRE to seat 2", "use", "retire seat 1 as Red")
+    assert s.outcome()["winning_faction"] == "Red"
+    assert s.winners() == [1, 4]  # the eliminated Red Chief wins with its faction
+
+
+def test_rulebook_example_scan_filed():
+    s = setup(5, ROLES_5, HANDS_5)
+    act(s, "pass Blue/SCAN to seat 1", "file")
+    row = s.observation(None)["row"]
+    assert row == [{"card": None, "face_up": False}]
+    assert s.observation(0)["row"][0]["card"] == "Blue/SCAN"  # the passer knows it
+    assert s.observation(1)["row"][0]["card"] == "Blue/SCAN"  # so does the receiver
+    assert s.observation(2)["row"][0]["card"] is None
+    assert s.observation(0)["known_hands"] == {}  # no effect happened
+    assert s.current_player() == CHANCE  # seat 0 draws back up
+
+
+def test_rulebook_example_scan_used():
+    s = setup(5, ROLES_5, HANDS_5)
+    act(s, "pass Blue/SCAN to seat 1", "use")
+    assert s.observation(None)["row"] == []
+    assert s.observation(None)["discard"] == ["Blue/SCAN"]
+    assert s.current_player() == 0
+    act(s, "scan seat 3")
+    assert s.observation(0)["known_hands"]["3"] == ["Blue/SPY", "Red/SPY"]
+    assert "3" not in s.observation(2)["known_hands"]
+
+
+def test_receiver_sees_card_others_do_not_while_choosing():
+    s = setup(5, ROLES_5, HANDS_5)
+    act(s, "pass Blue/SCAN to seat 2")
+    assert s.current_player() == 2
+    assert s.observation(2)["pending"]["card"] == "Blue/SCAN"
+    assert s.observation(3)["pending"]["card"] is None
+    with pytest.raises(IllegalActionError):
+        act(s, "scan seat 1")
+
+
+def test_cannot_pass_to_self_or_a_card_not_held():
+    s = setup(5, ROLES_5, HANDS_5)
+    before = s.to_dict()
+    for text in ["pass Blue/SCAN to seat 0", "pass Red/SWAP to seat 1"]:
+        with pytest.raises(IllegalActionError, match="legal"):
+            act(s, text)
+    assert s.to_dict() == before
+    with pytest.raises(MalformedActionError):
+        s.string_to_action("pass Purple/SCAN to seat 1")
+
+
+def test_row_overflow_reveals_oldest_face_down_card():
+    s = setup(5, ROLES_5, HANDS_5)
+    act(s, "pass Blue/SCAN to seat 1", "file")
+    draw_rest(s)
+    act(s, "pass Red/SCAN to seat 2", "file")
+    draw_rest(s)
+    row = s.observation(None)["row"]
+    assert [r["face_up"] for r in row] == [False, False]
+    act(s, "pass Red/PEEK to seat 3", "file")
+    row = s.observation(None)["row"]
+    assert [r["face_up"] for r in row] == [True, False, False]
+    assert row[0]["card"] == "Blue/SCAN" and row[1]["card"] is None
+
+
+def test_swap_is_secret_and_exchanges_one_card_each():
+    s = setup(5, ROLES_5, [["Blue/SWAP", "Blue/SCAN"], *HANDS_5[1:]])
+    act(s, "pass Blue/SWAP to seat 4", "use", "swap with seat 3")
+    assert s.current_player() == 0
+    act(s, "give Blue/SCAN")
+    assert s.current_player() == 3
+    assert "your_swap_card" not in s.observation(3)["pending"]  # picked without seeing it
+    assert s.observation(0)["pending"]["your_swap_card"] == "Blue/SCAN"
+    act(s, "give Red/SPY")
+    assert s.observation(0)["hand"] == ["Red/SPY"]
+    assert sorted(s.observation(3)["hand"]) == ["Blue/SCAN", "Blue/SPY"]
+    assert s.observation(0)["known_hands"]["3"] == ["Blue/SCAN"]  # it knows what it gave
+    assert "3" not in s.observation(2)["known_hands"]
+
+
+def test_swap_with_empty_hand_does_nothing():
+    s = setup(5, ROLES_5, [["Blue/SWAP"], ["Red/SWAP", "Red/SCAN"], ["Blue/PEEK", "Red/PEEK"],
+                           ["Blue/SPY", "Red/SPY"], ["Green/SCAN", "Yellow/SCAN"]])
+    # seat 0 starts with a single card (hand sizes are dealt freely in tests)
+    act(s, "pass Blue/SWAP to seat 1", "use")
+    assert s.current_player() == CHANCE  # nothing to choose: straight to the draw
+    assert s.observation(None)["discard"] == ["Blue/SWAP"]
+
+
+def test_scan_without_target_does_nothing():
+    s = setup(3, ["Blue Chief", "Red Chief", "Yellow Agent", "Green Agent"],
+              [["Blue/SCAN"], [], []])
+    act(s, "pass Blue/SCAN to seat 1", "use")
+    assert s.current_player() == CHANCE and s.observation(0)["known_hands"] == {}
+
+
+PEEK_HANDS = [["Blue/PEEK", "Blue/SCAN"], HANDS_5[1], ["Yellow/SWAP", "Red/PEEK"], *HANDS_5[3:]]
+
+
+def test_peek_sees_every_face_down_row_card_and_empty_row_is_harmless():
+    s = setup(5, ROLES_5, PEEK_HANDS)
+    act(s, "pass Blue/PEEK to seat 1", "use")  # empty row: nothing to see
+    assert s.current_player() == CHANCE
+    s = setup(5, ROLES_5, PEEK_HANDS)
+    put_in_row(s, ["Red/DROP", "Red/FETCH"], face_up=False)
+    assert [r["card"] for r in s.observation(0)["row"]] == [None, None]
+    act(s, "pass Blue/PEEK to seat 1", "use")
+    assert [r["card"] for r in s.observation(0)["row"]] == ["Red/DROP", "Red/FETCH"]
+    assert [r["card"] for r in s.observation(1)["row"]] == [None, None]
+
+
+def test_spy_reveals_one_role_to_the_spy_only():
+    s = setup(5, ROLES_5, [["Blue/SPY", "Blue/SCAN"], ["Red/SWAP", "Red/SCAN"],
+                           ["Blue/PEEK", "Red/PEEK"], ["Yellow/SCAN", "Red/SPY"],
+                           ["Green/SCAN", "Blue/DROP"]])
+    act(s, "pass Blue/SPY to seat 1", "use", "spy on seat 4")
+    assert s.observation(0)["roles"][4] == ["Red Informer"]
+    assert len(s.observation(2)["roles"][4]) > 1
+
+
+def test_flip_with_a_player_both_learn():
+    s = setup(5, ROLES_5, [["Yellow/FLIP", "Blue/SCAN"], *HANDS_5[1:]])
+    act(s, "pass Yellow/FLIP to seat 1", "use", "flip with seat 3")
+    assert s.observation(0)["role"] == "Blue Informer"
+    assert s.observation(3)["role"] == "Blue Chief"
+    assert s.observation(0)["roles"][3] == ["Blue Chief"]
+    assert s.observation(3)["roles"][0] == ["Blue Informer"]
+    # an onlooker's knowledge travels with the cards: seat 1 (an Eye) saw seat 3's thumb
+    assert s.observation(1)["roles"][0] == ["Blue Informer", "Red Informer"]
+
+
+def test_flip_with_reserve_shows_only_the_card_received():
+    s = setup(5, ROLES_5, [["Yellow/FLIP", "Blue/SCAN"], *HANDS_5[1:]])
+    act(s, "pass Yellow/FLIP to seat 1", "use")
+    assert "flip with reserve 0" in [s.action_to_string(a) for a in s.legal_actions()]
+    act(s, "flip with reserve 0")
+    assert s.observation(0)["role"] == "Green Agent"
+    assert s.observation(0)["roles"][5] == ["Blue Chief"]  # it knows what it put there
+    assert s.seat_label(0) == "Green"
+
+
+def test_drop_files_own_card_and_no_card_does_nothing():
+    s = setup(5, ROLES_5, [["Blue/DROP", "Blue/SCAN"], *HANDS_5[1:]])
+    act(s, "pass Blue/DROP to seat 1", "use", "drop Blue/SCAN")
+    assert s.observation(0)["row"] == [{"card": "Blue/SCAN", "face_up": False}]
+    assert s.observation(1)["row"] == [{"card": None, "face_up": False}]
+    s = setup(5, ROLES_5, [["Blue/DROP"], *HANDS_5[1:]])
+    act(s, "pass Blue/DROP to seat 1", "use")
+    assert s.current_player() == CHANCE and s.row == []
+
+
+def test_snatch_moves_a_random_card_and_target_draws():
+    s = setup(5, ROLES_5, [["Blue/SNATCH", "Blue/SCAN"], *HANDS_5[1:]])
+    act(s, "pass Blue/SNATCH to seat 1", "use", "snatch from seat 2")
+    assert s.current_player() == CHANCE
+    assert [a for a, _ in s.chance_outcomes()] == sorted(
+        s.string_to_action(f"snatch picks {c}") for c in ["Blue/PEEK", "Red/PEEK"])
+    act(s, "snatch picks Red/PEEK")
+    assert s.observation(2)["row"][0]["card"] == "Red/PEEK"  # its owner knows which left
+    assert s.observation(0)["row"][0]["card"] is None  # the snatcher does not
+    act(s, "draw Yellow/SWAP")  # the replacement draw comes at once
+    assert s.observation(2)["hand"] == ["Blue/PEEK", "Yellow/SWAP"]
+
+
+def test_snatch_needs_a_player_holding_two_cards():
+    s = setup(3, ["Blue Chief", "Red Chief", "Yellow Agent", "Green Agent"],
+              [["Blue/SNATCH", "Blue/SCAN"], ["Red/SCAN"], ["Red/PEEK"]])
+    act(s, "pass Blue/SNATCH to seat 1", "use")
+    assert s.current_player() == CHANCE and s.row == []  # no target: straight to the draw
+
+
+def test_fetch_takes_face_down_card_and_learns_it():
+    s = setup(5, ROLES_5, [["Blue/FETCH", "Blue/SCAN"], *HANDS_5[1:]])
+    act(s, "pass Blue/FETCH to seat 1", "use")
+    assert s.current_player() == CHANCE  # empty row: nothing to fetch
+    s = setup(5, ROLES_5, [["Blue/FETCH", "Blue/SCAN"], *HANDS_5[1:]])
+    put_in_row(s, ["Green/FETCH"], face_up=True)
+    put_in_row(s, ["Red/DROP"], face_up=False)
+    act(s, "pass Blue/FETCH to seat 1", "use", "fetch row 1")
+    assert sorted(s.observation(0)["hand"]) == ["Blue/SCAN", "Red/DROP"]
+    assert len(s.row) == 1
+
+
+def test_burn_removes_unseen():
+    s = setup(5, ROLES_5, [["Blue/BURN", "Blue/SCAN"], *HANDS_5[1:]])
+    put_in_row(s, ["Green/FETCH"], face_up=False)
+    act(s, "pass Blue/BURN to seat 1", "use", "burn row 0")
+    assert s.row == [] and s.observation(0)["removed"] == [None]
+    s = setup(5, ROLES_5, [["Blue/BURN", "Blue/SCAN"], *HANDS_5[1:]])
+    act(s, "pass Blue/BURN to seat 1", "use")
+    assert s.current_player() == CHANCE  # empty row: nothing to burn
+
+
+def test_retire_needs_two_cards_in_the_row():
+    s = setup(5, ROLES_5, HANDS_5)
+    put_in_row(s, ["Red/DROP"])
+    act(s, "pass Blue/RETIRE to seat 1", "use")
+    assert s.current_player() == CHANCE and not s.is_terminal()
+    s = setup(5, ROLES_5, HANDS_5)
+    put_in_row(s, ["Red/DROP"])
+    put_in_row(s, ["Red/FETCH"], face_up=False)
+    act(s, "pass Blue/RETIRE to seat 1", "use")
+    assert s.current_player() == 0
+    assert "retire seat 3 as Blue" in [s.action_to_string(a) for a in s.legal_actions()]
+    assert not any("retire seat 0" in s.action_to_string(a) for a in s.legal_actions())
+
+
+def test_wrong_retire_changes_nothing_but_public_knowledge():
+    s = setup(5, ROLES_5, HANDS_5)
+    put_in_row(s, ["Red/DROP", "Red/FETCH"])
+    act(s, "pass Blue/RETIRE to seat 1", "use", "retire seat 2 as Red")
+    assert not s.is_terminal() and s.eliminated == -1
+    assert "Red Chief" not in s.observation(None)["roles"][2]
+    assert "Red Chief" not in s.observation(4)["roles"][2]
+
+
+def test_correct_retire_on_informer_removes_that_colour():
+    s = setup(5, ROLES_5, HANDS_5)
+    put_in_row(s, ["Blue/SWAP", "Blue/DROP", "Blue/SNATCH", "Red/DROP", "Red/FETCH"])
+    act(s, "pass Blue/RETIRE to seat 1", "use", "retire seat 3 as Blue")
+    assert s.is_terminal() and s.eliminated == 3
+    out = s.outcome()
+    assert out["row"] == {"Blue": 0, "Red": 2, "Yellow": 0, "Green": 0}
+    assert out["winning_faction"] == "Red" and s.winners() == [1, 4]
+    assert out["ending"] == "retire"
+    # without the removal Blue (3) would beat Red (2): the ruleset switch proves the step ran
+    s = setup(5, ROLES_5, HANDS_5, informer_removal=False)
+    put_in_row(s, ["Blue/SWAP", "Blue/DROP", "Blue/SNATCH", "Red/DROP", "Red/FETCH"])
+    act(s, "pass Blue/RETIRE to seat 1", "use", "retire seat 3 as Blue")
+    assert s.outcome()["winning_faction"] == "Blue" and s.winners() == [0, 3]
+
+
+def test_green_card_in_row_wins_for_green():
+    roles = ["Blue Chief", "Red Chief", "Yellow Agent", "Green Agent", "Red Informer",
+             "Blue Informer"]
+    s = setup(5, roles, HANDS_5)
+    put_in_row(s, ["Blue/SWAP", "Blue/DROP", "Blue/SNATCH", "Green/FETCH"])
+    act(s, "pass Blue/RETIRE to seat 1", "use", "retire seat 1 as Red")
+    assert s.outcome()["decided_by"] == "green_card" and s.winners() == [3]
+
+
+GREEN_ROLES = ["Blue Chief", "Red Chief", "Yellow Agent", "Green Agent", "Blue Informer",
+               "Red Informer"]  # Red Informer in the reserve
+
+
+@pytest.mark.parametrize("red,blue,green_wins", [
+    ("reserve 0", "seat 4", True),   # naming a reserve card is allowed and right here
+    ("seat 4", "reserve 0", False),  # swapped names
+    ("seat 2", "seat 4", False),     # one name wrong
+])
+def test_green_declaration(red, blue, green_wins):
+    s = setup(5, GREEN_ROLES, HANDS_5)
+    put_in_row(s, ["Blue/SWAP", "Blue/DROP", "Blue/SNATCH", "Red/DROP"])
+    act(s, "pass Blue/RETIRE to seat 1", "use", "retire seat 1 as Red")
+    assert not s.is_terminal()
+    assert s.current_player() == 3  # the Green player decides at scoring
+    view = s.observation(0)
+    assert view["roles"][3] == ["Green Agent"]  # declaring reveals the Green role
+    assert view["row"][0]["face_up"] and view["row"][3]["card"] == "Red/DROP"
+    assert "name seat 3 as Red Informer" not in [s.action_to_string(a) for a in s.legal_actions()]
+    act(s, f"name {red} as Red Informer", f"name {blue} as Blue Informer")
+    assert s.is_terminal()
+    if green_wins:
+        assert s.outcome()["decided_by"] == "green_declaration" and s.winners() == [3]
+    else:
+        assert s.outcome()["winning_faction"] == "Blue" and s.winners() == [0, 4]
+
+
+def test_eight_players_both_greens_must_be_right():
+    roles = ["Blue Chief", "Red Chief", "Yellow Agent", "Green Agent", "Blue Informer",
+             "Red Informer", "Blue Agent", "Green Agent 2", "Red Agent"]
+    hands = [["Blue/RETIRE", "Blue/SCAN"], ["Red/SWAP", "Red/SCAN"], ["Blue/PEEK", "Red/PEEK"],
+             ["Blue/SPY", "Red/SPY"], ["Green/SCAN", "Yellow/SCAN"], ["Blue/DROP", "Red/DROP"],
+             ["Blue/SWAP", "Red/FETCH"], ["Blue/FETCH", "Red/BURN"]]
+    for second_right, green_wins in [(True, True), (False, False)]:
+        s = setup(8, roles, hands)
+        put_in_row(s, ["Blue/SNATCH", "Red/SNATCH"])
+        act(s, "pass Blue/RETIRE to seat 1", "use", "retire seat 1 as Red")
+        assert s.current_player() == 3
+        act(s, "name seat 5 as Red Informer", "name seat 4 as Blue Informer")
+        assert s.current_player() == 7
+        act(s, "name seat 5 as Red Informer",
+            f"name seat {4 if second_right else 6} as Blue Informer")
+        assert s.is_terminal()
+        assert (s.outcome()["winning_faction"] == "Green") == green_wins
+
+
+def test_deck_out_round_counts_exactly_n_turns():
+    """Drive to the moment the deck empties, then count the turns that follow."""
+    rng = random.Random(3)
+    for _ in range(30):
+        s = load_game("under-current", players=4).new_initial_state()
+        while not s.is_terminal() and s.final_left < 0:
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+        if s.is_terminal():
+            continue  # ended by RETIRE before the deck ran out
+        turn_at_deck_out = s.turn
+        first = (s.actions and s.active)  # the seat after the one whose turn emptied the deck
+        assert s.final_left == 4 and not s.deck
+        actives = []
+        while not s.is_terminal():
+            if s.phase_name == "pass" and (not actives or actives[-1][0] != s.turn):
+                actives.append((s.turn, s.active))
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+        if s.outcome()["ending"] == "deck_out":
+            assert s.turn == turn_at_deck_out + 4
+            seats = [seat for _, seat in actives]
+            expected = [(first + k) % 4 for k in range(4)]
+            assert seats == [e for e in expected if e in seats]  # in order, none twice
+            assert seats[0] == first
+            return
+    raise AssertionError("no deck-out game in 30 tries")
+
+
+def test_empty_hand_skips_turn():
+    s = setup(3, ["Blue Chief", "Red Chief", "Yellow Agent", "Green Agent"],
+              [["Blue/SCAN"], [], ["Blue/SPY", "Red/SPY"]])
+    act(s, "pass Blue/SCAN to seat 2", "file")
+    draw_rest(s)
+    assert s.current_player() == 2  # seat 1 held no cards and was skipped
+    assert s.turn == 2
+
+
+def test_eliminated_player_can_win_with_its_faction():
+    s = setup(5, ROLES_5, HANDS_5)
+    put_in_row(s, ["Red/DROP", "Red/FETCH", "Red/BURN"])
+    act(s, "pass Blue/RETIRE to seat 3", "use", "retire seat 1 as Red")
+    assert s.eliminated == 1 and s.winners() == [1, 4]
+    assert s.observation(None)["eliminated"] == 1
+
+
+def test_nobody_wins_when_winning_faction_has_no_seat():
+    roles = ["Blue Chief", "Red Chief", "Blue Informer", "Green Agent", "Red Informer",
+             "Yellow Agent"]  # Yellow sits in the reserve
+    s = setup(5, roles, HANDS_5)
+    put_in_row(s, ["Blue/DROP", "Red/DROP"])
+    act(s, "pass Blue/RETIRE to seat 1", "use", "retire seat 1 as Red")
+    act(s, "name seat 4 as Red Informer", "name seat 1 as Blue Informer")  # wrong: Yellow tie
+    assert s.outcome()["winning_faction"] is None and s.winners() == []
+    assert s.returns() == [0.0] * 5
+
+
+def test_ruleset_overrides_take_effect_and_are_checked():
+    game = load_game("under-current", players=4, row_face_down_limit=1)
+    assert game.row_limit == 1
+    with pytest.raises(RulesetError, match="unknown ruleset key"):
+        load_game("under-current", players=4, row_limit=1)
+    with pytest.raises(RulesetError, match="must be int"):
+        load_game("under-current", players=4, hand_size="two")
+    with pytest.raises(RulesetError, match="3-8 players"):
+        load_game("under-current", players=9)
+    with pytest.raises(RulesetError, match="at least 1"):
+        load_game("under-current", players=4, retire_min_row=0)
+
+
+def test_card_effect_can_be_changed_by_ruleset():
+    from fieldcraft.core import default_ruleset
+
+    cards = default_ruleset("under-current")["cards"]
+    for card in cards:
+        if card["effect"] == "SCAN":
+            card["effect"] = "PEEK"
+    game = load_game("under-current", players=5, cards=cards)
+    assert "Blue/SCAN" not in game.card_names and game.card_names.count("Blue/PEEK") == 1
+    with pytest.raises(RulesetError, match="effects"):
+        load_game("under-current", players=5,
+                  cards=[{"colour": "Blue", "effect": "ZAP", "from": 3}] * 24)
+
+
+def test_describe_action_hides_passed_card_from_onlookers():
+    s = setup(5, ROLES_5, HANDS_5)
+    action = s.string_to_action("pass Blue/SCAN to seat 1")
+    assert "Blue/SCAN" in s.describe_action(action, 0)
+    assert "Blue/SCAN" in s.describe_action(action, 1)
+    assert "Blue/SCAN" not in s.describe_action(action, 2)
+    assert "Blue/SCAN" not in s.describe_action(action, None)
+
+
+def test_terminal_reveals_all_roles():
+    s = setup(5, ROLES_5, HANDS_5)
+    put_in_row(s, ["Red/DROP", "Red/FETCH", "Red/BURN"])
+    act(s, "pass Blue/RETIRE to seat 3", "use", "retire seat 4 as Red")
+    assert s.current_player() == TERMINAL
+    assert [r[0] for r in s.observation(2)["roles"]] == ROLES_5
