@@ -82,6 +82,8 @@ def test_every_step_keeps_invariants_and_api_contracts(game):
                 assert sorted(a for a, _ in outcomes) == legal
                 assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
                 assert all(p > 0 for _, p in outcomes)
+                if state.uniform_chance:  # the flag lets samplers skip the odds: verify it
+                    assert all(abs(p - outcomes[0][1]) < 1e-12 for _, p in outcomes)
             for action in legal:
                 text = state.action_to_string(action)
                 assert isinstance(text, str) and text

@@ -172,6 +172,7 @@ class UnderCurrentState(State):
     )
 
     game: UnderCurrentGame
+    uniform_chance = True  # every deal, draw, start seat and SNATCH pick is a fair pick
 
     def __init__(self, game: UnderCurrentGame):
         self.game = game
@@ -684,7 +685,7 @@ class UnderCurrentState(State):
             if g.role_rank[role] == "Informer":
                 colour = g.role_faction[role]
                 keep = [i for i, c in enumerate(self.row) if g.card_colour[c] != colour]
-                for i, c in enumerate(self.row):
+                for c in self.row:
                     if g.card_colour[c] == colour:
                         self.removed.append(c)
                         self.removed_known.append(g.all_known)
@@ -976,7 +977,10 @@ class UnderCurrentState(State):
         g = self.game
         phase = self.phase
         a = self.active
-        you = (lambda s: "you" if s == seat else f"seat {s}")
+
+        def you(s: int) -> str:
+            return "you" if s == seat else f"seat {s}"
+
         if phase == DEAL_ROLES:
             pos = len(self.roles)
             if pos == seat:
@@ -999,11 +1003,13 @@ class UnderCurrentState(State):
                 seen = seat in (a, r)
                 what = g.card_names[self.pending] if seen else "the card"
                 return f"{you(r)} file{'' if r == seat else 's'} {what} face down"
-            return f"{you(r)} let{'' if r == seat else 's'} {you(a)} use {g.card_names[self.pending]}"
+            used = g.card_names[self.pending]
+            return f"{you(r)} let{'' if r == seat else 's'} {you(a)} use {used}"
         if phase == SNATCH_PICK:
             t = self.target
             if t == seat:
-                return f"{g.card_names[action - g.A_SNATCH]} is snatched from your hand into the row"
+                taken = g.card_names[action - g.A_SNATCH]
+                return f"{taken} is snatched from your hand into the row"
             return f"a random card of seat {t} goes face down into the row"
         if phase == SWAP_OWN:
             return f"you pick {g.card_names[action - g.A_OWN]} to swap" if seat == a else None

@@ -1,0 +1,25 @@
+# Two entry points for a fresh machine: `make play` and `make test`. Both create .venv first.
+VENV ?= .venv
+PYTHON ?= python3
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: play test bench lint clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+play: $(STAMP)
+	$(VENV)/bin/fieldcraft play under-current --players 5
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/pytest
+
+bench: $(STAMP)
+	$(VENV)/bin/fieldcraft bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

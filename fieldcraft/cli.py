@@ -1,0 +1,168 @@
+"""The ``fieldcraft`` command: play, simulate, bench, and list the games.
+
+Argument errors and rules errors exit with status 2 and a one-line message, never a traceback:
+the people typing these commands are players and designers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from fieldcraft.core.api import FieldcraftError
+
+
+def parse_sets(items: list[str] | None) -> dict[str, Any]:
+    """``--set key=value`` pairs; values are read as JSON when they can be (numbers, lists...)."""
+    overrides: dict[str, Any] = {}
+    for item in items or []:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise FieldcraftError(f"--set expects key=value, got {item!r}")
+        try:
+            overrides[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            overrides[key] = raw
+    return overrides
+
+
+def parse_seats(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    try:
+        return [int(part) for part in text.split(",") if part.strip() != ""]
+    except ValueError:
+        raise FieldcraftError(f"--humans expects seat numbers like 0,2; got {text!r}") from None
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    from fieldcraft.core.registry import default_ruleset, list_games
+
+    for name in list_games():
+        rules = default_ruleset(name)
+        print(f"{name}  ({rules['min_players']}-{rules['max_players']} players)")
+    return 0
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from fieldcraft.play import TerminalTable
+
+    humans = parse_seats(args.humans)
+    if humans is None:
+        humans = [args.seat]
+    table = TerminalTable(args.game, args.players, humans, bot=args.bots, seed=args.seed,
+                          overrides=parse_sets(args.set))
+    table.run()
+    return 0
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from fieldcraft.sim.simulate import simulate
+
+    if args.games < 1:
+        raise FieldcraftError("--games must be at least 1")
+    result = simulate(args.game, args.players, args.games, args.seed, parse_sets(args.set))
+    if args.json:
+        keys = ("game", "players", "games", "wins_by_faction", "wins_by_seat", "no_winner",
+                "mean_steps", "seed", "overrides", "endings")
+        print(json.dumps({k: result[k] for k in keys}))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    games = result["games"]
+    console.print(f"[bold]{result['game']}[/], {result['players']} players, {games} random-bot "
+                  f"games, seed {result['seed']}; mean {result['mean_steps']:.1f} steps a game")
+    if result["wins_by_faction"]:
+        table = Table("side", "games won", "share")
+        for label, wins in result["wins_by_faction"].items():
+            table.add_row(label, str(wins), f"{wins / games:.1%}")
+        console.print(table)
+    table = Table("seat", "games won", "share")
+    for seat, wins in enumerate(result["wins_by_seat"]):
+        table.add_row(str(seat), str(wins), f"{wins / games:.1%}")
+    console.print(table)
+    console.print(f"games nobody won: {result['no_winner']}")
+    if result["endings"]:
+        console.print("how games ended: " + ", ".join(
+            f"{k} {v}" for k, v in result["endings"].items()))
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from fieldcraft.sim.bench import bench_all
+
+    names = [args.game] if args.game else None
+    results = bench_all(games=args.games, runs=args.runs, names=names, players=args.players)
+    if args.json:
+        print(json.dumps(results))
+        return 0
+    for r in results:
+        print(f"{r['game']:<22} {r['players']}p  {r['steps_per_second']:>10,} steps/s  "
+              f"{r['games_per_second']:>8,.1f} games/s  ({r['mean_steps_per_game']} steps/game, "
+              f"median of {r['runs']} runs x {r['games_per_run']} games)")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="fieldcraft", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("list", help="list the games")
+    p.set_defaults(func=_cmd_list)
+
+    p = sub.add_parser("play", help="play in the terminal against bots or hot-seat")
+    p.add_argument("game")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument("--humans", help="seats played by people at this terminal, e.g. 0,2")
+    p.add_argument("--bots", default="random", help="bot for the other seats (default random)")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="ruleset override")
+    p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("simulate", help="play many random-bot games and count wins")
+    p.add_argument("game")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="ruleset override")
+    p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("bench", help="random-playout speed of every game")
+    p.add_argument("--game", help="only this game")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--games", type=int, default=300, help="games per run")
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if getattr(args, "players", None) is None and hasattr(args, "game") and args.game:
+        if args.command in ("play", "simulate"):
+            from fieldcraft.core.registry import default_ruleset
+
+            try:
+                args.players = default_ruleset(args.game)["default_players"]
+            except FieldcraftError as exc:
+                print(f"fieldcraft: error: {exc}", file=sys.stderr)
+                return 2
+    try:
+        return args.func(args)
+    except FieldcraftError as exc:
+        print(f"fieldcraft: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

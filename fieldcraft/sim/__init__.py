@@ -1,0 +1,1 @@
+"""Simulation and measurement: many bot games, win rates, playout speed."""

@@ -1,0 +1,122 @@
+"""The fieldcraft command: simulate, bench, play, and clean errors."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from rich.console import Console
+
+from fieldcraft.cli import main
+from fieldcraft.play import TerminalTable
+
+
+def run_json(capsys, *argv: str):
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_simulate_json_is_reproducible_and_adds_up(capsys):
+    args = ("simulate", "under-current", "--players", "5", "--games", "60", "--seed", "7",
+            "--json")
+    first = run_json(capsys, *args)
+    second = run_json(capsys, *args)
+    assert first == second
+    assert set(first) >= {"game", "players", "games", "wins_by_faction", "wins_by_seat",
+                          "no_winner", "mean_steps"}
+    # exactly one faction wins each game, or nobody does
+    assert sum(first["wins_by_faction"].values()) + first["no_winner"] == 60
+    assert len(first["wins_by_seat"]) == 5
+    assert first["mean_steps"] > 20
+    other = run_json(capsys, *args[:-2], "9", "--json")
+    assert other["wins_by_seat"] != first["wins_by_seat"] or other["mean_steps"] != \
+        first["mean_steps"]
+
+
+def test_simulate_with_override_changes_the_game(capsys):
+    base = run_json(capsys, "simulate", "under-current", "--players", "4", "--games", "40",
+                    "--json")
+    small = run_json(capsys, "simulate", "under-current", "--players", "4", "--games", "40",
+                     "--json", "--set", "hand_size=1")
+    assert small["overrides"] == {"hand_size": 1}
+    assert small["mean_steps"] != base["mean_steps"]
+
+
+def test_simulate_human_table(capsys):
+    assert main(["simulate", "under-current", "--players", "3", "--games", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "games nobody won" in out and "seat" in out
+
+
+def test_bench_json(capsys):
+    results = run_json(capsys, "bench", "--game", "under-current", "--games", "5", "--runs",
+                       "1", "--json")
+    assert results[0]["game"] == "under-current"
+    assert results[0]["steps_per_second"] > 0
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["simulate", "nope"], "unknown game"),
+    (["simulate", "under-current", "--set", "colour=1"], "unknown ruleset key"),
+    (["simulate", "under-current", "--set", "novalue"], "key=value"),
+    (["simulate", "under-current", "--players", "2"], "3-8 players"),
+    (["play", "under-current", "--humans", "0,x"], "seat numbers"),
+    (["play", "under-current", "--players", "3", "--humans", "5"], "does not exist"),
+])
+def test_errors_are_one_line_and_exit_2(capsys, argv, message):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def _table(inputs: str, humans=(0,), players=4, seed=3):
+    out = io.StringIO()
+    console = Console(file=out, width=120, color_system=None, force_terminal=False)
+    table = TerminalTable("under-current", players, list(humans), seed=seed,
+                          stdin=io.StringIO(inputs), console=console)
+    return table, out
+
+
+def test_terminal_game_plays_to_the_end():
+    table, out = _table("1\n" * 500)
+    state = table.run()
+    assert state.is_terminal()
+    text = out.getvalue()
+    assert "game over" in text and "Result" in text and "Final roles" in text
+
+
+def test_bad_input_reprompts_without_changing_the_game():
+    table, out = _table("zzz\n0\npass Purple/X to seat 1\nq\n")
+    state = table.run()
+    text = out.getvalue()
+    assert "cannot read 'zzz'" in text
+    assert "0 is not a choice" in text
+    assert "no card named" in text
+    assert "Game abandoned" in text
+    assert not state.is_terminal()
+    assert state.current_player() == 0  # still waiting on the same decision
+
+
+def test_hot_seat_hands_over_between_people():
+    table, out = _table("\n1\n" * 600, humans=(0, 1), players=3, seed=5)
+    table.run()
+    text = out.getvalue()
+    assert text.count("Pass the device to seat 0") >= 1
+    assert text.count("Pass the device to seat 1") >= 1
+
+
+def test_one_seat_view_never_names_a_card_it_cannot_know():
+    """Before seat 0 acts, the screen shows only its own two cards by name."""
+    table, out = _table("q\n", players=5, seed=11)
+    state = table.state
+    table.run()
+    screen = out.getvalue()
+    hidden = {state.game.card_names[c] for s in range(1, 5) for c in state.hands[s]}
+    hidden -= set(state.observation(0)["hand"])
+    known = {c for cards in state.observation(0)["known_hands"].values() for c in cards}
+    for row in state.observation(0)["row"]:
+        known.add(row["card"])
+    log_section = screen.split("Recent events")[0]
+    for name in hidden - known:
+        assert f" {name}" not in log_section and f"{name}," not in log_section, name
