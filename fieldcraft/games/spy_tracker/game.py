@@ -9,7 +9,7 @@ Action space (fixed per game; ``C`` = highest bid count, ``m`` = ``min_bid``, ``
 
     0                      call
     1                      spot
-    2 + (k-m)*9 + a        bid k of attribute a   (first bid of a round, or same count new attribute)
+    2 + (k-m)*9 + a        bid k of attribute a (round's first bid, or same count new attribute)
     R + (k-m)*9 + a        raise to k of attribute a (higher count)       R = 2 + 9*(C-m+1)
     X + s                  next: seat s (the bidder picks who acts next)  X = R + 9*(C-m+1)
     O + s                  seat s opens (chance, round 1)                 O = X + P
@@ -89,7 +89,9 @@ class SpyTrackerGame(Game):
         sources = r["sources"]
         key = str(players)
         if key not in sources:
-            raise RulesetError(f"sources has no entry for {players} players (keys: {sorted(sources)})")
+            raise RulesetError(
+                f"sources has no entry for {players} players (keys: {sorted(sources)})"
+            )
         self.start_sources: int = sources[key]
         self.cards_per_source: int = r["cards_per_source"]
         self.num_mercenaries: int = r["mercenaries"]
@@ -246,6 +248,7 @@ class SpyTrackerState(State):
     )
 
     game: SpyTrackerGame
+    uniform_chance = True  # every chance node (opener, each dealt card) is uniform over legal
 
     def __init__(self, game: SpyTrackerGame):
         self.game = game
@@ -295,11 +298,16 @@ class SpyTrackerState(State):
         return []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.player != CHANCE:
-            return []
-        legal = self.legal_actions()
-        p = 1.0 / len(legal)
-        return [(a, p) for a in legal]
+        phase = self.phase
+        g = self.game
+        if phase == DEALING:
+            base = g.deal_base + self.deal_seat * g.num_cards
+            p = 1.0 / len(self.pool)
+            return [(base + c, p) for c in self.pool]
+        if phase == OPENING:
+            p = 1.0 / g.num_players
+            return [(g.open_base + s, p) for s in range(g.num_players)]
+        return []
 
     def _apply(self, action: int) -> None:
         self.actions.append(action)
