@@ -12,6 +12,7 @@ from fieldcraft.core.api import (
     UnknownGameError,
     random_playout,
     sample_chance,
+    shuffle,
 )
 from fieldcraft.core.registry import default_ruleset, list_games, load_game, register_game
 
@@ -31,4 +32,5 @@ __all__ = [
     "random_playout",
     "register_game",
     "sample_chance",
+    "shuffle",
 ]

@@ -45,3 +45,56 @@ def bench_game(name: str, players: int | None = None, games: int = 300, runs: in
 def bench_all(games: int = 300, runs: int = 5, names: list[str] | None = None,
               players: int | None = None) -> list[dict[str, Any]]:
     return [bench_game(name, players, games, runs) for name in (names or list_games())]
+
+
+def decision_positions(name: str, players: int, count: int, seed: int = 0) -> list[Any]:
+    """Seeded positions where a seat has a real choice (two or more legal actions), taken from
+    random games at varied depths, so search speed is measured where search is used."""
+    from fieldcraft.core.api import sample_chance
+
+    game = load_game(name, players=players)
+    rng = random.Random(seed)
+    positions: list[Any] = []
+    while len(positions) < count:
+        state = game.new_initial_state()
+        stop = rng.randrange(5, 60)
+        decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                decisions += 1
+                if decisions >= stop:
+                    positions.append(state.clone())
+                    break
+            state.apply_action(legal[rng.randrange(len(legal))])
+    return positions
+
+
+def bench_ismcts(name: str, players: int | None = None, positions: int = 8,
+                 iterations: int = 1500, runs: int = 3) -> dict[str, Any]:
+    """ISMCTS iterations per second of CPU time (process time, so other load on the machine
+    disturbs it less than wall time would), median over runs of several positions."""
+    from fieldcraft.agents import View
+    from fieldcraft.agents.ismcts import ISMCTSAgent
+
+    if players is None:
+        players = default_ruleset(name)["default_players"]
+    states = decision_positions(name, players, positions)
+    rates = []
+    for run in range(runs):
+        agent = ISMCTSAgent(iterations=iterations, seed=run)
+        start = time.process_time()
+        for state in states:
+            agent.search(View(state, state.current_player()))
+        rates.append(iterations * len(states) / (time.process_time() - start))
+    return {
+        "game": name,
+        "players": players,
+        "ismcts_iterations_per_second": round(statistics.median(rates)),
+        "positions": len(states),
+        "iterations_per_search": iterations,
+        "rollout_depth": load_game(name, players=players).search_rollout_depth,
+    }

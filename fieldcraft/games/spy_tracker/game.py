@@ -32,6 +32,7 @@ from fieldcraft.core.api import (
     MalformedActionError,
     RulesetError,
     State,
+    shuffle,
 )
 
 ROLES = ("Face", "Hacker", "Muscle")
@@ -72,6 +73,7 @@ class SpyTrackerGame(Game):
     action-name lookup and a cache of bidding-phase legal move lists)."""
 
     name = "spy-tracker"
+    search_rollout_depth = 0  # heuristic_returns reads a determinised deal well; random bids don't
     test_configs = (
         {},
         {
@@ -560,7 +562,7 @@ class SpyTrackerState(State):
         for other, hand in enumerate(sample.hands):
             if other != seat:
                 hidden += hand
-        rng.shuffle(hidden)
+        shuffle(hidden, rng)
         used = 0
         for other, hand in enumerate(sample.hands):
             if other != seat:
@@ -580,6 +582,33 @@ class SpyTrackerState(State):
                     history[i] = base + other * size + sample.hands[other][dealt[other]]
                     dealt[other] += 1
         return sample
+
+    def heuristic_returns(self) -> list[float] | None:
+        """Win chances guessed from Sources and points, so search can stop rollouts early.
+
+        A seat's weight grows with its active Sources and sharply with points (each point is a
+        third of the way to winning by default); eliminated seats have none.
+        """
+        if self.winner >= 0:
+            return self.returns()
+        g = self.game
+        sources = self.sources[:]
+        if self.phase == BIDDING and self.bid_count > 0:
+            # Search calls this on a determinised state, where every hand is known: a false
+            # standing bid will likely be called (its bidder loses a Source); a true one leaves
+            # the player to act in a spot (half a Source, as an expectation).
+            if self.true_count(self.bid_attr) < self.bid_count:
+                sources[self.bidder] -= 1
+            else:
+                sources[self.player] -= 0.5
+        weights = [
+            (s / g.start_sources) * (1.0 + p) ** 2 if s > 0 else 0.0
+            for s, p in zip(sources, self.points, strict=True)
+        ]
+        total = sum(weights)
+        if total <= 0:
+            return [1.0 / len(weights)] * len(weights)
+        return [w / total for w in weights]
 
     # -- plumbing -------------------------------------------------------------------------------
     def clone(self) -> SpyTrackerState:

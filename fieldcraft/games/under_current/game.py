@@ -27,6 +27,7 @@ from fieldcraft.core.api import (
     MalformedActionError,
     RulesetError,
     State,
+    shuffle,
 )
 
 FACTIONS = ("Blue", "Red", "Yellow", "Green")
@@ -954,7 +955,7 @@ class UnderCurrentState(State):
         pending_hidden = new.pending >= 0 and not new.pending_known & bit
         if pending_hidden:
             pool.append(new.pending)
-        rng.shuffle(pool)
+        shuffle(pool, rng)
         for k, (where, i) in enumerate(slots):
             where[i] = pool[k]
         k = len(slots)
@@ -1142,7 +1143,7 @@ def _sample_roles(masks: list[int], num_roles: int, rng: random.Random) -> list[
             return True
         p = order[k]
         options = [r for r in range(num_roles) if masks[p] >> r & 1 and not used >> r & 1]
-        rng.shuffle(options)
+        shuffle(options, rng)
         for r in options:
             result[p] = r
             if place(k + 1, used | (1 << r)):

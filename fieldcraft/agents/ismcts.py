@@ -1,0 +1,206 @@
+"""Single-observer information-set MCTS (Cowling, Powley & Whitehouse, 2012), for any game.
+
+Each iteration imagines the hidden cards with ``view.resample`` (a determinisation consistent
+with everything the seat knows), then walks one shared tree keyed by action sequences. Because
+different determinisations allow different actions, UCB uses *availability counts* (how often a
+child was legal when its parent was visited) instead of the parent's visit count. Chance events
+below the root are sampled afresh each iteration and are not tree levels ("open loop"), which
+keeps one tree per decision rather than one per deal.
+
+Games with many legal actions at a node (Spy Tracker's bids) would spend whole budgets trying
+every action once, so children are added by *progressive widening*: at most
+``ceil(widening * visits ** alpha)`` children per node.
+
+Leaves are scored by a random rollout of at most ``rollout_depth`` decisions (default: the game's
+``search_rollout_depth``), then by the game's ``heuristic_returns()`` if it has one (a cheap
+estimate for long games), else the rollout runs on to the end.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from fieldcraft.core.api import CHANCE, TERMINAL, State, sample_chance
+
+_LOG = [0.0] + [math.log(i) for i in range(1, 1 << 16)]
+"""log(n) for availability counts: a list index is cheaper than a call in the UCB loop."""
+
+
+def _log_table(size: int) -> list[float]:
+    global _LOG
+    if size >= len(_LOG):
+        _LOG = [0.0] + [math.log(i) for i in range(1, 2 * size)]
+    return _LOG
+
+
+class _Node:
+    """Statistics of a node's children in parallel lists (one list comprehension scores them
+    all, several times faster than touching one object per child)."""
+
+    __slots__ = ("actions", "index", "kids", "n", "w", "avail", "visits", "legal", "legal_set",
+                 "all_legal")
+
+    def __init__(self) -> None:
+        self.actions: list[int] = []
+        self.index: dict[int, int] = {}
+        self.kids: list[_Node] = []
+        self.n: list[int] = []  # visits of each child
+        self.w: list[float] = []  # total reward of each child, for the player who chose it
+        self.avail: list[int] = []  # how often each child was legal when this node was visited
+        self.visits = 0
+        # The legal actions seen at the last visit. Most nodes see the same list every time, so
+        # only the tried children are looked at, not every legal action (hundreds of bids in Spy
+        # Tracker).
+        self.legal: list[int] = []
+        self.legal_set: set[int] = set()
+        self.all_legal = True  # every child is in ``legal``
+
+    def add(self, action: int) -> int:
+        i = len(self.actions)
+        self.actions.append(action)
+        self.index[action] = i
+        self.kids.append(_Node())
+        self.n.append(0)
+        self.w.append(0.0)
+        self.avail.append(1)
+        return i
+
+
+class ISMCTSAgent:
+    """Information-set MCTS with a time or iteration budget; seeded, so decisions repeat."""
+
+    name = "ismcts"
+
+    def __init__(self, iterations: int | None = None, time: float | None = None,
+                 c: float = 0.7, seed: int | None = None, rollout_depth: int | None = None,
+                 widening: float = 2.0, alpha: float = 0.5):
+        if iterations is None and time is None:
+            iterations = 1000
+        if iterations is not None and iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if time is not None and time <= 0:
+            raise ValueError("time must be positive")
+        self.iterations = iterations
+        self.time = time
+        self.c = c
+        self.rollout_depth = rollout_depth
+        self.widening = widening
+        self.alpha = alpha
+        self.rng = random.Random(seed)
+        self.last_iterations = 0
+
+    def act(self, view: Any) -> int:
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        root = self.search(view)
+        best = max(range(len(root.actions)), key=lambda i: (root.n[i], root.w[i]))
+        return root.actions[best]
+
+    def search(self, view: Any) -> _Node:
+        root = _Node()
+        rng = self.rng
+        deadline = None if self.time is None else time.perf_counter() + self.time
+        limit = self.iterations
+        done = 0
+        while True:
+            if limit is not None and done >= limit:
+                break
+            if deadline is not None and done % 8 == 0 and time.perf_counter() >= deadline:
+                if done > 0:
+                    break
+            self._iterate(root, view.resample(rng), rng)
+            done += 1
+        self.last_iterations = done
+        return root
+
+    def _iterate(self, root: _Node, state: State, rng: random.Random) -> None:
+        path: list[tuple[_Node, int, int]] = []  # (node, child index, player who chose it)
+        node = root
+        c = self.c
+        widening, alpha = self.widening, self.alpha
+        random_ = rng.random
+        sqrt = math.sqrt
+        log = _LOG if root.visits + 2 < len(_LOG) else _log_table(root.visits + 2)
+        while True:
+            player = state.current_player()
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                state._apply(sample_chance(state, rng))
+                continue
+            legal = state.legal_actions()
+            if legal != node.legal:
+                node.legal = legal
+                node.legal_set = legal_set = set(legal)
+                node.all_legal = all(a in legal_set for a in node.actions)
+            node.visits += 1
+            if node.all_legal:
+                usable = None
+                avail = node.avail
+                node.avail = avail = [a + 1 for a in avail]
+                tried = len(avail)
+            else:
+                legal_set = node.legal_set
+                usable = [i for i, a in enumerate(node.actions) if a in legal_set]
+                avail = node.avail
+                for i in usable:
+                    avail[i] += 1
+                tried = len(usable)
+            if tried < len(legal) and len(node.actions) < widening * node.visits ** alpha:
+                index = node.index
+                while True:  # a random legal action not tried yet
+                    action = legal[int(random_() * len(legal))]
+                    if action not in index:
+                        break
+                path.append((node, node.add(action), player))
+                state._apply(action)
+                break
+            if tried == 0:  # widening is full but no tried child is legal here
+                action = legal[int(random_() * len(legal))]
+                i = node.index.get(action)
+                if i is None:
+                    i = node.add(action)
+                    node.all_legal = False
+                path.append((node, i, player))
+                state._apply(action)
+                break
+            n, w = node.n, node.w
+            if usable is None:
+                scores = [wi / ni + c * sqrt(log[ai] / ni)
+                          for wi, ni, ai in zip(w, n, avail, strict=True)]
+                best = scores.index(max(scores))
+            else:
+                best = max(usable, key=lambda i: w[i] / n[i] + c * sqrt(log[avail[i]] / n[i]))
+            path.append((node, best, player))
+            state._apply(node.actions[best])
+            node = node.kids[best]
+        returns = self._rollout(state, rng)
+        for parent, i, player in path:
+            parent.n[i] += 1
+            parent.w[i] += returns[player]
+
+    def _rollout(self, state: State, rng: random.Random) -> list[float]:
+        depth = self.rollout_depth
+        if depth is None:
+            depth = state.game.search_rollout_depth
+            if depth is None:
+                depth = 1 << 30
+        random_ = rng.random
+        while True:
+            player = state.current_player()
+            if player == TERMINAL:
+                return state.returns()
+            if player == CHANCE:
+                state._apply(sample_chance(state, rng))
+                continue
+            if depth <= 0:
+                estimate = state.heuristic_returns()
+                if estimate is not None:
+                    return estimate
+            legal = state.legal_actions()
+            state._apply(legal[int(random_() * len(legal))])
+            depth -= 1
