@@ -197,3 +197,24 @@ def test_observations_are_json_and_resample_hides_only_hidden(game):
     for seat in range(game.num_players):
         assert decisions[seat] > 0
         assert varied[seat] > 0, f"resample({seat}) never changed any hidden information"
+
+
+def test_resample_depends_only_on_what_the_seat_knows(game):
+    """Two states a seat cannot tell apart must resample identically for the same seed; this
+    is what makes a searching bot decide alike in both (it cannot peek at hidden cards)."""
+    rng = random.Random(8)
+    checked = 0
+    for _ in range(3):
+        state = game.new_initial_state()
+        step = 0
+        while not state.is_terminal():
+            step += 1
+            if not state.is_chance_node() and step % 4 == 0:
+                seat = state.current_player()
+                twin = state.resample(seat, rng)
+                a = state.resample(seat, random.Random(step))
+                b = twin.resample(seat, random.Random(step))
+                assert _hidden_fields(a) == _hidden_fields(b)
+                checked += 1
+            state.apply_action(_step(state, rng))
+    assert checked > 0

@@ -13,6 +13,7 @@ in ``apply_action`` (which is what keeps illegal moves from ever corrupting a st
 from __future__ import annotations
 
 import json
+import operator
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -211,6 +212,15 @@ class State:
     def apply_action(self, action: int) -> None:
         """Apply ``action``; an illegal one raises and leaves the state unchanged."""
         legal = self.legal_actions()
+        if type(action) is not int:
+            if isinstance(action, bool):
+                raise IllegalActionError(f"an action is an int, got the bool {action!r}")
+            try:  # numpy integers are fine; floats and strings are not actions
+                action = operator.index(action)
+            except TypeError:
+                raise IllegalActionError(
+                    f"an action is an int, got {type(action).__name__} {action!r}"
+                ) from None
         if action not in legal:
             raise IllegalActionError(self._illegal_message(action, legal))
         self._apply(action)
@@ -227,16 +237,19 @@ class State:
         more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
         return f"{shown!r} is not legal for {who} now; legal: {options}{more}"
 
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), separators=(",", ":"))
-
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """A deep, JSON-shaped copy of the state (safe to keep as a snapshot: later moves do
+        not change it)."""
+        return json.loads(self.to_json())
+
+    def to_json(self) -> str:
+        doc = {
             "game": self.game.name,
             "players": self.game.num_players,
             "overrides": self.game.overrides,
             "state": {name: getattr(self, name) for name in self._field_names()},
         }
+        return json.dumps(doc, separators=(",", ":"))
 
     @classmethod
     def _field_names(cls) -> list[str]:

@@ -510,3 +510,53 @@ def test_terminal_reveals_all_roles():
     act(s, "pass Blue/RETIRE to seat 3", "use", "retire seat 4 as Red")
     assert s.current_player() == TERMINAL
     assert [r[0] for r in s.observation(2)["roles"]] == ROLES_5
+
+
+def test_resampled_state_hides_the_real_past():
+    """A bot must not read the true deal from a resample's history or identity record."""
+    s = setup(5, ["Blue Informer", "Red Chief", "Yellow Agent", "Blue Chief", "Red Informer",
+                  "Green Agent"], HANDS_5)
+    sample = s.resample(0, random.Random(1))  # seat 0 holds a Thumb: it saw no Eyes
+    with pytest.raises(Exception, match="no history"):
+        sample.history()
+    assert sample.eye_record == [None] * 5
+    assert sample.observation(0) == s.observation(0)
+    assert s.history()  # the real state keeps its history
+
+
+def test_correct_retire_and_informer_removal_are_public_knowledge():
+    roles = ["Blue Chief", "Red Chief", "Yellow Agent", "Green Agent", "Blue Informer",
+             "Red Informer"]
+    s = setup(5, roles, HANDS_5)
+    put_in_row(s, ["Blue/SWAP", "Blue/DROP", "Red/DROP"])
+    act(s, "pass Blue/RETIRE to seat 1", "use", "retire seat 4 as Blue")
+    # Blue cards left the row, so everyone knows seat 4 is the Blue Informer
+    assert s.current_player() == 3
+    assert s.observation(3)["roles"][4] == ["Blue Informer"]
+    rng = random.Random(2)
+    assert all(s.resample(3, rng).roles[4] == s.roles[4] for _ in range(50))
+
+
+def test_green_reveal_shows_the_other_seats_are_not_green():
+    roles = ["Blue Chief", "Red Chief", "Yellow Agent", "Green Agent", "Blue Informer",
+             "Red Informer", "Blue Agent", "Red Agent", "Green Agent 2"]  # 2nd Green in reserve
+    hands = [["Blue/RETIRE", "Blue/SCAN"], ["Red/SWAP", "Red/SCAN"], ["Blue/PEEK", "Red/PEEK"],
+             ["Blue/SPY", "Red/SPY"], ["Green/SCAN", "Yellow/SCAN"], ["Blue/DROP", "Red/DROP"],
+             ["Blue/SWAP", "Red/FETCH"], ["Blue/FETCH", "Red/BURN"]]
+    s = setup(8, roles, hands)
+    put_in_row(s, ["Blue/SNATCH", "Red/SNATCH"])
+    act(s, "pass Blue/RETIRE to seat 1", "use", "retire seat 1 as Red")
+    assert s.current_player() == 3
+    view = s.observation(2)
+    for seat in (0, 4, 5, 6, 7):
+        assert not any(r.startswith("Green") for r in view["roles"][seat])
+    assert view["roles"][8] == ["Green Agent 2"]  # the only place left for the second Green
+
+
+def test_float_actions_are_rejected():
+    s = setup(5, ROLES_5, HANDS_5)
+    action = s.string_to_action("pass Blue/SCAN to seat 1")
+    before = s.to_json()
+    with pytest.raises(IllegalActionError, match="an action is an int"):
+        s.apply_action(float(action))
+    assert s.to_json() == before

@@ -19,7 +19,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fieldcraft.core.api import CHANCE, TERMINAL, Game, MalformedActionError, RulesetError, State
+from fieldcraft.core.api import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    MalformedActionError,
+    RulesetError,
+    State,
+    shuffle,
+)
 
 ANIMALS = ("Axolotl", "Yangtze Porpoise", "European Eel", "Chinese Sturgeon")
 AXOLOTL, PORPOISE, EEL, STURGEON = range(4)
@@ -1036,8 +1044,8 @@ class AgainstTheCurrentState(State):
         outcomes in the history so the sample still replays to itself."""
         c = self.clone()
         top = c.pile_top
-        rest = c.pile[top:]
-        rng.shuffle(rest)
+        rest = sorted(c.pile[top:])  # canonical: the sample depends on what is known, not on
+        shuffle(rest, rng)  # the true order, so bots decide alike in indistinguishable states
         c.pile[top:] = rest
         start = c.pile_hist + top
         for j, e in enumerate(rest):

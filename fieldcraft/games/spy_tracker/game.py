@@ -562,6 +562,7 @@ class SpyTrackerState(State):
         for other, hand in enumerate(sample.hands):
             if other != seat:
                 hidden += hand
+        hidden.sort()  # canonical: depends on what the seat knows, not on the true deal
         shuffle(hidden, rng)
         used = 0
         for other, hand in enumerate(sample.hands):

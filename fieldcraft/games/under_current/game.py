@@ -23,6 +23,7 @@ from typing import Any
 from fieldcraft.core.api import (
     CHANCE,
     TERMINAL,
+    FieldcraftError,
     Game,
     MalformedActionError,
     RulesetError,
@@ -169,7 +170,7 @@ class UnderCurrentState(State):
         "discard", "removed", "removed_known", "role_masks", "eye_record", "active", "receiver",
         "pending", "pending_known", "saved_known", "effect", "target", "swap_index", "start_seat",
         "turn", "final_left", "eliminated", "green_queue", "declarations", "winner_faction",
-        "how", "draw_seat",
+        "how", "draw_seat", "sampled",
     )
 
     game: UnderCurrentGame
@@ -210,6 +211,7 @@ class UnderCurrentState(State):
         self.winner_faction = -1  # -1 undecided or nobody; set at the end
         self.how = ""
         self.draw_seat = -1
+        self.sampled = False  # a resample: its hidden past was imagined, so it has no history
 
     # ------------------------------------------------------------------ core API
     @property
@@ -305,6 +307,11 @@ class UnderCurrentState(State):
         return [1.0 if faction[self.roles[s]] == w else 0.0 for s in range(n)]
 
     def history(self) -> list[int]:
+        if self.sampled:
+            raise FieldcraftError(
+                "a resampled state has no history: its hidden past was imagined, and the real "
+                "one would reveal the cards the resampling seat cannot see"
+            )
         return list(self.actions)
 
     def clone(self) -> UnderCurrentState:
@@ -341,6 +348,7 @@ class UnderCurrentState(State):
         new.winner_faction = self.winner_faction
         new.how = self.how
         new.draw_seat = self.draw_seat
+        new.sampled = self.sampled
         return new
 
     # ------------------------------------------------------------------ applying actions
@@ -661,6 +669,9 @@ class UnderCurrentState(State):
         self.target = seat
         if g.role_faction[self.roles[seat]] == faction:
             self.eliminated = seat
+            known = g.faction_mask[faction]
+            for masks in self.role_masks:  # a right guess is public knowledge too
+                masks[seat] &= known
             self._score("retire")
             return
         cleared = ~g.faction_mask[faction]
@@ -683,8 +694,15 @@ class UnderCurrentState(State):
             self.row_known[i] = g.all_known
         if self.eliminated >= 0 and g.informer_removal:
             role = self.roles[self.eliminated]
+            colour = g.role_faction[role]
+            if any(g.card_colour[c] == colour for c in self.row):
+                # whether cards leave the row shows everyone if the retired seat is an Informer
+                informers = sum(1 << r for r in range(g.num_roles)
+                                if g.role_rank[r] == "Informer")
+                seen = informers if g.role_rank[role] == "Informer" else ~informers
+                for masks in self.role_masks:
+                    masks[self.eliminated] &= seen
             if g.role_rank[role] == "Informer":
-                colour = g.role_faction[role]
                 keep = [i for i, c in enumerate(self.row) if g.card_colour[c] != colour]
                 for c in self.row:
                     if g.card_colour[c] == colour:
@@ -699,9 +717,10 @@ class UnderCurrentState(State):
         n = g.num_players
         greens = [s for s in range(n) if g.role_faction[self.roles[s]] == GREEN]
         if greens and g.green_declaration:
-            for s in greens:  # declaring reveals the role card to everyone
-                for masks in self.role_masks:
-                    masks[s] = 1 << self.roles[s]
+            not_green = ~g.faction_mask[GREEN]
+            for masks in self.role_masks:  # every Green seat reveals, so the others are not Green
+                for s in range(n):
+                    masks[s] = 1 << self.roles[s] if s in greens else masks[s] & not_green
             self.green_queue = greens
             self.phase = DECLARE_RED
             return
@@ -955,6 +974,7 @@ class UnderCurrentState(State):
         pending_hidden = new.pending >= 0 and not new.pending_known & bit
         if pending_hidden:
             pool.append(new.pending)
+        pool.sort()  # canonical: depends on what the seat knows, not on the true deal
         shuffle(pool, rng)
         for k, (where, i) in enumerate(slots):
             where[i] = pool[k]
@@ -963,6 +983,9 @@ class UnderCurrentState(State):
             new.pending = pool[k]
             k += 1
         new.deck = sorted(pool[k:])
+        new.sampled = True
+        new.actions = []
+        new.eye_record = [record if w == seat else None for w, record in enumerate(new.eye_record)]
         if new.roles and len(new.roles) == n + g.num_reserve:
             new.roles = _sample_roles(new.role_masks[seat], g.num_roles, rng)
             public = new.role_masks[n]
@@ -1112,29 +1135,47 @@ _PATTERNS = re.compile(
 
 
 def _deduce(masks: list[int]) -> list[int]:
-    """Strike a role known to be at one position from every other position, until stable.
-
-    Each role card is in exactly one place, so this is sound; the view shows its result.
-    """
+    """Narrow candidates by the fact that each role card is in exactly one place, until stable:
+    a role pinned to one position is struck from the others, and a role possible at only one
+    position is pinned there. Both steps are sound; the view shows their result."""
     masks = masks[:]
+    size = len(masks)
     changed = True
     while changed:
         changed = False
         for p, mask in enumerate(masks):
             if mask & (mask - 1) == 0:  # exactly one candidate
-                for q in range(len(masks)):
+                for q in range(size):
                     if q != p and masks[q] & mask:
                         masks[q] &= ~mask
                         changed = True
+        every = 0
+        for mask in masks:
+            every |= mask
+        r = 0
+        while every >> r:
+            bit = 1 << r
+            places = [p for p in range(size) if masks[p] & bit]
+            if len(places) == 1 and masks[places[0]] != bit:
+                masks[places[0]] = bit
+                changed = True
+            r += 1
     return masks
 
 
 def _sample_roles(masks: list[int], num_roles: int, rng: random.Random) -> list[int]:
     """A random assignment of role ids to positions allowed by ``masks`` (one card each).
 
-    Positions with the fewest candidates go first and dead ends backtrack; the true deal is always
-    a solution, so this never fails.
+    Rejection sampling is uniform and usually accepts within a few tries; when knowledge is
+    tight, a search (fewest candidates first, backtracking) finds a deal, and since the true deal
+    is always a solution it never fails.
     """
+    deal = list(range(num_roles))
+    for _ in range(200):  # rejection sampling: uniform over consistent deals
+        shuffle(deal, rng)
+        if all(mask >> r & 1 for mask, r in zip(masks, deal, strict=True)):
+            return deal[:]
+    # Tight constraints: fall back to a randomised search (always succeeds, slightly biased).
     order = sorted(range(len(masks)), key=lambda p: (bin(masks[p]).count("1"), rng.random()))
     result = [-1] * len(masks)
 
