@@ -97,14 +97,76 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
     names = [args.game] if args.game else None
     results = bench_all(games=args.games, runs=args.runs, names=names, players=args.players)
+    if not args.no_ismcts:
+        from fieldcraft.sim.bench import bench_ismcts
+
+        for r in results:
+            search = bench_ismcts(r["game"], r["players"], runs=max(1, min(args.runs, 3)))
+            r["ismcts_iterations_per_second"] = search["ismcts_iterations_per_second"]
+            r["ismcts_rollout_depth"] = search["rollout_depth"]
     if args.json:
         print(json.dumps(results))
         return 0
     for r in results:
-        print(f"{r['game']:<22} {r['players']}p  {r['steps_per_second']:>10,} steps/s  "
-              f"{r['games_per_second']:>8,.1f} games/s  ({r['mean_steps_per_game']} steps/game, "
-              f"median of {r['runs']} runs x {r['games_per_run']} games)")
+        line = (f"{r['game']:<22} {r['players']}p  {r['steps_per_second']:>10,} steps/s  "
+                f"{r['games_per_second']:>8,.1f} games/s  ({r['mean_steps_per_game']} steps/game, "
+                f"median of {r['runs']} runs x {r['games_per_run']} games)")
+        if "ismcts_iterations_per_second" in r:
+            line += f"\n{'':<26}{r['ismcts_iterations_per_second']:>10,} ISMCTS iterations/s (CPU)"
+        print(line)
     return 0
+
+
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    from fieldcraft.sim.tournament import tournament
+
+    if args.games < 1:
+        raise FieldcraftError("--games must be at least 1")
+    agents = split_agents(args.agents)
+    if len(agents) < 2:
+        raise FieldcraftError("--agents needs at least two agents, e.g. heuristic,random")
+    if args.json:
+        result = tournament(args.game, args.players, agents, args.games, args.seed,
+                            parse_sets(args.set))
+        print(json.dumps(result))
+        return 0
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), console=console) as progress:
+        task = progress.add_task(f"{args.game} {args.players}p", total=args.games)
+        result = tournament(args.game, args.players, agents, args.games, args.seed,
+                            parse_sets(args.set), on_game=lambda _: progress.advance(task))
+    table = Table("agent", "games", "wins", "win rate", "Wilson 95%", "OpenSkill mu",
+                  "sigma", "ordinal")
+    for row in result["agents"]:
+        low, high = row["wilson95"]
+        table.add_row(row["agent"], str(row["games"]), f"{row['wins']:g}",
+                      f"{row['win_rate']:.1%}", f"{low:.1%} - {high:.1%}", f"{row['mu']:.2f}",
+                      f"{row['sigma']:.2f}", f"{row['ordinal']:.2f}")
+    console.print(table)
+    console.print(f"wins by seat: {result['wins_by_seat']}; mean length "
+                  f"{result['mean_length']:.1f} actions")
+    return 0
+
+
+def split_agents(text: str) -> list[str]:
+    """Split ``ismcts(time=1, c=0.5),heuristic`` on the commas outside parentheses."""
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        current += ch
+    if current.strip():
+        parts.append(current.strip())
+    return parts
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -119,7 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=None)
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--humans", help="seats played by people at this terminal, e.g. 0,2")
-    p.add_argument("--bots", default="random", help="bot for the other seats (default random)")
+    p.add_argument("--bots", default="random",
+                   help="bot for the other seats: random, heuristic, ismcts, "
+                        "or e.g. 'ismcts(time=2)' (default random)")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="ruleset override")
     p.set_defaults(func=_cmd_play)
@@ -133,11 +197,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="ruleset override")
     p.set_defaults(func=_cmd_simulate)
 
+    p = sub.add_parser("tournament", help="seat-rotated games between agents")
+    p.add_argument("game")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--agents", default="heuristic,random",
+                   help="comma-separated agent specs, e.g. 'ismcts(time=1),heuristic,random'")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="ruleset override")
+    p.set_defaults(func=_cmd_tournament)
+
     p = sub.add_parser("bench", help="random-playout speed of every game")
     p.add_argument("--game", help="only this game")
     p.add_argument("--players", type=int, default=None)
     p.add_argument("--games", type=int, default=300, help="games per run")
     p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--no-ismcts", action="store_true", help="skip the search benchmark")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_bench)
     return parser
@@ -146,7 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if getattr(args, "players", None) is None and hasattr(args, "game") and args.game:
-        if args.command in ("play", "simulate"):
+        if args.command in ("play", "simulate", "tournament"):
             from fieldcraft.core.registry import default_ruleset
 
             try:

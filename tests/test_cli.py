@@ -51,7 +51,7 @@ def test_simulate_human_table(capsys):
 
 def test_bench_json(capsys):
     results = run_json(capsys, "bench", "--game", "under-current", "--games", "5", "--runs",
-                       "1", "--json")
+                       "1", "--no-ismcts", "--json")
     assert results[0]["game"] == "under-current"
     assert results[0]["steps_per_second"] > 0
 

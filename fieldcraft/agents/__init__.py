@@ -10,17 +10,24 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from fieldcraft.core.api import FieldcraftError, State
+from fieldcraft.core.api import FieldcraftError, Game, State
 
 
 class View:
-    """What one seat may use to decide: its observation, legal actions and resampling."""
+    """What one seat may use to decide: its observation, legal actions and resampling.
+
+    ``game`` (the rules and tables: public knowledge) is exposed; the true state is not.
+    """
 
     __slots__ = ("_state", "seat")
 
     def __init__(self, state: State, seat: int):
         self._state = state
         self.seat = seat
+
+    @property
+    def game(self) -> Game:
+        return self._state.game
 
     def observation(self) -> dict[str, Any]:
         return self._state.observation(self.seat)
@@ -55,14 +62,62 @@ class RandomAgent:
         return legal[self.rng.randrange(len(legal))]
 
 
-AGENTS = {"random": RandomAgent}
+def _heuristic(**options: Any) -> Agent:
+    from fieldcraft.agents.heuristics import HeuristicAgent
+
+    return HeuristicAgent(**options)
 
 
-def make_agent(name: str, seed: int | None = None) -> Agent:
-    """Create an agent by name (``random``)."""
+def _ismcts(**options: Any) -> Agent:
+    from fieldcraft.agents.ismcts import ISMCTSAgent
+
+    return ISMCTSAgent(**options)
+
+
+AGENTS: dict[str, Any] = {"random": RandomAgent, "heuristic": _heuristic, "ismcts": _ismcts}
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"ismcts(iterations=500, c=0.7)"`` -> ``("ismcts", {"iterations": 500, "c": 0.7})``."""
+    text = spec.strip()
+    name, sep, rest = text.partition("(")
+    name = name.strip()
+    options: dict[str, Any] = {}
+    if sep:
+        if not rest.endswith(")"):
+            raise FieldcraftError(f"agent spec {spec!r} lacks a closing parenthesis")
+        for part in rest[:-1].split(","):
+            if not part.strip():
+                continue
+            key, eq, raw = part.partition("=")
+            if not eq:
+                raise FieldcraftError(f"agent option {part.strip()!r} should be key=value")
+            raw = raw.strip()
+            try:
+                value: Any = int(raw)
+            except ValueError:
+                try:
+                    value = float(raw)
+                except ValueError:
+                    value = raw
+            options[key.strip()] = value
+    return name, options
+
+
+def make_agent(spec: str, seed: int | None = None) -> Agent:
+    """Create an agent from a spec: ``random``, ``heuristic``, ``ismcts(time=1.0, c=0.7)``."""
+    name, options = parse_agent_spec(spec)
     if name not in AGENTS:
         raise FieldcraftError(f"unknown agent {name!r}; known agents: {', '.join(sorted(AGENTS))}")
-    return AGENTS[name](seed=seed)
+    try:
+        agent = AGENTS[name](seed=seed, **options)
+    except TypeError as exc:
+        raise FieldcraftError(f"bad options for agent {name!r}: {exc}") from None
+    except ValueError as exc:
+        raise FieldcraftError(f"bad options for agent {name!r}: {exc}") from None
+    if options:
+        agent.name = spec.strip()
+    return agent
 
 
-__all__ = ["AGENTS", "Agent", "RandomAgent", "View", "make_agent"]
+__all__ = ["AGENTS", "Agent", "RandomAgent", "View", "make_agent", "parse_agent_spec"]
