@@ -9,7 +9,10 @@ keeps one tree per decision rather than one per deal.
 
 Games with many legal actions at a node (Spy Tracker's bids) would spend whole budgets trying
 every action once, so children are added by *progressive widening*: at most
-``ceil(widening * visits ** alpha)`` children per node.
+``ceil(widening * visits ** alpha)`` children per node. Untried actions are added lowest id first
+(``ordered=1``, the default): games number their actions so that this is a sensible order (Spy
+Tracker: call, spot, then bids from the smallest raise up), which keeps the decisive actions from
+being left out by chance; ``ordered=0`` adds them at random.
 
 Leaves are scored by a random rollout of at most ``rollout_depth`` decisions (default: the game's
 ``search_rollout_depth``), then by the game's ``heuristic_returns()`` if it has one (a cheap
@@ -76,7 +79,7 @@ class ISMCTSAgent:
 
     def __init__(self, iterations: int | None = None, time: float | None = None,
                  c: float = 0.7, seed: int | None = None, rollout_depth: int | None = None,
-                 widening: float = 2.0, alpha: float = 0.5):
+                 widening: float = 2.0, alpha: float = 0.5, ordered: int = 1):
         if iterations is None and time is None:
             iterations = 1000
         if iterations is not None and iterations < 1:
@@ -89,6 +92,7 @@ class ISMCTSAgent:
         self.rollout_depth = rollout_depth
         self.widening = widening
         self.alpha = alpha
+        self.ordered = bool(ordered)
         self.rng = random.Random(seed)
         self.last_iterations = 0
 
@@ -152,10 +156,13 @@ class ISMCTSAgent:
                 tried = len(usable)
             if tried < len(legal) and len(node.actions) < widening * node.visits ** alpha:
                 index = node.index
-                while True:  # a random legal action not tried yet
-                    action = legal[int(random_() * len(legal))]
-                    if action not in index:
-                        break
+                if self.ordered:  # the lowest action id not tried yet
+                    action = next(a for a in legal if a not in index)
+                else:
+                    while True:  # a random legal action not tried yet
+                        action = legal[int(random_() * len(legal))]
+                        if action not in index:
+                            break
                 path.append((node, node.add(action), player))
                 state._apply(action)
                 break
