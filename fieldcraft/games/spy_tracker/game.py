@@ -594,14 +594,19 @@ class SpyTrackerState(State):
             return self.returns()
         g = self.game
         sources = self.sources[:]
-        if self.phase == BIDDING and self.bid_count > 0:
+        if (self.phase == BIDDING or self.phase == CHOOSING) and self.bid_count > 0:
             # Search calls this on a determinised state, where every hand is known: a false
             # standing bid will likely be called (its bidder loses a Source); a true one leaves
-            # the player to act in a spot (half a Source, as an expectation).
+            # whoever must answer it in a spot (half a Source, as an expectation; while the
+            # bidder is still choosing who answers, that cost is shared by the candidates).
             if self.true_count(self.bid_attr) < self.bid_count:
                 sources[self.bidder] -= 1
-            else:
+            elif self.phase == BIDDING:
                 sources[self.player] -= 0.5
+            else:
+                rivals = [s for s, n in enumerate(self.sources) if n and s != self.bidder]
+                for s in rivals:
+                    sources[s] -= 0.5 / len(rivals)
         weights = [
             (s / g.start_sources) * (1.0 + p) ** 2 if s > 0 else 0.0
             for s, p in zip(sources, self.points, strict=True)
