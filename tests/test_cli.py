@@ -120,3 +120,26 @@ def test_one_seat_view_never_names_a_card_it_cannot_know():
     log_section = screen.split("Recent events")[0]
     for name in hidden - known:
         assert f" {name}" not in log_section and f"{name}," not in log_section, name
+
+
+@pytest.mark.parametrize("name", __import__("fieldcraft").list_games())
+def test_every_game_plays_to_the_end_in_the_terminal(name):
+    out = io.StringIO()
+    console = Console(file=out, width=120, color_system=None, force_terminal=False)
+    from fieldcraft.core.registry import default_ruleset
+
+    players = default_ruleset(name)["min_players"]
+    table = TerminalTable(name, players, [0], bot="heuristic", seed=4,
+                          stdin=io.StringIO("1\n" * 3000), console=console)
+    state = table.run()
+    assert state.is_terminal()
+    text = out.getvalue()
+    assert "Your choices" in text and "game over" in text and "Result" in text
+
+
+@pytest.mark.parametrize("name", __import__("fieldcraft").list_games())
+def test_every_game_simulates_reproducibly(capsys, name):
+    args = ("simulate", name, "--games", "15", "--seed", "3", "--json")
+    first = run_json(capsys, *args)
+    assert first == run_json(capsys, *args)
+    assert sum(first["wins_by_seat"]) >= first["games"] - first["no_winner"]
