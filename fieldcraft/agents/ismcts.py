@@ -14,6 +14,10 @@ every action once, so children are added by *progressive widening*: at most
 Tracker: call, spot, then bids from the smallest raise up), which keeps the decisive actions from
 being left out by chance; ``ordered=0`` adds them at random.
 
+A node grows children only after ``expand_after`` visits (default: the game's
+``search_expand_after``); until then its position is scored directly, which keeps a good
+evaluation from being diluted by a barely explored opponent reply.
+
 Leaves are scored by a random rollout of at most ``rollout_depth`` decisions (default: the game's
 ``search_rollout_depth``), then by the game's ``heuristic_returns()`` if it has one (a cheap
 estimate for long games), else the rollout runs on to the end.
@@ -79,7 +83,8 @@ class ISMCTSAgent:
 
     def __init__(self, iterations: int | None = None, time: float | None = None,
                  c: float = 0.7, seed: int | None = None, rollout_depth: int | None = None,
-                 widening: float = 2.0, alpha: float = 0.5, ordered: int = 1):
+                 widening: float = 2.0, alpha: float = 0.5, ordered: int = 1,
+                 expand_after: int | None = None):
         if iterations is None and time is None:
             iterations = 1000
         if iterations is not None and iterations < 1:
@@ -93,6 +98,7 @@ class ISMCTSAgent:
         self.widening = widening
         self.alpha = alpha
         self.ordered = bool(ordered)
+        self.expand_after = expand_after
         self.rng = random.Random(seed)
         self.last_iterations = 0
 
@@ -124,7 +130,10 @@ class ISMCTSAgent:
     def _iterate(self, root: _Node, state: State, rng: random.Random) -> None:
         path: list[tuple[_Node, int, int]] = []  # (node, child index, player who chose it)
         node = root
-        c = self.c
+        threshold = self.expand_after
+        if threshold is None:
+            threshold = state.game.search_expand_after
+        c = self.c if self.c is not None else state.game.search_c
         widening, alpha = self.widening, self.alpha
         random_ = rng.random
         sqrt = math.sqrt
@@ -136,6 +145,9 @@ class ISMCTSAgent:
             if player == CHANCE:
                 state._apply(sample_chance(state, rng))
                 continue
+            if node is not root and node.visits < threshold:
+                node.visits += 1  # young node: score the position, do not grow the tree yet
+                break
             legal = state.legal_actions()
             if legal != node.legal:
                 node.legal = legal

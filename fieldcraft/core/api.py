@@ -62,6 +62,10 @@ class Game:
     search_rollout_depth: int | None = None
     """Default number of random decisions a search rollout makes before it asks
     ``heuristic_returns``; ``None`` plays rollouts to the end."""
+    search_expand_after: int = 1
+    """Visits a search node needs before it grows children (1: at once)."""
+    search_c: float = 0.7
+    """UCB exploration constant that suits this game's reward scale."""
     test_configs: tuple[dict[str, Any], ...] = ({},)
     """Ruleset overrides (e.g. variants) the conformance suite runs besides the defaults."""
 
