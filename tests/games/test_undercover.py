@@ -675,3 +675,19 @@ def test_outcome_is_complete(variant):
     assert out["ended_by"] in ("tokens", "line", "stuck")
     assert max(out["scores"]) == max(out["scores"][w] for w in out["winners"])
     json.dumps(out)
+
+
+def test_odd_number_and_letter_strings_are_malformed_not_crashes():
+    from fieldcraft import MalformedActionError, load_game
+
+    state = load_game("undercover", players=2).new_initial_state()
+    for text in ["place --5,3", "take 3,--4", "token --5", "first seat --1", "place ²,3",
+                 "token ³", "draw top ß", "draw top ﬀ"]:
+        with pytest.raises(MalformedActionError):
+            state.string_to_action(text)
+
+
+def test_tiebreak_default_is_the_rulebooks_rightmost_occupied_column():
+    from fieldcraft.core import default_ruleset
+
+    assert default_ruleset("undercover")["tiebreak_column"] == "any"
