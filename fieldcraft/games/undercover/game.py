@@ -15,7 +15,9 @@ flipped tile, its back. ``resample`` permutes the Agents among positions that lo
 
 from __future__ import annotations
 
+import math
 import random
+import re
 from typing import Any
 
 from fieldcraft.core.api import (
@@ -848,6 +850,106 @@ class UndercoverState(State):
             return [0.0] * n
         return [1.0 if s in self.final_winners else 0.0 for s in range(n)]
 
+    def heuristic_returns(self) -> list[float]:
+        """Win chances guessed from the track, so search can stop a rollout long before the end
+        (a game is 40-90 turns of three decisions each).
+
+        Each seat's expected final score is its banked points plus what its open lanes should
+        still bring. Standard game: the token an open lane's Staffer will probably land on, a
+        chance-weighted look over moves of 1-3 spaces (hops included, an overshoot lands on the
+        last token), x2 on the Opposite Side; open lanes are discounted by how far the seat is
+        from its last token compared with the seat nearest to the end, since whatever is open
+        when anyone takes a sixth token scores nothing. Classified: each Staffer's column value
+        plus the next column's gain for each step it can still expect. Once the end is
+        triggered, seats that have had their last turn keep only what they have and the others
+        one more turn's grab. Scores become chances by a softmax whose temperature (in points)
+        shrinks with the rounds left.
+        """
+        g = self.game
+        n = g.num_players
+        if self.phase == OVER:
+            return self.returns()
+        if self.phase == SETUP:
+            return [1.0 / n] * n
+        step_p = ((1, 0.55), (2, 0.3), (3, 0.15))
+        grab_p = (0.0, 0.85, 0.6, 0.3)
+        size = g.lane_size
+        pos, occ, tokens = self.pos, self.occ, self.tokens
+        bank = [0.0] * n
+        future = [0.0] * n
+        grab = [0.0] * n
+        work = [0.0] * n
+        for s in range(n):
+            opp = (self.colour[s] + 3) % N_COLOURS
+            grabs = []
+            for lane in range(N_COLOURS):
+                i = s * N_COLOURS + lane
+                mult = g.multiplier if lane == opp else 1
+                p = pos[i]
+                base = lane * size
+                if g.classified:
+                    values = g.column_values
+                    now = values[p - 1] if p else 0
+                    bank[s] += now * mult
+                    nxt = p + 1
+                    while nxt <= g.track_len and occ[base + nxt]:
+                        nxt += 1
+                    if nxt <= g.track_len:
+                        gain = (values[nxt - 1] - now) * mult
+                        future[s] += gain
+                        grabs.append(gain)
+                    if p <= g.black_line:
+                        work[s] += g.black_line + 1 - p
+                    continue
+                if self.frozen[i]:
+                    bank[s] += self.taken[i] * mult
+                    continue
+                last = self.last_tok[lane]
+                if last <= p:
+                    continue
+                f = [0.0] * (last + 1)
+                for x in range(last - 1, p - 1, -1):
+                    if x != p and (tokens[base + x] >= 0 or occ[base + x]):
+                        continue
+                    ev = 0.0
+                    for k, pk in step_p:
+                        t = x + k if x + k < last else last
+                        while occ[base + t]:
+                            t += 1
+                        v = tokens[base + t]
+                        ev += pk * (v if v >= 0 else f[t])
+                    f[x] = ev
+                future[s] += f[p] * mult
+                dist, x = 0, p
+                while True:
+                    x += 1
+                    if not occ[base + x]:
+                        dist += 1
+                        if tokens[base + x] >= 0:
+                            break
+                work[s] += dist
+                if dist < len(grab_p):
+                    grabs.append(grab_p[dist] * tokens[base + x] * mult)
+            grabs.sort(reverse=True)
+            grab[s] = (grabs[0] if grabs else 0.0) + (0.5 * grabs[1] if len(grabs) > 1 else 0.0)
+        # The constants below were fitted (log-loss of the winner) on heuristic self-play.
+        if self.end_trig:
+            still = {(self.cur + k) % n for k in range(n - self.turn % n)}
+            scores = [bank[s] + (grab[s] if s in still else 0.0) for s in range(n)]
+            temp = 1.25
+        else:
+            lead = min(work)  # free steps the seat nearest to the end still needs
+            if g.classified:
+                scores = [bank[s] + future[s] * lead / N_COLOURS for s in range(n)]
+            else:
+                scores = [bank[s] + (1.0 if work[s] <= 0 else min(1.0, (lead + 0.25) / work[s])
+                                     ** 0.5) * future[s] for s in range(n)]
+            temp = 2.2 + 0.28 * lead
+        top = max(scores)
+        exps = [math.exp((x - top) / temp) for x in scores]
+        total = sum(exps)
+        return [e / total for e in exps]
+
     def seat_label(self, seat: int) -> str | None:
         c = self.colour[seat]
         return self.game.colour_names[c] if c >= 0 else None
@@ -921,7 +1023,8 @@ class UndercoverState(State):
             cell = y * g.width + x
             return (g.PLACE if head == "place" else g.TAKE) + cell
         if head == "draw" and len(words) == 3 and words[1] in ("top", "bottom"):
-            k = ord(words[2].upper()) - ord("A") if len(words[2]) == 1 else -1
+            letter = words[2].upper()
+            k = ord(letter) - ord("A") if len(letter) == 1 and letter.isascii() else -1
             if not 0 <= k < g.num_piles:
                 raise bad
             return (g.DRAW_TOP if words[1] == "top" else g.DRAW_BOTTOM) + k
@@ -1309,7 +1412,9 @@ class UndercoverState(State):
 
 
 def _is_int(text: str) -> bool:
-    return text.lstrip("-").isdigit()
+    """ASCII digits with an optional minus (``str.isdigit`` also accepts "²", which int() does
+    not read, and ``lstrip`` accepted "--5")."""
+    return re.fullmatch(r"-?[0-9]+", text) is not None
 
 
 UndercoverGame.state_class = UndercoverState
