@@ -1,15 +1,18 @@
-# Two entry points for a fresh machine: `make play` and `make test`. Both create .venv first.
+# Entry points for a fresh machine: `make serve`, `make test` (and `make play`). All create .venv.
 VENV ?= .venv
 PYTHON ?= python3
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: play test bench lint clean
+.PHONY: serve play test bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 	$(VENV)/bin/pip install --quiet -e '.[test,web]'
 	touch $(STAMP)
+
+serve: $(STAMP)
+	$(VENV)/bin/fieldcraft serve
 
 play: $(STAMP)
 	$(VENV)/bin/fieldcraft play under-current --players 5

@@ -169,9 +169,34 @@ def split_agents(text: str) -> list[str]:
     return parts
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        import alembic  # noqa: F401
+        import fastapi  # noqa: F401
+        import jinja2  # noqa: F401
+        import sqlalchemy  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as exc:
+        raise FieldcraftError(
+            f"the web table needs the web extras (pip install -e '.[web]'): {exc}"
+        ) from None
+    from fieldcraft.server import run
+
+    run(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fieldcraft", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("serve", help="the web table: play in the browser with friends and bots")
+    p.add_argument("--db", default=None, metavar="URL",
+                   help="database URL or SQLite file (default: the user's data folder)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--bot-delay", type=float, default=0.6, help="seconds before each bot move")
+    p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("list", help="list the games")
     p.set_defaults(func=_cmd_list)

@@ -1,0 +1,338 @@
+"""Load benchmark of the web table: concurrent bot games, one WebSocket client per seat.
+
+For each level of N concurrent games, a fresh server (``python -m fieldcraft.server`` on
+127.0.0.1, its own SQLite file, every action committed before it is broadcast) is started, N
+tables are created with every seat taken by a client of this script, and the clients play: each
+one, when it has choices, "thinks" for a random time around ``--think`` seconds and then sends a
+random legal action. The script measures the **action-to-broadcast latency**: from the moment a
+client sends an action until the update carrying it has reached *every* seat of that table
+(the slowest seat counts). A level passes when its p99 stays under ``--target-ms``.
+
+Levels rise until one fails (or the list ends); each level runs ``--duration`` seconds after a
+warm-up, and the whole run stops by itself after ``--max-seconds``. The clients share the
+machine with the server, so the figures are a lower bound for a server on its own machine.
+
+    .venv/bin/python benchmarks/web_load.py                       # 50 100 200 300 400 500 games
+    .venv/bin/python benchmarks/web_load.py --levels 10 --duration 5  # a quick check
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAD = re.compile(r'\{"type":"update","since":(\d+),"version":(\d+),')
+# the view's "current_player" comes before the observation's (log lines never contain the key)
+CURRENT = re.compile(r'"view":\{"version":\d+,"status":"\w+","current_player":(\d+|null)')
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), to report how busy the server was."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+def runqueue_wait(pid: int) -> float:
+    """Seconds the process's threads spent runnable but waiting for a CPU (Linux schedstat):
+    how much of the latency is the machine being busy with other work, not the server."""
+    total = 0.0
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            total += int((task / "schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+    return total
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+@dataclass
+class Stats:
+    """Latencies of one level. ``warm_at``: measurements start after the warm-up."""
+
+    warm_at: float
+    table_latency: list[float] = field(default_factory=list)  # slowest seat, per action
+    delivery_latency: list[float] = field(default_factory=list)  # every seat, per action
+    actions: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    messages: int = 0
+    bytes: int = 0
+
+
+class TableRun:
+    """Shared by the seats of one table: actions in flight and who has received them."""
+
+    def __init__(self, players: int, stats: Stats):
+        self.players = players
+        self.stats = stats
+        self.inflight: dict[int, tuple[float, list[float]]] = {}
+
+    def sent(self, version: int, at: float) -> None:
+        self.inflight[version] = (at, [])
+
+    def received(self, since: int, version: int, at: float) -> None:
+        for v in [v for v in self.inflight if since < v <= version]:
+            sent_at, arrivals = self.inflight[v]
+            arrivals.append(at)
+            if len(arrivals) == self.players:
+                del self.inflight[v]
+                if sent_at >= self.stats.warm_at:
+                    self.stats.table_latency.append(max(arrivals) - sent_at)
+                    self.stats.delivery_latency.extend(a - sent_at for a in arrivals)
+
+
+async def seat_client(url: str, token: str, table: TableRun, think: float, stop_at: float,
+                      rng: random.Random) -> None:
+    stats = table.stats
+    async with websockets.connect(url, max_size=2**22, compression=None, open_timeout=120,
+                                  ping_interval=None, close_timeout=2) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        state: dict[str, Any] = {"version": None, "acting": False}
+
+        async def act_later(version: int, choices: list[list[Any]]) -> None:
+            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+            if state["version"] != version or time.perf_counter() >= stop_at:
+                state["acting"] = False
+                return
+            action = rng.choice(choices)[0]
+            table.sent(version + 1, time.perf_counter())
+            await ws.send(json.dumps({"type": "act", "token": token, "version": version,
+                                      "action": action}))
+            stats.actions += 1
+
+        me = -1
+        async for raw in ws:
+            now = time.perf_counter()
+            stats.messages += 1
+            stats.bytes += len(raw)
+            head = HEAD.match(raw)
+            if head is not None:
+                # An update for someone else's turn: read the few numbers it needs without
+                # parsing the whole view, so that the clients cost little next to the server.
+                since, version, player = int(head[1]), int(head[2]), CURRENT.search(raw)
+                table.received(since, version, now)
+                state["version"] = version
+                if player is not None and player[1] != str(me):
+                    continue
+            msg = json.loads(raw)
+            kind = msg["type"]
+            if kind == "error":
+                stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
+                state["acting"] = False
+                continue
+            if kind not in ("sync", "update"):
+                continue
+            if kind == "sync":
+                me = msg["you"]["seat"]
+            state["version"] = msg["version"]
+            view = msg["view"]
+            if view["terminal"] or now >= stop_at:
+                if now >= stop_at:
+                    return
+                continue
+            if view["choices"]:
+                state["acting"] = True
+                asyncio.ensure_future(act_later(msg["version"], view["choices"]))
+
+
+async def create_tables(base: str, games: int, game: str, players: int
+                        ) -> list[tuple[str, list[str]]]:
+    limits = httpx.Limits(max_connections=32)
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
+        sem = asyncio.Semaphore(32)
+
+        async def one() -> tuple[str, list[str]]:
+            async with sem:
+                made = (await http.post("/api/tables", json={
+                    "game": game, "players": players, "seats": ["human"] * players,
+                    "name": "bench", "away_bot": False})).json()
+                tokens = [made["token"]]
+                for seat in range(1, players):
+                    joined = (await http.post(f"/api/tables/{made['id']}/join",
+                                              json={"seat": seat})).json()
+                    tokens.append(joined["token"])
+                return made["id"], tokens
+
+        return await asyncio.gather(*(one() for _ in range(games)))
+
+
+async def run_level(base: str, ws_base: str, games: int, args: argparse.Namespace,
+                    seed: int) -> Stats:
+    tables = await create_tables(base, games, args.game, args.players)
+    start = time.perf_counter()
+    stats = Stats(warm_at=start + args.warmup)
+    stop_at = start + args.warmup + args.duration
+    rng = random.Random(seed)
+    tasks = []
+    for table_id, tokens in tables:
+        run = TableRun(args.players, stats)
+        for token in tokens:
+            tasks.append(asyncio.ensure_future(seat_client(
+                f"{ws_base}/ws/{table_id}", token, run, args.think, stop_at,
+                random.Random(rng.random()))))
+    # No action is sent after stop_at; two more seconds let the last ones arrive everywhere.
+    await asyncio.sleep(max(0.0, stop_at - time.perf_counter()) + 2.0)
+    failures = [t.exception() for t in tasks if t.done() and not t.cancelled()
+                and t.exception() is not None]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    if failures:
+        stats.errors["client_failures"] = len(failures)
+    return stats
+
+
+def start_server(port: int, db: str, sqlite_sync: str) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fieldcraft.server", "--host", "127.0.0.1", "--port", str(port),
+         "--db", db, "--bot-delay", "0", "--sqlite-sync", sqlite_sync],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(proc.stderr.read().decode() if proc.stderr else "server died")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("server did not start")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--levels", type=int, nargs="+", default=[50, 100, 200, 300, 400, 500])
+    parser.add_argument("--game", default="under-current")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean seconds a client waits before acting (default 1.0)")
+    parser.add_argument("--duration", type=float, default=20.0, help="measured seconds a level")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--target-ms", type=float, default=100.0)
+    parser.add_argument("--max-seconds", type=float, default=900.0,
+                        help="stop after this long whatever is left (default 900)")
+    parser.add_argument("--keep-going", action="store_true",
+                        help="run every level even after one fails")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--db", default=None,
+                        help="database URL for the server (default: a fresh SQLite file)")
+    parser.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL")
+    args = parser.parse_args(argv)
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the server inherits it
+    try:
+        import uvloop  # type: ignore[import-not-found]
+
+        uvloop.install()
+    except ImportError:
+        pass
+
+    started = time.monotonic()
+    results = []
+    best = 0
+    for index, games in enumerate(args.levels):
+        if time.monotonic() - started > args.max_seconds:
+            print(f"stopping: the {args.max_seconds:.0f} s budget is used up", file=sys.stderr)
+            break
+        port = free_port()
+        with tempfile.TemporaryDirectory() as tmp:
+            proc = start_server(port, args.db or f"sqlite:///{tmp}/bench.db", args.sqlite_sync)
+            try:
+                cpu0, wall0 = cpu_seconds(proc.pid), time.monotonic()
+                wait0 = runqueue_wait(proc.pid)
+                mine0 = resource.getrusage(resource.RUSAGE_SELF)
+                stats = asyncio.run(run_level(f"http://127.0.0.1:{port}",
+                                              f"ws://127.0.0.1:{port}", games, args, index))
+                cpu1, wall1 = cpu_seconds(proc.pid), time.monotonic()
+                wait1 = runqueue_wait(proc.pid)
+                mine1 = resource.getrusage(resource.RUSAGE_SELF)
+                client_cpu = (mine1.ru_utime + mine1.ru_stime - mine0.ru_utime
+                              - mine0.ru_stime) / (wall1 - wall0)
+                health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).json()
+            finally:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        p50 = percentile(stats.table_latency, 50) * 1000
+        p99 = percentile(stats.table_latency, 99) * 1000
+        ok = bool(stats.table_latency) and p99 < args.target_ms and not stats.errors
+        row = {
+            "games": games, "connections": games * args.players,
+            "measured_actions": len(stats.table_latency),
+            "actions_per_s": round(len(stats.table_latency) / args.duration, 1),
+            "p50_ms": round(p50, 1), "p99_ms": round(p99, 1),
+            "max_ms": round(max(stats.table_latency, default=float("nan")) * 1000, 1),
+            "delivery_p99_ms": round(percentile(stats.delivery_latency, 99) * 1000, 1),
+            "messages": stats.messages, "mbytes": round(stats.bytes / 1e6, 1),
+            "server_cpu_pct": round(100 * (cpu1 - cpu0) / (wall1 - wall0), 1),
+            "client_cpu_pct": round(100 * client_cpu, 1),
+            "server_waiting_for_cpu_pct": round(100 * (wait1 - wait0) / (wall1 - wall0), 1),
+            "load_average": round(os.getloadavg()[0], 2),
+            "db_commits": health.get("commits"),
+            "actions_committed": health.get("actions_committed"),
+            "errors": stats.errors, "pass": ok,
+        }
+        results.append(row)
+        if not args.json:
+            print(f"{games:>4} games {row['connections']:>5} sockets  "
+                  f"{row['actions_per_s']:>6} actions/s  p50 {row['p50_ms']:>6} ms  "
+                  f"p99 {row['p99_ms']:>7} ms  max {row['max_ms']:>7} ms  server CPU "
+                  f"{row['server_cpu_pct']:>5}% (+{row['server_waiting_for_cpu_pct']}% waiting "
+                  f"for a CPU)  clients {row['client_cpu_pct']:>5}%  "
+                  f"load {row['load_average']}  commits {row['db_commits']}  "
+                  f"{'PASS' if ok else 'FAIL'} {row['errors'] or ''}", flush=True)
+        if ok:
+            best = max(best, games)
+        elif not args.keep_going:
+            break
+    summary = {"game": args.game, "players": args.players, "think_s": args.think,
+               "sqlite_sync": args.sqlite_sync,
+               "target_p99_ms": args.target_ms, "max_games_passing": best, "levels": results}
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        print(f"most concurrent games with p99 action-to-broadcast < {args.target_ms:.0f} ms: "
+              f"{best} (goal 500)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""The database tables of the web table, as SQLAlchemy Core metadata.
+
+A game is stored as its action list (one row per action, written and committed before anyone is
+told about the action) plus an occasional snapshot of ``state.to_json()`` so that a long game does
+not have to be replayed from its first deal at start-up. Everything else (log lines, views) is
+recomputed from the actions, which is what makes a restart lose nothing.
+
+The migration scripts under ``migrations/versions`` create exactly these tables; this module is
+what the running code uses to query them. Column types are plain portable ones so the same code
+runs on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+game_tables = sa.Table(
+    "game_tables",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("overrides", sa.Text, nullable=False),  # JSON object of ruleset overrides
+    sa.Column("settings", sa.Text, nullable=False),  # JSON object: turn_seconds, seed, ...
+    sa.Column("status", sa.String(16), nullable=False),  # waiting | playing | finished
+    sa.Column("host_hash", sa.String(64), nullable=True),
+    sa.Column("version", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("result", sa.Text, nullable=True),  # JSON outcome once finished
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+sa.Index("ix_game_tables_status", game_tables.c.status)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("game_tables.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),  # human | bot
+    sa.Column("bot", sa.String(32), nullable=True),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("game_tables.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),  # 1-based: the version after this action
+    sa.Column("action", sa.Integer, nullable=False),
+    sa.Column("actor", sa.Integer, nullable=False),  # seat, or -1 for chance
+    sa.Column("by_bot", sa.Boolean, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+snapshots = sa.Table(
+    "snapshots",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("game_tables.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("state", sa.Text, nullable=False),
+)

@@ -1,0 +1,104 @@
+// Shared helpers for every page: message catalogue, safe DOM building, the JSON API, storage.
+// Plain JavaScript, no build step. Text always enters the page through text nodes (never
+// innerHTML), so a player's name or a card name can never inject markup.
+"use strict";
+
+const I18N = JSON.parse(document.getElementById("i18n").textContent);
+
+function t(key, values) {
+  let text = Object.prototype.hasOwnProperty.call(I18N, key) ? I18N[key] : key;
+  if (values) {
+    text = text.replace(/\{(\w+)\}/g, (m, name) => (name in values ? String(values[name]) : m));
+  }
+  return text;
+}
+
+// el("div", {class: "x", onclick: fn}, "text", child, [more children])
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  applyAttrs(node, attrs);
+  appendAll(node, children);
+  return node;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  applyAttrs(node, attrs);
+  appendAll(node, children);
+  return node;
+}
+
+function applyAttrs(node, attrs) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2), value);
+    } else if (key === "dataset") {
+      Object.assign(node.dataset, value);
+    } else {
+      node.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+}
+
+function appendAll(node, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = null; }
+  if (!response.ok) {
+    const err = (data && data.error) || { code: "http_" + response.status, message: response.statusText };
+    const error = new Error(err.message);
+    error.code = err.code;
+    throw error;
+  }
+  return data;
+}
+
+// Seat tokens live in localStorage, per table, so a reload or a reconnect keeps the seat.
+const Tokens = {
+  seat(tableId) { return localStorage.getItem("fc-token-" + tableId); },
+  setSeat(tableId, token) { localStorage.setItem("fc-token-" + tableId, token); },
+  host(tableId) { return localStorage.getItem("fc-host-" + tableId); },
+  setHost(tableId, token) { localStorage.setItem("fc-host-" + tableId, token); },
+  name() { return localStorage.getItem("fc-name") || ""; },
+  setName(name) { localStorage.setItem("fc-name", name); },
+};
+
+function gameName(id) {
+  const key = "game." + id;
+  return I18N[key] ? t(key) : id;
+}
+
+function errorText(code, message) {
+  const key = "error." + code;
+  return I18N[key] ? t(key) : t("error.generic", { message: message || code });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const select = document.getElementById("lang-select");
+  if (select) {
+    select.addEventListener("change", () => {
+      const url = new URL(window.location.href);
+      url.searchParams.set("lang", select.value);
+      window.location.href = url.toString();
+    });
+  }
+});

@@ -1,0 +1,313 @@
+// The live table: one WebSocket, the seat's view redrawn on every update, choices as buttons.
+//
+// The page keeps the last version it has seen. On every (re)connect it says hello with that
+// version and the server answers with what was missed (or the whole log), so a dropped
+// connection or a server restart costs nothing but a moment.
+"use strict";
+
+(function () {
+  const TABLE = JSON.parse(document.getElementById("table-data").textContent);
+  const tableId = TABLE.id;
+  let info = TABLE;
+  let token = Tokens.seat(tableId);
+  let you = null;
+  let version = null;
+  let view = null;
+  let logEntries = [];
+  let ws = null;
+  let retry = 0;
+  let nextId = 1;
+  let waiting = false; // an action was sent and not yet answered
+  let deadlineAt = null;
+  let cardFilter = null; // clicking a card on the board narrows the choices to that card
+
+  const $ = (id) => document.getElementById(id);
+  $("share-link").value = window.location.origin + "/t/" + tableId;
+  $("copy-link").addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText($("share-link").value); } catch (e) { $("share-link").select(); }
+    $("copy-link").textContent = t("table.copied");
+  });
+
+  function send(doc) {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(doc));
+  }
+
+  function connect() {
+    const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    ws = new WebSocket(scheme + window.location.host + "/ws/" + encodeURIComponent(tableId));
+    ws.addEventListener("open", () => {
+      retry = 0;
+      setConn(true);
+      const hello = { type: "hello" };
+      if (token) hello.token = token;
+      if (version !== null) hello.last_version = version;
+      send(hello);
+    });
+    ws.addEventListener("message", (event) => handle(JSON.parse(event.data)));
+    ws.addEventListener("close", () => {
+      setConn(false);
+      waiting = false;
+      const delay = Math.min(4000, 250 * Math.pow(2, retry++));
+      setTimeout(connect, delay);
+    });
+  }
+
+  function setConn(up) {
+    const box = $("conn-status");
+    box.textContent = up ? t("table.connected") : t("table.reconnecting");
+    box.className = "conn " + (up ? "up" : "down");
+    document.body.dataset.connected = up ? "yes" : "no";
+  }
+
+  function addEvents(events) {
+    for (const e of events) {
+      if (version === null || e.version > version) logEntries.push(e);
+    }
+  }
+
+  function handle(msg) {
+    switch (msg.type) {
+      case "sync":
+        if (msg.since === 0 || version === null) logEntries = [];
+        else logEntries = logEntries.filter((e) => e.version <= msg.since);
+        version = msg.since;
+        addEvents(msg.events);
+        version = msg.version;
+        view = msg.view;
+        info = msg.table;
+        you = msg.you;
+        waiting = false;
+        $("action-error").textContent = "";
+        render();
+        break;
+      case "update":
+        if (version === null || msg.since > version) {
+          send(withToken({ type: "sync", last_version: version === null ? 0 : version }));
+          return;
+        }
+        addEvents(msg.events);
+        version = Math.max(version, msg.version);
+        view = msg.view;
+        waiting = false;
+        cardFilter = null;
+        render();
+        break;
+      case "presence":
+        if (!view) return;
+        view.seats = msg.seats;
+        view.status = msg.status;
+        view.deadline_in = msg.deadline_in;
+        render();
+        break;
+      case "ack":
+        waiting = false;
+        break;
+      case "pong":
+        break;
+      case "error":
+        waiting = false;
+        if (msg.code === "bad_token" && version === null) {
+          // The token does not hold a seat here (another server or database): watch instead.
+          localStorage.removeItem("fc-token-" + tableId);
+          token = null;
+          send({ type: "hello" });
+          return;
+        }
+        showError(msg.code, msg.message);
+        if (msg.code === "stale_version" || msg.code === "not_your_turn") {
+          send(withToken({ type: "sync", last_version: version || 0 }));
+        }
+        renderChoices();
+        break;
+      default:
+        break;
+    }
+  }
+
+  function withToken(doc) {
+    if (token) doc.token = token;
+    return doc;
+  }
+
+  function showError(code, message) {
+    $("action-error").textContent = errorText(code, message);
+    $("action-error").dataset.code = code;
+  }
+
+  function act(action) {
+    if (waiting || !view) return;
+    waiting = true;
+    $("action-error").textContent = "";
+    delete $("action-error").dataset.code;
+    send({ type: "act", token, version, action, id: nextId++ });
+    renderChoices();
+  }
+
+  // -- drawing --------------------------------------------------------------------------------
+  function seatLabel(seat) {
+    const s = view && view.seats[seat];
+    if (you && seat === you.seat) return t("table.seat", { n: seat }) + " (" + t("table.you") + ")";
+    if (!s) return t("table.seat", { n: seat });
+    const who = s.kind === "bot" ? t("table.bot") + " " + s.bot : (s.name || t("table.open_seat"));
+    return t("table.seat", { n: seat }) + " · " + who;
+  }
+
+  function render() {
+    if (!view) return;
+    const status = $("table-status");
+    status.textContent = t("status." + view.status);
+    status.dataset.status = view.status;
+    document.body.dataset.version = String(version);
+    document.body.dataset.status = view.status;
+    renderWho();
+    renderJoin();
+    renderSeats();
+    renderBanner();
+    renderBoard();
+    renderChoices();
+    renderLog();
+    renderResult();
+  }
+
+  function renderWho() {
+    const who = $("who-am-i");
+    who.textContent = you ? t("table.you_are", { n: you.seat }) + (you.name ? " · " + you.name : "") : t("table.spectating");
+    const mine = you && view.seats[you.seat];
+    $("away-panel").hidden = !(mine && mine.away);
+    const host = Tokens.host(tableId);
+    $("host-panel").hidden = !(host && view.status === "waiting");
+  }
+
+  function renderJoin() {
+    const panel = $("join-panel");
+    const free = view.seats.filter((s) => s.kind === "human" && !s.claimed);
+    panel.hidden = !!you || view.status !== "waiting" || free.length === 0;
+    if (panel.hidden) return;
+    const nameBox = $("join-name");
+    if (!nameBox.value) nameBox.value = Tokens.name();
+    const list = clear($("join-seats"));
+    for (const s of free) {
+      list.appendChild(el("button", { type: "button", class: "take-seat", "data-seat": s.seat,
+        onclick: () => join(s.seat) }, t("table.take_seat", { n: s.seat })));
+    }
+  }
+
+  async function join(seat) {
+    const name = $("join-name").value.trim();
+    if (name) Tokens.setName(name);
+    try {
+      const joined = await api("POST", "/api/tables/" + encodeURIComponent(tableId) + "/join", { seat, name: name || undefined });
+      Tokens.setSeat(tableId, joined.token);
+      token = joined.token;
+      version = null;
+      if (ws) ws.close(); // reconnect with the token
+    } catch (e) {
+      $("join-error").textContent = e.code === "seat_taken" ? t("error.seat_taken") : e.message;
+    }
+  }
+
+  $("start-now").addEventListener("click", async () => {
+    try {
+      await api("POST", "/api/tables/" + encodeURIComponent(tableId) + "/start", { token: Tokens.host(tableId) });
+    } catch (e) { showError(e.code, e.message); }
+  });
+  $("back-button").addEventListener("click", () => send(withToken({ type: "back" })));
+
+  function renderSeats() {
+    const list = clear($("seats"));
+    for (const s of view.seats) {
+      const marks = [];
+      if (view.current_player === s.seat) marks.push(el("span", { class: "mark turn" }, "▶"));
+      if (s.kind === "human" && s.claimed && !s.connected) marks.push(el("span", { class: "mark off" }, t("table.offline")));
+      if (s.away) marks.push(el("span", { class: "mark away" }, t("table.away")));
+      list.appendChild(el("li", {
+        class: "seat" + (you && you.seat === s.seat ? " me" : "") + (view.current_player === s.seat ? " current" : ""),
+        "data-seat": s.seat,
+      }, seatLabel(s.seat), " ", marks));
+    }
+  }
+
+  function renderBanner() {
+    const banner = $("turn-banner");
+    let text;
+    if (view.status === "waiting") text = t("table.waiting_players");
+    else if (view.terminal) text = t("table.game_over");
+    else if (view.current_player === null) text = t("table.chance");
+    else if (you && view.current_player === you.seat) text = t("table.your_turn");
+    else text = t("table.waiting_for", { who: seatLabel(view.current_player) });
+    banner.textContent = text;
+    banner.className = "turn-banner" + (you && view.current_player === you.seat && !view.terminal ? " mine" : "");
+    deadlineAt = view.deadline_in === null || view.deadline_in === undefined ? null : Date.now() + view.deadline_in * 1000;
+    tick();
+  }
+
+  function tick() {
+    const banner = $("turn-banner");
+    let clock = banner.querySelector(".clock");
+    if (deadlineAt === null) { if (clock) clock.remove(); return; }
+    if (!clock) { clock = el("span", { class: "clock" }); banner.appendChild(clock); }
+    clock.textContent = " · " + t("table.time_left", { s: Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000)) });
+  }
+  setInterval(tick, 1000);
+
+  function renderBoard() {
+    const ctx = {
+      seat: you ? you.seat : null,
+      seats: view.seats,
+      seatLabel,
+      choices: view.choices,
+      act,
+    };
+    const board = clear($("board"));
+    board.appendChild(Boards.render(info.game, view.observation, ctx));
+  }
+
+  function renderChoices() {
+    const box = clear($("choices"));
+    if (!view) return;
+    $("choices-panel").classList.toggle("active", view.choices.length > 0);
+    $("choices-panel").hidden = !you || view.status === "finished";
+    let list = view.choices;
+    if (cardFilter) {
+      const narrowed = list.filter(([, label]) => label.includes(cardFilter));
+      if (narrowed.length) {
+        list = narrowed;
+        box.appendChild(el("button", { type: "button", class: "filter-chip", onclick: () => { cardFilter = null; renderChoices(); } },
+          cardFilter, " ✕"));
+      }
+    }
+    box.appendChild(Boards.choices(list, act, waiting));
+    document.querySelectorAll("#board [data-card]").forEach((n) => n.classList.toggle("picked", n.dataset.card === cardFilter));
+  }
+
+  $("board").addEventListener("click", (event) => {
+    const card = event.target.closest("[data-card]");
+    if (!card || !view) return;
+    const name = card.dataset.card;
+    if (!view.choices.some(([, label]) => label.includes(name))) return;
+    cardFilter = cardFilter === name ? null : name;
+    renderChoices();
+  });
+
+  function renderLog() {
+    const list = clear($("log"));
+    for (const e of logEntries.slice(-200)) {
+      list.appendChild(el("li", { class: "log-line", "data-version": e.version }, e.line));
+    }
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function renderResult() {
+    const box = $("result");
+    if (!view.result) { box.hidden = true; return; }
+    box.hidden = false;
+    clear(box);
+    const winners = view.result.winners || [];
+    box.appendChild(el("h2", {}, t("table.game_over")));
+    box.appendChild(el("p", { class: "winners" }, winners.length
+      ? t("table.winners", { list: winners.map(seatLabel).join(", ") }) : t("table.nobody_won")));
+    box.appendChild(el("a", { href: "/t/" + tableId + "/replay", id: "replay-link" }, t("table.replay")));
+  }
+
+  connect();
+})();

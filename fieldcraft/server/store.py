@@ -1,0 +1,317 @@
+"""Storage: the database engine, migrations, and a group-committing writer thread.
+
+Why a writer thread: every action must be committed before it is acknowledged, and a commit is a
+blocking call (an fsync on SQLite). Running commits on the event loop would stall every table
+while one disk write completes. The writer takes write jobs from a queue, runs all the jobs that
+are waiting in one transaction (a "group commit"), and then resolves each job's future on the
+event loop. Under load many tables' actions share one commit; when one job in a batch fails,
+the batch is retried job by job so only the faulty job reports an error.
+
+SQLite runs in WAL mode with ``synchronous=FULL`` by default, so a committed action survives even
+a power cut, not just ``kill -9``. The same code runs on PostgreSQL (``postgresql://`` URLs use
+the psycopg 3 driver).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from fieldcraft.server.models import actions, game_tables, seats, snapshots
+
+Job = Callable[[Connection], Any]
+
+
+def default_db_url() -> str:
+    """SQLite file in the user's data folder ($XDG_DATA_HOME/fieldcraft/fieldcraft.db)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                           "share")
+    folder = Path(base) / "fieldcraft"
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'fieldcraft.db'}"
+
+
+def normalise_url(url: str) -> str:
+    """Accept the URL forms people type: a bare file path means SQLite, and ``postgresql://``
+    picks the psycopg 3 driver that the ``postgres`` extra installs."""
+    if "://" not in url:
+        return f"sqlite:///{Path(url).expanduser().resolve()}"
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def make_engine(url: str, synchronous: str = "FULL") -> Engine:
+    """An engine with the SQLite pragmas the durability promise needs (WAL, fsync on commit)."""
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        if url not in ("sqlite://", "sqlite:///:memory:"):
+            path = url.split(":///", 1)[1]
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute(f"PRAGMA synchronous={synchronous}")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest migration (Alembic ``upgrade head``), run in-process."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    location = resources.files("fieldcraft.server").joinpath("migrations")
+    cfg.set_main_option("script_location", str(location))
+    cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+# -- rows as plain data ---------------------------------------------------------------------------
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    bot: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    players: int
+    overrides: dict[str, Any]
+    settings: dict[str, Any]
+    status: str
+    host_hash: str | None
+    version: int
+    result: dict[str, Any] | None
+    created_at: datetime
+    seats: list[SeatRow] = field(default_factory=list)
+    snapshot: tuple[int, str] | None = None
+    actions: list[tuple[int, int, int, bool]] = field(default_factory=list)
+    """(seq, action, actor, by_bot) after the snapshot, in order."""
+
+
+# -- the jobs (each runs inside a transaction on the writer thread) -------------------------------
+def job_create_table(row: TableRow) -> Job:
+    def run(conn: Connection) -> None:
+        stamp = now()
+        conn.execute(game_tables.insert().values(
+            id=row.id, game=row.game, players=row.players,
+            overrides=json.dumps(row.overrides), settings=json.dumps(row.settings),
+            status=row.status, host_hash=row.host_hash, version=0, result=None,
+            created_at=stamp, updated_at=stamp))
+        conn.execute(seats.insert(), [
+            {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
+             "token_hash": s.token_hash} for s in row.seats])
+    return run
+
+
+def job_claim_seat(table_id: str, seat: int, name: str, token_hash: str) -> Job:
+    """Claim an unclaimed human seat; returns False if someone else was faster."""
+    def run(conn: Connection) -> bool:
+        res = conn.execute(seats.update().where(
+            seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == "human",
+            seats.c.token_hash.is_(None)).values(name=name, token_hash=token_hash))
+        return res.rowcount == 1
+    return run
+
+
+def job_set_status(table_id: str, status: str, bots: dict[int, str] | None = None) -> Job:
+    """Change a table's status, turning the given unclaimed seats into bots in the same commit."""
+    def run(conn: Connection) -> None:
+        for seat, bot in (bots or {}).items():
+            conn.execute(seats.update().where(seats.c.table_id == table_id, seats.c.seat == seat)
+                         .values(kind="bot", bot=bot))
+        conn.execute(game_tables.update().where(game_tables.c.id == table_id)
+                     .values(status=status, updated_at=now()))
+    return run
+
+
+def job_append_actions(table_id: str, first_seq: int, rows: list[tuple[int, int, bool]],
+                       snapshot: str | None = None, status: str | None = None,
+                       result: dict[str, Any] | None = None) -> Job:
+    """Append actions ``first_seq, first_seq+1, ...`` (primary key (table, seq) refuses a
+    duplicate), optionally with a snapshot and a status change, all in one commit."""
+    def run(conn: Connection) -> None:
+        stamp = now()
+        conn.execute(actions.insert(), [
+            {"table_id": table_id, "seq": first_seq + i, "action": a, "actor": actor,
+             "by_bot": by_bot, "created_at": stamp}
+            for i, (a, actor, by_bot) in enumerate(rows)])
+        last = first_seq + len(rows) - 1
+        values: dict[str, Any] = {"version": last, "updated_at": stamp}
+        if status is not None:
+            values["status"] = status
+        if result is not None:
+            values["result"] = json.dumps(result)
+        conn.execute(game_tables.update().where(game_tables.c.id == table_id).values(**values))
+        if snapshot is not None:
+            done = conn.execute(snapshots.update().where(snapshots.c.table_id == table_id)
+                                .values(seq=last, state=snapshot))
+            if done.rowcount == 0:
+                conn.execute(snapshots.insert().values(table_id=table_id, seq=last,
+                                                       state=snapshot))
+    return run
+
+
+# -- reads ----------------------------------------------------------------------------------------
+def _table_row(conn: Connection, rec: Any, with_actions: bool) -> TableRow:
+    row = TableRow(
+        id=rec.id, game=rec.game, players=rec.players, overrides=json.loads(rec.overrides),
+        settings=json.loads(rec.settings), status=rec.status, host_hash=rec.host_hash,
+        version=rec.version, result=json.loads(rec.result) if rec.result else None,
+        created_at=rec.created_at)
+    for s in conn.execute(seats.select().where(seats.c.table_id == rec.id)
+                          .order_by(seats.c.seat)):
+        row.seats.append(SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash))
+    if with_actions:
+        snap = conn.execute(snapshots.select().where(snapshots.c.table_id == rec.id)).first()
+        after = 0
+        if snap is not None:
+            row.snapshot = (snap.seq, snap.state)
+            after = snap.seq
+        for a in conn.execute(actions.select().where(actions.c.table_id == rec.id,
+                                                     actions.c.seq > after)
+                              .order_by(actions.c.seq)):
+            row.actions.append((a.seq, a.action, a.actor, bool(a.by_bot)))
+    return row
+
+
+def read_table(engine: Engine, table_id: str) -> TableRow | None:
+    with engine.connect() as conn:
+        rec = conn.execute(game_tables.select().where(game_tables.c.id == table_id)).first()
+        return _table_row(conn, rec, True) if rec is not None else None
+
+
+def read_all_actions(engine: Engine, table_id: str) -> list[int]:
+    """Every action of a table from the first (for replays of finished games)."""
+    with engine.connect() as conn:
+        return [r.action for r in conn.execute(
+            sa.select(actions.c.action).where(actions.c.table_id == table_id)
+            .order_by(actions.c.seq))]
+
+
+def read_live_tables(engine: Engine) -> list[TableRow]:
+    """Tables that were waiting or playing when the server stopped, to resume at start-up."""
+    with engine.connect() as conn:
+        recs = conn.execute(game_tables.select().where(
+            game_tables.c.status.in_(("waiting", "playing"))).order_by(game_tables.c.created_at))
+        return [_table_row(conn, rec, True) for rec in recs.fetchall()]
+
+
+def read_recent_finished(engine: Engine, limit: int = 20) -> list[TableRow]:
+    with engine.connect() as conn:
+        recs = conn.execute(game_tables.select().where(game_tables.c.status == "finished")
+                            .order_by(game_tables.c.updated_at.desc()).limit(limit))
+        return [_table_row(conn, rec, False) for rec in recs.fetchall()]
+
+
+# -- the writer -----------------------------------------------------------------------------------
+class StorageError(Exception):
+    """A write could not be committed (the caller must undo what it did in memory)."""
+
+
+class Writer:
+    """One thread that commits queued jobs in groups; ``await submit(job)`` returns after the
+    job's transaction committed (or raises :class:`StorageError`)."""
+
+    def __init__(self, engine: Engine, max_batch: int = 256):
+        self.engine = engine
+        self.max_batch = max_batch
+        self._queue: queue.Queue[tuple[Job, asyncio.Future[Any], asyncio.AbstractEventLoop]
+                                 | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="fieldcraft-writer", daemon=True)
+        self._thread.start()
+        self.commits = 0
+        self.jobs = 0
+
+    async def submit(self, job: Job) -> Any:
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Any] = loop.create_future()
+        self._queue.put((job, fut, loop))
+        return await fut
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=30)
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            stop = False
+            while len(batch) < self.max_batch:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[tuple[Job, asyncio.Future[Any], asyncio.AbstractEventLoop]]
+                ) -> None:
+        results: list[tuple[bool, Any]] = []
+        try:
+            with self.engine.begin() as conn:
+                for job, _, _ in batch:
+                    results.append((True, job(conn)))
+            self.commits += 1
+        except Exception:  # noqa: BLE001 - isolate the failing job by retrying one by one
+            results = []
+            for job, _, _ in batch:
+                try:
+                    with self.engine.begin() as conn:
+                        results.append((True, job(conn)))
+                    self.commits += 1
+                except Exception as exc:  # noqa: BLE001 - reported to the job's caller
+                    results.append((False, StorageError(f"{type(exc).__name__}: {exc}")))
+        self.jobs += len(batch)
+        for (ok, value), (_, fut, loop) in zip(results, batch, strict=True):
+            loop.call_soon_threadsafe(_resolve, fut, ok, value)
+
+
+def _resolve(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    if fut.done():
+        return
+    if ok:
+        fut.set_result(value)
+    else:
+        fut.set_exception(value)

@@ -1,0 +1,260 @@
+"""Browser tests: real Chromium (Debian's /usr/bin/chromium) driving the real server.
+
+They skip only when /usr/bin/chromium is missing (CI installs it with apt).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.server.helpers import ServerProcess
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
+                                reason="/usr/bin/chromium is not installed (apt-get install "
+                                       "chromium)")
+ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run",
+        "--disable-dev-shm-usage"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("browser") / "web.db"
+    srv = ServerProcess(f"sqlite:///{db}", bot_delay=0.02).start()
+    yield srv
+    srv.stop()
+
+
+def new_page(browser: Any) -> tuple[Any, Any, list[str]]:
+    context = browser.new_context(viewport={"width": 1300, "height": 950})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return context, page, errors
+
+
+CHOICE = "#choices button.choice:not([disabled])"
+
+
+def take_turn(page: Any, rng: random.Random, timeout: float = 20_000) -> bool:
+    """Click one of the legal choices and wait for the table to move; False once it is over."""
+    page.wait_for_function(
+        f"document.querySelector('{CHOICE}') || document.body.dataset.status === 'finished'",
+        timeout=timeout)
+    if page.evaluate("document.body.dataset.status") == "finished":
+        return False
+    version = page.evaluate("document.body.dataset.version")
+    buttons = page.locator(CHOICE)
+    buttons.nth(rng.randrange(buttons.count())).click()
+    page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=timeout)
+    return True
+
+
+def create_in_lobby(page: Any, base: str, game: str, players: int,
+                    seats: dict[int, str] | None = None, lang: str | None = None) -> str:
+    page.goto(base + "/" + (f"?lang={lang}" if lang else ""))
+    page.select_option("#game-select", game)
+    page.select_option("#players-select", str(players))
+    for seat in range(1, players):
+        page.select_option(f"select[data-seat='{seat}']", (seats or {}).get(seat, "bot:random"))
+    page.fill("#name-input", "Ann")
+    page.click("#create-button")
+    page.wait_for_url("**/t/*")
+    return page.url.rsplit("/", 1)[1]
+
+
+def test_person_plays_under_current_with_bots_to_the_end(browser: Any,
+                                                         server: ServerProcess) -> None:
+    context, page, errors = new_page(browser)
+    try:
+        table = create_in_lobby(page, server.base, "under-current", 4)
+        page.wait_for_selector("#my-role")
+        role = page.text_content("#my-role")
+        assert role and role.strip()
+        assert page.locator("#my-hand .card").count() >= 1
+        assert page.locator(".uc-seat").count() == 4
+        rng = random.Random(1)
+        turns = 0
+        filtered = False
+        while True:
+            page.wait_for_function(
+                f"document.querySelector('{CHOICE}') || document.body.dataset.status === "
+                "'finished'")
+            passes = page.locator("#choices button.choice[data-label^='pass ']")
+            if not filtered and passes.count() > 0:
+                # clicking a card in the hand narrows the choices to that card
+                card = page.locator("#my-hand .card").first.get_attribute("data-card")
+                page.locator("#my-hand .card").first.click()
+                labels = page.locator(CHOICE).evaluate_all("els => els.map(e => e.dataset.label)")
+                assert labels and all(card in label for label in labels), (card, labels)
+                filtered = True
+            if not take_turn(page, rng):
+                break
+            turns += 1
+            assert turns < 400
+        assert turns >= 3 and filtered
+        page.wait_for_selector("#result:not([hidden])")
+        result = page.text_content("#result") or ""
+        assert "Game over" in result
+        assert page.locator("#reveal .final-role").count() == 4
+        assert page.locator(".log-line").count() > 10
+        info = httpx.get(f"{server.base}/api/tables/{table}").json()
+        assert info["status"] == "finished"
+        # the replay opens from the result and steps from a chosen seat's point of view
+        page.click("#replay-link")
+        page.wait_for_selector("#rp-step")
+        page.wait_for_function("document.body.dataset.step !== undefined")
+        page.select_option("#pov", "2")
+        page.click("#rp-first")
+        page.wait_for_function("document.body.dataset.step === '0'")
+        page.click("#rp-next")
+        page.wait_for_function("Number(document.body.dataset.step) > 0")
+        assert page.locator("#board .board-under-current").count() == 1
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def hand_cards(page: Any) -> list[str]:
+    return page.locator("#my-hand .st-card").evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+def board_text_without_reveal(page: Any) -> str:
+    return page.evaluate("""() => {
+        const copy = document.getElementById('board').cloneNode(true);
+        copy.querySelectorAll('#last-reveal, details.raw').forEach(n => n.remove());
+        return copy.textContent;
+    }""")
+
+
+def test_two_browsers_play_spy_tracker_each_seeing_only_its_hand(
+        browser: Any, server: ServerProcess) -> None:
+    ctx_a, page_a, errors_a = new_page(browser)
+    ctx_b, page_b, errors_b = new_page(browser)
+    try:
+        table = create_in_lobby(page_a, server.base, "spy-tracker", 2, seats={1: "human"})
+        link = page_a.input_value("#share-link")
+        assert link.endswith(f"/t/{table}")
+        page_a.wait_for_function("document.body.dataset.status === 'waiting'")
+        page_b.goto(link)
+        page_b.fill("#join-name", "Bea")
+        page_b.click("button.take-seat[data-seat='1']")
+        page_b.wait_for_function(
+            "document.querySelector('#who-am-i').textContent.includes('seat 1')")
+        page_b.wait_for_function("document.body.dataset.status === 'playing'")
+        page_a.wait_for_function("document.body.dataset.status === 'playing'")
+        rng = random.Random(7)
+        checks = 0
+        moves = 0
+        deadline = time.monotonic() + 240
+        while True:
+            assert time.monotonic() < deadline, "game took too long"
+            finished = [p.evaluate("document.body.dataset.status") == "finished"
+                        for p in (page_a, page_b)]
+            if all(finished):
+                break
+            # compare the two views when both show the same version
+            va = page_a.evaluate("document.body.dataset.version")
+            vb = page_b.evaluate("document.body.dataset.version")
+            if va == vb:
+                a, b = hand_cards(page_a), hand_cards(page_b)
+                if a and b:
+                    assert not set(a) & set(b)
+                    text_a, text_b = board_text_without_reveal(page_a), \
+                        board_text_without_reveal(page_b)
+                    assert not any(card in text_a for card in b)
+                    assert not any(card in text_b for card in a)
+                    checks += 1
+            mover = None
+            for page in (page_a, page_b):
+                if page.locator(CHOICE).count():
+                    mover = page
+            if mover is None:
+                time.sleep(0.05)
+                continue
+            if take_turn(mover, rng):
+                moves += 1
+        assert moves >= 5 and checks >= 3
+        for page in (page_a, page_b):
+            page.wait_for_selector("#result:not([hidden])")
+        winners = httpx.get(f"{server.base}/api/tables/{table}").json()["result"]["winners"]
+        assert len(winners) == 1
+        for page in (page_a, page_b):
+            assert f"Seat {winners[0]}" in (page.text_content("#result .winners") or "")
+        assert not errors_a and not errors_b, errors_a + errors_b
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_japanese_page_shows_japanese(browser: Any, server: ServerProcess) -> None:
+    context, page, errors = new_page(browser)
+    try:
+        page.goto(server.base + "/?lang=ja")
+        assert page.text_content("#nav-lobby") == "ロビー"
+        assert page.text_content("#create-button") == "テーブルを作る"
+        assert page.evaluate("document.documentElement.lang") == "ja"
+        create_in_lobby(page, server.base, "under-current", 3)
+        page.wait_for_selector("#my-role")
+        page.wait_for_function("document.querySelector('#turn-banner').textContent.length > 0")
+        body = page.text_content("body") or ""
+        assert "中央ファイル列" in body
+        assert "あなたの役職カード" in body
+        assert "Central File Row" not in body
+        # the choice sticks (cookie) and the select switches languages
+        page.goto(server.base + "/")
+        assert page.text_content("#nav-lobby") == "ロビー"
+        page.select_option("#lang-select", "zh-Hant")
+        page.wait_for_function("document.documentElement.lang === 'zh-Hant'")
+        assert page.text_content("#nav-lobby") == "大廳"
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_restart_mid_game_resumes_in_the_page(browser: Any, tmp_path: Path) -> None:
+    srv = ServerProcess(f"sqlite:///{tmp_path / 'restart.db'}", bot_delay=0.02).start()
+    context, page, errors = new_page(browser)
+    try:
+        create_in_lobby(page, srv.base, "under-current", 3)
+        rng = random.Random(3)
+        for _ in range(3):
+            assert take_turn(page, rng)
+        page.wait_for_selector(CHOICE)
+        version = page.evaluate("document.body.dataset.version")
+        hand = page.locator("#my-hand .card").evaluate_all(
+            "els => els.map(e => e.dataset.card)")
+        srv.kill9()
+        page.wait_for_function("document.body.dataset.connected === 'no'")
+        srv = ServerProcess(srv.db_url, port=srv.port, bot_delay=0.02).start()
+        page.wait_for_function("document.body.dataset.connected === 'yes'", timeout=30_000)
+        page.wait_for_selector(CHOICE)
+        assert page.evaluate("document.body.dataset.version") == version
+        again = page.locator("#my-hand .card").evaluate_all(
+            "els => els.map(e => e.dataset.card)")
+        assert again == hand
+        assert take_turn(page, rng)  # and the game goes on
+        assert int(page.evaluate("document.body.dataset.version")) > int(version)
+        assert not errors, errors
+    finally:
+        context.close()
+        srv.stop()
