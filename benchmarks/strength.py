@@ -1,4 +1,4 @@
-"""Bot strength against random play, per seat, for the bots issue.
+"""Bot strength against a field of other bots (random by default), per seat.
 
 For each seat-rotated game one seat is played by the agent under test and every other seat by
 random agents; the baseline is a random agent in the same seat rotation. In a two-player game this
@@ -7,6 +7,8 @@ alone, so the meaningful figure is the lift over the random baseline, shown with
 intervals.
 
     python benchmarks/strength.py under-current --players 5 --games 400 --agent heuristic
+    python benchmarks/strength.py under-current --players 5 --games 60 \
+        --agent "ismcts(time=0.25)" --against heuristic
 """
 
 from __future__ import annotations
@@ -15,17 +17,20 @@ import argparse
 import json
 
 from fieldcraft.core.registry import load_game
-from fieldcraft.sim.simulate import game_seed
-from fieldcraft.sim.tournament import play_game, wilson
+from fieldcraft.sim.simulate import game_seed, play_game
+from fieldcraft.sim.tournament import wilson
 
 
-def one_vs_random(name: str, players: int, agent: str, games: int, seed: int) -> dict:
+def one_vs_field(name: str, players: int, agent: str, games: int, seed: int,
+                 field: str = "random") -> dict:
+    """One ``agent`` seat (rotating) among ``field`` seats; the field's own seats are the
+    baseline."""
     game = load_game(name, players=players)
-    wins = {agent: 0.0, "random": 0.0}
-    seats = {agent: 0, "random": 0}
+    wins = {agent: 0.0, "field": 0.0}
+    seats = {agent: 0, "field": 0}
     for i in range(games):
         seat = i % players
-        specs = ["random"] * players
+        specs = [field] * players
         specs[seat] = agent
         state = play_game(game, specs, game_seed(seed, i))
         returns = state.returns()
@@ -33,10 +38,10 @@ def one_vs_random(name: str, players: int, agent: str, games: int, seed: int) ->
         seats[agent] += 1
         for s in range(players):
             if s != seat:
-                wins["random"] += returns[s]
-                seats["random"] += 1
-    out = {"game": name, "players": players, "games": games}
-    for key in (agent, "random"):
+                wins["field"] += returns[s]
+                seats["field"] += 1
+    out = {"game": name, "players": players, "games": games, "agent": agent, "field": field}
+    for key in (agent, "field"):
         low, high = wilson(wins[key], seats[key])
         out[key] = {"win_rate": round(wins[key] / seats[key], 4),
                     "wilson95": [round(low, 4), round(high, 4)], "seat_games": seats[key]}
@@ -49,9 +54,11 @@ def main() -> None:
     parser.add_argument("--players", type=int, required=True)
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--agent", default="heuristic")
+    parser.add_argument("--against", default="random", help="the agent in every other seat")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    print(json.dumps(one_vs_random(args.game, args.players, args.agent, args.games, args.seed)))
+    print(json.dumps(one_vs_field(args.game, args.players, args.agent, args.games, args.seed,
+                                  args.against)))
 
 
 if __name__ == "__main__":

@@ -8,9 +8,10 @@ import pytest
 
 from fieldcraft import FieldcraftError, load_game
 from fieldcraft.agents import View, make_agent, parse_agent_spec
-from fieldcraft.core import sample_chance
 from fieldcraft.core.registry import default_ruleset, list_games
-from fieldcraft.sim.tournament import play_game, tournament, wilson
+from fieldcraft.sim.bench import decision_positions
+from fieldcraft.sim.simulate import play_game
+from fieldcraft.sim.tournament import tournament, wilson
 
 GAMES = [g for g in list_games()]
 SPECS = ["random", "heuristic", "ismcts(iterations=25)"]
@@ -40,25 +41,7 @@ def test_same_seed_same_decisions(name):
 
 
 def decision_states(name: str, count: int, seed: int = 0):
-    game = load_game(name, players=default_players(name))
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        state = game.new_initial_state()
-        stop = rng.randrange(3, 40)
-        seen = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
-            legal = state.legal_actions()
-            if len(legal) > 1:
-                seen += 1
-                if seen == stop:
-                    found.append(state)
-                    break
-            state.apply_action(legal[rng.randrange(len(legal))])
-    return found
+    return decision_positions(name, default_players(name), count, seed)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -9,14 +9,12 @@ exactly.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable
 from typing import Any
 
-from fieldcraft.agents import View, make_agent
-from fieldcraft.core.api import sample_chance
+from fieldcraft.agents import make_agent
 from fieldcraft.core.registry import load_game
-from fieldcraft.sim.simulate import game_seed
+from fieldcraft.sim.simulate import game_seed, play_game
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -29,21 +27,6 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def play_game(game: Any, specs: list[str], seed: int) -> Any:
-    """One game with ``specs[s]`` at seat ``s``; returns the final state."""
-    rng = random.Random(seed)
-    agents = [make_agent(spec, seed=rng.randrange(2**32)) for spec in specs]
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        player = state.current_player()
-        if player < 0:
-            action = sample_chance(state, rng)
-        else:
-            action = agents[player].act(View(state, player))
-        state.apply_action(action)
-    return state
 
 
 def tournament(name: str, players: int, agents: list[str], games: int, seed: int = 0,
