@@ -1,0 +1,131 @@
+"""Against the Current heuristic bot, from the rules' logic.
+
+The game is a race in which arriving earlier claims a better tributary, so every decision is
+judged by one yardstick: this seat's chance of winning the race, as estimated by the game's race
+model (``heuristic_returns``: tokens' expected turns to Sanctuary, queued one after another
+because a player moves one token a turn, interleaved with the other players by seat order).
+That model already counts an unused Boost or Pressure as a little progress, STOP as a lost turn
+and event effects as small gains or losses, so "keep a Boost for bad terrain" falls out of it:
+a Boost is spent only where it saves more than holding it is worth.
+
+* Choosing a token: the landing of every die face is known (the wheel position is public), so
+  each token is scored by the expectation over the die of the best way to play out the rest of
+  the turn (Boost or not, Pressure or not, which tributary), each ending judged by the model.
+* Abilities and event targets: try each legal option on a copy of the table, play the turn to
+  its end the same way, keep the best. Pressure Wave, Backwash and Detour thus land on whoever
+  the model sees as the biggest threat; Tail Current and the like on the token where a step
+  helps most.
+* Challenges: attempted unless playing out the card (on a copy) looks worse than skipping it.
+* Tributary: the highest one left (a later token can never do better with what is left).
+* Animal: the one whose terrain row and Boost promise the fewest lost spaces over the river's mix.
+
+Everything on the table is public except the order of the face-down event pile, so the copy is
+``view.resample``; the simulation stops before any further card is drawn.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from fieldcraft.core.api import CHANCE, TERMINAL
+from fieldcraft.games.against_the_current.game import (
+    A_ATTEMPT,
+    A_NO_ABILITY,
+    A_PICK,
+    ANIMALS,
+    ATTEMPT,
+    CHALLENGE,
+    ROLL,
+    STOP_RESULT,
+    TOKEN,
+    TRIB,
+)
+
+# Spaces a Boost is expected to save over a game (as in the race model): Regeneration and Slip
+# Through turn one -2 into PASS; Echolocation moves a landing off a bad card; Migration Burst
+# always moves 2 more and also picks the landing.
+BOOST_SPACES = (1.5, 2.5, 1.5, 3.5)
+LANDINGS = 14  # about how many landings an animal's three tokens make in a game
+STOP_SPACES = 1.0  # a STOP costs a turn of one token; with three tokens another one moves
+TIE = 1e-7  # random tie-break size, far below any real difference in value
+
+
+def _value(state: Any, seat: int) -> float:
+    """The seat's win chance: exact at the end, else the race model's estimate."""
+    if state.current_player() == TERMINAL:
+        return state.returns()[seat]
+    return state.heuristic_returns()[seat]
+
+
+def _after(state: Any, action: int) -> Any:
+    child = state.clone()
+    child._apply(action)
+    return child
+
+
+def _best_tributary(state: Any) -> int:
+    g = state.game
+    return max(state.legal_actions(), key=lambda a: g.tributaries[a - g.a_trib])
+
+
+def _settle(state: Any, seat: int) -> float:
+    """Value of a position in which ``seat`` may still have choices this turn: the best choice
+    at its own decisions, the expectation over dice and challenges, the model's estimate once
+    the turn passes on (or a new event card would have to be drawn, which nobody has seen)."""
+    player = state.current_player()
+    if player == TERMINAL:
+        return state.returns()[seat]
+    phase = state.phase
+    if player == CHANCE:
+        if phase == ROLL or phase == CHALLENGE:
+            return sum(p * _settle(_after(state, a), seat) for a, p in state.chance_outcomes())
+        return _value(state, seat)
+    if player != seat or phase == TOKEN or phase == ATTEMPT:
+        return _value(state, seat)
+    if phase == TRIB:
+        return _settle(_after(state, _best_tributary(state)), seat)
+    return max(_settle(_after(state, a), seat) for a in state.legal_actions())
+
+
+def _animal_cost(g: Any, animal: int) -> float:
+    """Spaces an animal expects to lose to terrain over a game, less what its Boost saves.
+
+    The river's mix is the setup one: every marker sits on one of its host cards."""
+    counts = list(g.terrain_counts)
+    for m in g.marker_terrain:
+        if counts[g.marker_host] > 0:
+            counts[g.marker_host] -= 1
+            counts[m] += 1
+    loss = 0.0
+    for terrain, c in enumerate(counts):
+        r = g.table[animal][terrain]
+        loss += c * (STOP_SPACES if r == STOP_RESULT else -r)
+    return loss / g.cards * LANDINGS - BOOST_SPACES[animal]
+
+
+def choose(view: Any, rng: random.Random) -> int:
+    """The action whose played-out turn gives this seat the best estimated chance to win."""
+    g = view.game
+    legal = view.legal_actions()
+    seat = view.seat
+    if len(legal) == 1:
+        return legal[0]
+    if all(A_PICK <= a < A_PICK + len(ANIMALS) for a in legal):
+        return min(legal, key=lambda a: _animal_cost(g, a - A_PICK) + rng.random() * TIE)
+    if all(g.a_trib <= a < g.n_actions for a in legal):
+        return max(legal, key=lambda a: g.tributaries[a - g.a_trib])
+
+    world = view.resample(rng)
+    phase = world.phase
+
+    def worth(action: int) -> float:
+        child = _after(world, action)
+        value = _settle(child, seat)
+        if phase == ATTEMPT and action == A_ATTEMPT:
+            value += 1e-6  # an effect the model cannot see (Current Shift) still may help
+        elif action == A_NO_ABILITY:
+            value += 1e-6  # on a tie keep the ability for later
+        return value + rng.random() * TIE
+
+    return max(legal, key=worth)
