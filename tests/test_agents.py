@@ -132,3 +132,10 @@ def test_ismcts_calls_an_impossible_bid():
     choice = make_agent("ismcts(iterations=300)", seed=2).act(View(s, 0))
     assert s.action_to_string(choice) == "call"
     assert make_agent("heuristic", seed=2).act(View(s, 0)) == choice
+
+
+def test_tournament_lists_a_repeated_agent_once():
+    result = tournament("spy-tracker", 3, ["heuristic", "random", "random"], games=3, seed=1)
+    assert [row["agent"] for row in result["agents"]] == ["heuristic", "random"]
+    rows = {row["agent"]: row for row in result["agents"]}
+    assert rows["heuristic"]["games"] == 3 and rows["random"]["games"] == 6

@@ -70,7 +70,7 @@ def tournament(name: str, players: int, agents: list[str], games: int, seed: int
         if on_game is not None:
             on_game(i)
     table = []
-    for spec in agents:
+    for spec in dict.fromkeys(agents):  # a spec named twice (one per seat) is one agent
         n = played[spec]
         low, high = wilson(won[spec], n)
         rating = ratings[spec]
