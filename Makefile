@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e '.[test,web,postgres]'
+	$(VENV)/bin/pip install --quiet -e '.[test,web,postgres,study]'
 	touch $(STAMP)
 
 serve: $(STAMP)

@@ -186,6 +186,80 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def parse_player_range(text: str) -> list[int]:
+    """``5`` -> [5]; ``3-8`` -> [3, 4, ..., 8]; ``3,5,8`` -> [3, 5, 8]."""
+    try:
+        if "-" in text:
+            low, high = (int(x) for x in text.split("-", 1))
+            return list(range(low, high + 1))
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise FieldcraftError(f"--players expects 5, 3-8 or 3,5,8; got {text!r}") from None
+
+
+def _cmd_study(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    try:
+        import matplotlib  # noqa: F401
+        import pyarrow  # noqa: F401
+    except ImportError as exc:
+        raise FieldcraftError(
+            f"studies need the study extra (pip install -e '.[study]'): {exc}"
+        ) from None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from fieldcraft.sim.report import write_report
+    from fieldcraft.sim.study import run_study
+
+    if args.games < 1:
+        raise FieldcraftError("--games must be at least 1")
+    players = parse_player_range(args.players)
+    out = Path(args.out)
+    console = Console(highlight=False)
+    import time
+
+    started = time.perf_counter()
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), "{task.fields[rate]}", TimeRemainingColumn(),
+                  console=console) as progress:
+        task = progress.add_task(f"{args.game} {args.players}p", total=None, rate="")
+
+        def on_progress(done: int, total: int) -> None:
+            rate = done / max(time.perf_counter() - started, 1e-9)
+            progress.update(task, completed=done, total=total, rate=f"{rate:,.0f} games/s")
+
+        run_study(args.game, players, split_agents(args.agents), args.games, args.seed,
+                  parse_sets(args.set), args.workers, out, progress=on_progress)
+    html, md = write_report(out)
+    meta = json.loads((out / "study.json").read_text())
+    console.print(f"results: {out / 'results.parquet'}\nreport: {html}\n        {md}")
+    if meta.get("interrupted"):
+        console.print("[yellow]interrupted: the report covers the games that finished[/]")
+        return 130
+    return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from fieldcraft.sim.compare import compare, write_comparison
+
+    try:
+        result = compare(Path(args.a), Path(args.b))
+    except (ValueError, FileNotFoundError) as exc:
+        raise FieldcraftError(str(exc)) from None
+    out = Path(args.out) if args.out else Path(args.b)
+    md, png = write_comparison(Path(args.a), Path(args.b), out)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(md.read_text())
+    print(f"chart: {png}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fieldcraft", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -233,6 +307,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="ruleset override")
     p.set_defaults(func=_cmd_tournament)
 
+    p = sub.add_parser("study", help="a balance study: many bot games, parquet and a report")
+    p.add_argument("game")
+    p.add_argument("--players", required=True, help="a count or range: 5, 3-8, 3,5,8")
+    p.add_argument("--agents", default="random", help="comma-separated agent specs")
+    p.add_argument("--games", type=int, default=1000, help="games per player count")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="ruleset override")
+    p.add_argument("--workers", type=int, default=None, help="local processes (default: cores)")
+    p.add_argument("--out", required=True, help="output folder")
+    p.set_defaults(func=_cmd_study)
+
+    p = sub.add_parser("compare", help="rule A/B test between two study folders")
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("--out", help="where to write comparison.md/png (default: folder B)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_compare)
+
     p = sub.add_parser("bench", help="random-playout speed of every game")
     p.add_argument("--game", help="only this game")
     p.add_argument("--players", type=int, default=None)
@@ -263,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into head, say: not an error
+        return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,278 @@
+"""Report of one balance study: tables and charts of who wins, from which seat, how long games
+last and how they end, with the full ruleset in the header so numbers never lose their rules.
+
+The Markdown and HTML reports hold the same tables; the HTML one also shows the PNG charts (the
+Markdown one links them). Win rates carry Wilson 95% intervals because studies are often small
+and some sides win rarely, where the normal approximation gives nonsense bounds. matplotlib is
+an optional dependency (the ``study`` extra), imported only here and with the Agg backend so a
+report can be written on a server with no display.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import statistics
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from fieldcraft.sim.study import RULESET, load_results
+from fieldcraft.sim.tournament import wilson
+
+Rate = dict[str, Any]
+
+
+def _rate(wins: int, n: int) -> Rate:
+    low, high = wilson(wins, n)
+    return {"wins": wins, "games": n, "rate": wins / n if n else 0.0, "low": low, "high": high}
+
+
+def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Counts behind every table and chart, keyed so two studies can be matched metric by metric.
+
+    A label's rate is over the games where some seat played it (in Under Current a faction may be
+    absent or held by several seats); a seat's rate is over all games at that player count.
+    """
+    label_counts: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
+    seat_counts: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
+    agent_counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    lengths: dict[int, list[int]] = defaultdict(list)
+    endings: dict[int, Counter[str]] = defaultdict(Counter)
+    no_winner: Counter[int] = Counter()
+    for row in rows:
+        p = row["players"]
+        winners = set(row["winners"])
+        won_labels = set(row["winning_labels"] or [])
+        for label in {lab for lab in row["labels"] if lab is not None}:
+            label_counts[(p, label)][0] += int(label in won_labels)
+            label_counts[(p, label)][1] += 1
+        for seat in range(p):
+            seat_counts[(p, seat)][0] += int(seat in winners)
+            seat_counts[(p, seat)][1] += 1
+        for seat, spec in enumerate(row["agents"]):
+            agent_counts[spec][0] += int(seat in winners)
+            agent_counts[spec][1] += 1
+        lengths[p].append(row["length"])
+        how = ":".join(str(row[k]) for k in ("ending", "decided_by") if row.get(k))
+        if how:
+            endings[p][how] += 1
+        if not winners:
+            no_winner[p] += 1
+    return {
+        "labels": {k: _rate(*v) for k, v in sorted(label_counts.items())},
+        "seats": {k: _rate(*v) for k, v in sorted(seat_counts.items())},
+        "agents": {k: _rate(*v) for k, v in sorted(agent_counts.items())},
+        "lengths": dict(sorted(lengths.items())),
+        "endings": {p: dict(sorted(c.items())) for p, c in sorted(endings.items())},
+        "no_winner": dict(sorted(no_winner.items())),
+        "games": dict(sorted(Counter(r["players"] for r in rows).items())),
+    }
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _rate_cells(r: Rate) -> list[str]:
+    return [str(r["wins"]), str(r["games"]), _pct(r["rate"]),
+            f"{_pct(r['low'])} – {_pct(r['high'])}"]
+
+
+def _table(head: list[str], body: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    lines += ["| " + " | ".join(cells) + " |" for cells in body]
+    return lines
+
+
+def _charts(summary: dict[str, Any], out_dir: Path) -> list[tuple[str, str]]:
+    """Draw the PNG charts; returns (title, file name) pairs in report order."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    charts: list[tuple[str, str]] = []
+
+    def rate_chart(title: str, fname: str, groups: dict[int, list[tuple[str, Rate]]]) -> None:
+        fig, ax = plt.subplots(figsize=(max(5.0, 0.6 * sum(map(len, groups.values())) + 2), 4))
+        x = 0
+        ticks, names = [], []
+        for p, items in groups.items():
+            xs = list(range(x, x + len(items)))
+            rates = [r["rate"] for _, r in items]
+            err = [[r["rate"] - r["low"] for _, r in items],
+                   [r["high"] - r["rate"] for _, r in items]]
+            ax.bar(xs, rates, yerr=err, capsize=3, label=f"{p} players")
+            ticks += xs
+            names += [name for name, _ in items]
+            x += len(items) + 1
+        ax.set_xticks(ticks, names, rotation=45, ha="right", fontsize=8)
+        ax.set_ylabel("win rate (Wilson 95%)")
+        ax.set_ylim(0, 1)
+        ax.set_title(title)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(out_dir / fname, dpi=90)
+        plt.close(fig)
+        charts.append((title, fname))
+
+    by_label: dict[int, list[tuple[str, Rate]]] = defaultdict(list)
+    for (p, label), r in summary["labels"].items():
+        by_label[p].append((label, r))
+    if by_label:
+        rate_chart("Win rate by side and player count", "win_rate_by_label.png", by_label)
+    by_seat: dict[int, list[tuple[str, Rate]]] = defaultdict(list)
+    for (p, seat), r in summary["seats"].items():
+        by_seat[p].append((f"seat {seat}", r))
+    if by_seat:
+        rate_chart("Win rate by seat and player count", "win_rate_by_seat.png", by_seat)
+
+    if summary["lengths"]:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for p, values in summary["lengths"].items():
+            ax.hist(values, bins=30, alpha=0.6, label=f"{p} players")
+        ax.set_xlabel("game length (actions)")
+        ax.set_ylabel("games")
+        ax.set_title("Game length distribution")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(out_dir / "game_length.png", dpi=90)
+        plt.close(fig)
+        charts.append(("Game length distribution", "game_length.png"))
+
+    if summary["endings"]:
+        kinds = sorted({k for c in summary["endings"].values() for k in c})
+        counts = list(summary["endings"].items())
+        fig, ax = plt.subplots(figsize=(max(5.0, 0.8 * len(kinds) * len(counts) + 2), 4))
+        width = 0.8 / len(counts)
+        for i, (p, c) in enumerate(counts):
+            ax.bar([j + i * width for j in range(len(kinds))], [c.get(k, 0) for k in kinds],
+                   width=width, label=f"{p} players")
+        ax.set_xticks([j + 0.4 - width / 2 for j in range(len(kinds))], kinds, rotation=30,
+                      ha="right", fontsize=8)
+        ax.set_ylabel("games")
+        ax.set_title("How games end")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(out_dir / "endings.png", dpi=90)
+        plt.close(fig)
+        charts.append(("How games end", "endings.png"))
+    return charts
+
+
+def _sections(summary: dict[str, Any], meta: dict[str, Any],
+              rulesets: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """Report body as (heading, Markdown lines) sections, shared by the .md and .html files."""
+    sections: list[tuple[str, list[str]]] = []
+    header = [
+        f"- game: {meta.get('game', '?')}",
+        f"- agents (seat-rotated): {', '.join(meta.get('agents', []))}",
+        f"- seed: {meta.get('seed', '?')}",
+        f"- games per player count: {meta.get('games', '?')} "
+        f"(played in total: {meta.get('games_played', sum(summary['games'].values()))})",
+        f"- player counts: {', '.join(str(p) for p in summary['games'])}",
+        f"- overrides: `{json.dumps(meta.get('overrides', {}), sort_keys=True)}`",
+    ]
+    if meta.get("interrupted"):
+        header.append("- **interrupted**: only the games that finished are counted")
+    sections.append(("Study", header))
+    if summary["labels"]:
+        body = [[label, str(p), *_rate_cells(r)] for (p, label), r in summary["labels"].items()]
+        sections.append(("Win rate by side", _table(
+            ["side", "players", "wins", "games", "win rate", "95% CI"], body)))
+    body = [[str(seat), str(p), *_rate_cells(r)] for (p, seat), r in summary["seats"].items()]
+    sections.append(("Win rate by seat", _table(
+        ["seat", "players", "wins", "games", "win rate", "95% CI"], body)))
+    if len(summary["agents"]) > 1:
+        body = [[f"`{spec}`", *_rate_cells(r)] for spec, r in summary["agents"].items()]
+        sections.append(("Win rate by agent (per seat played)", _table(
+            ["agent", "wins", "seat-games", "win rate", "95% CI"], body)))
+    body = []
+    for p, values in summary["lengths"].items():
+        body.append([str(p), str(len(values)), f"{statistics.fmean(values):.1f}",
+                     str(int(statistics.median(values))), str(min(values)), str(max(values)),
+                     str(summary["no_winner"].get(p, 0))])
+    sections.append(("Game length (actions)", _table(
+        ["players", "games", "mean", "median", "min", "max", "no winner"], body)))
+    if summary["endings"]:
+        body = [[how, str(p), str(n)] for p, c in summary["endings"].items()
+                for how, n in c.items()]
+        sections.append(("How games end", _table(["ending:decided_by", "players", "games"],
+                                                 body)))
+    ruleset_lines = []
+    for p, rules in rulesets.items():
+        ruleset_lines += [f"{p} players (sha256 `{meta.get('ruleset_hash', {}).get(p, '?')}`):",
+                          "", "```json", json.dumps(rules, indent=2, sort_keys=True), "```", ""]
+    sections.append(("Full ruleset", ruleset_lines))
+    return sections
+
+
+def write_report(out_dir: Path) -> tuple[Path, Path]:
+    """Write ``report.html`` and ``report.md`` (and the PNG charts) for the study in
+    ``out_dir``; returns the two report paths."""
+    out_dir = Path(out_dir)
+    rows, meta = load_results(out_dir)
+    ruleset_path = out_dir / RULESET
+    rulesets = json.loads(ruleset_path.read_text(encoding="utf-8")) if ruleset_path.exists() \
+        else {}
+    summary = summarize(rows)
+    charts = _charts(summary, out_dir)
+    sections = _sections(summary, meta, rulesets)
+    title = f"Balance study: {meta.get('game', '?')}"
+
+    md = [f"# {title}", ""]
+    for heading, lines in sections:
+        md += [f"## {heading}", "", *lines, ""]
+    md += ["## Charts", ""] + [f"![{t}]({f})" for t, f in charts] + [""]
+    md_path = out_dir / "report.md"
+    md_path.write_text("\n".join(md), encoding="utf-8")
+
+    page = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
+            "</title><style>body{font-family:sans-serif;max-width:60em;margin:auto}"
+            "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
+            "</style></head><body>", f"<h1>{html.escape(title)}</h1>"]
+    for heading, lines in sections:
+        page.append(f"<h2>{html.escape(heading)}</h2>")
+        page.append(_md_to_html(lines))
+    page.append("<h2>Charts</h2>")
+    page += [f"<figure><img src='{html.escape(f)}' alt='{html.escape(t)}'>"
+             f"<figcaption>{html.escape(t)}</figcaption></figure>" for t, f in charts]
+    page.append("</body></html>")
+    html_path = out_dir / "report.html"
+    html_path.write_text("\n".join(page), encoding="utf-8")
+    return html_path, md_path
+
+
+def _md_to_html(lines: list[str]) -> str:
+    """Just enough Markdown (lists, tables, code fences) for the report's own sections."""
+    out: list[str] = []
+    in_code = False
+    table: list[list[str]] = []
+
+    def flush() -> None:
+        if table:
+            head, *body = table
+            out.append("<table><tr>" + "".join(f"<th>{c}</th>" for c in head) + "</tr>")
+            out.extend(["<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in body])
+            out.append("</table>")
+            table.clear()
+
+    for line in lines:
+        if line.startswith("```"):
+            out.append("</pre>" if in_code else "<pre>")
+            in_code = not in_code
+        elif in_code:
+            out.append(html.escape(line))
+        elif line.startswith("|"):
+            cells = [html.escape(c.strip().strip("`")) for c in line.strip("|").split("|")]
+            if not all(set(c) <= {"-"} for c in cells):
+                table.append(cells)
+        else:
+            flush()
+            if line.startswith("- "):
+                out.append(f"<li>{html.escape(line[2:]).replace('**', '')}</li>")
+            elif line:
+                out.append(f"<p>{html.escape(line)}</p>")
+    flush()
+    return "\n".join(out)
