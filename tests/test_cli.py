@@ -143,3 +143,21 @@ def test_every_game_simulates_reproducibly(capsys, name):
     first = run_json(capsys, *args)
     assert first == run_json(capsys, *args)
     assert sum(first["wins_by_seat"]) >= first["games"] - first["no_winner"]
+
+
+def test_study_and_compare_commands(tmp_path, capsys):
+    pytest.importorskip("pyarrow")
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert main(["study", "under-current", "--players", "3-4", "--games", "12", "--seed", "1",
+                 "--workers", "1", "--out", str(a)]) == 0
+    assert (a / "results.parquet").exists() and (a / "report.html").exists()
+    assert main(["study", "under-current", "--players", "3-4", "--games", "12", "--seed", "2",
+                 "--workers", "1", "--set", "hand_size=1", "--out", str(b)]) == 0
+    capsys.readouterr()
+    result = run_json(capsys, "compare", str(a), str(b), "--json")
+    assert result["metrics"] and all("verdict" in m for m in result["metrics"])
+    bad = tmp_path / "bad"
+    assert main(["study", "under-current", "--players", "4", "--games", "5", "--set", "nope=1",
+                 "--out", str(bad)]) == 2
+    assert "unknown ruleset key 'nope'" in capsys.readouterr().err
+    assert not (bad / "results.parquet").exists()
