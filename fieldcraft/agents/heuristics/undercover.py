@@ -1,0 +1,466 @@
+"""Undercover heuristic bot: play the turn worth the most points.
+
+A turn is three decisions (activate, flip or keep, place) that make one plan, so at every one of
+them the bot scores each whole turn still open to it and plays the first step of the best; the
+model is the same at the next decision, so it follows its own plan through.
+
+What a turn is worth. A placement moves this seat's Staffers: the tile's colour 1 space (2 if
+flipped) and one per neighbouring Agent or Headquarters colour. Its worth is read off the track:
+
+* Standard game: a Staffer takes the first token it lands on and never moves again, so an open
+  lane is worth the token it will probably end on. That expectation is a small dynamic
+  programme over step sizes 1-3 from the Staffer's space (hops over other Staffers included, an
+  overshoot lands on the last token), so the bot learns to land a 2-step move on the 8 rather
+  than a 1-step move on the 5. Opposite Side lanes count double. Open lanes are discounted by how
+  far the seat is from its sixth token compared with the seat nearest to it, because the game
+  stops when anyone takes a sixth token and whatever is not collected by then scores nothing.
+* Classified: a lane is worth the column value where its Staffer should stand at the end (its
+  space plus the steps it can still expect), doubled for the Opposite Side even when negative.
+
+A token this seat takes is lost to everyone else and a Staffer in the way makes others hop, so a
+move is rescored for every seat in each lane it touches; this is where "what it gives the
+opponents" enters. Expected scores become a win chance (a softmax whose temperature shrinks as the
+end nears), and the bot maximises its own, with a small margin term so that it still prefers
+more points when the game looks won or lost. A move that ends the game (a sixth token, or the
+sixth Staffer past the line) is scored as the end: open lanes then pay only what the seats still
+to move this round can grab in one turn.
+
+Hidden information is only the back of an Agent nobody has flipped. Its two possible colours are
+printed on its face and the twin rule narrows them: when the other Agent with the same official
+face has been revealed, this one hides the other neighbour; otherwise each is equally likely. A
+flip is scored as the average over those outcomes, each followed by its best placement. The
+simulation runs on ``view.resample(rng)``, a world consistent with what the seat knows.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from fieldcraft.games.undercover.game import (
+    ACTIVATE,
+    BADMASK,
+    FLIP,
+    JOKER,
+    N_AGENTS,
+    N_COLOURS,
+    OCC,
+    OVER,
+    PLACE,
+    agent_faces,
+)
+
+STEP_P = ((1, 0.55), (2, 0.30), (3, 0.15))
+"""How far a Staffer tends to move in one evaluation (used to guess which token it lands on)."""
+GRAB_P = (0.0, 0.85, 0.6, 0.3)
+"""Chance that a seat with one turn left lands exactly on a token 1, 2 or 3 free steps away."""
+RATE = 2.5
+"""Staffer steps a seat makes per turn (Classified: how many steps each lane can still expect)."""
+SLACK = 0.25
+GAMMA_POW = 0.5
+"""An open lane counts ``min(1, (lead + SLACK) / work) ** GAMMA_POW`` of its value, where
+``work`` is the free steps the seat needs to reach a token in every open lane and ``lead`` the
+least work of any seat (the race to the sixth token)."""
+TEMP0 = 2.2
+TEMP1 = 0.28
+"""Win-chance temperature in points: TEMP0 + TEMP1 * lead. These and the two above were fitted
+(log-loss of the winner) on self-play positions; ``heuristic_returns`` uses the same values."""
+END_TEMP = 1.25
+STALL_TURNS = 40
+STALL_BONUS = 0.01
+"""From round STALL_TURNS on, each turn adds STALL_BONUS to the worth of taking a token."""
+REPLY_PLANS = 6
+"""How many of the best turns are checked against the next seat's best answer."""
+REPLY_KEEP = 0.5
+"""Weight of a turn's own value beside its value after the answer."""
+MARGIN = 0.003
+"""Weight of the plain point margin beside the win chance."""
+
+
+def _softmax_share(scores: list[float], me: int, temp: float) -> float:
+    top = max(scores)
+    exps = [math.exp((s - top) / temp) for s in scores]
+    return exps[me] / sum(exps)
+
+
+class _Model:
+    """Every seat's expected score per lane in one world, and the effect of moving this seat's
+    Staffers (``value`` of a move, cached by the move since many placements share one)."""
+
+    def __init__(self, state: Any, me: int, still: list[int] | None = None):
+        g = state.game
+        self.state = state
+        self.g = g
+        self.me = me
+        self.n = n = g.num_players
+        self.classified = g.classified
+        self.mult = [[g.multiplier if lane == (state.colour[s] + 3) % N_COLOURS else 1
+                      for lane in range(N_COLOURS)] for s in range(n)]
+        # Seats that still play, after the move being scored, before a triggered end comes.
+        if still is None:
+            left = n - 1 - state.turn % n
+            still = [(state.cur + k) % n for k in range(1, left + 1)]
+        self.after_me = still
+        self.lanes = [self._lane_stats(lane, state.pos, state.occ, state.tokens,
+                                       state.last_tok, state.frozen, state.taken)
+                      for lane in range(N_COLOURS)]
+        self.cache: dict[tuple[int, ...], float] = {}
+        # Two seats can each prefer the game not to end (the one ahead waits for a better token,
+        # the one behind never takes its sixth); the rules have no turn limit, so past a
+        # generous length every token (or Staffer over the line) taken earns a growing bonus.
+        self.stall = max(0, state.turn - STALL_TURNS * n) * STALL_BONUS
+        self.done_before = sum(stats[me][4] for stats in self.lanes)
+
+    # -- lanes -----------------------------------------------------------------------------------
+    def _lane_stats(self, lane: int, pos: list[int], occ: list[int], tokens: list[int],
+                    last_tok: list[int], frozen: list[int], taken: list[int]
+                    ) -> list[tuple[float, float, float, float, int]]:
+        """Per seat: (banked points, open-lane value, grab-in-one-turn value, work, done)."""
+        g = self.g
+        base = lane * g.lane_size
+        size = g.lane_size
+        occ_row = occ[base:base + size]
+        out = []
+        if self.classified:
+            values = g.column_values
+            for s in range(self.n):
+                i = s * N_COLOURS + lane
+                p = pos[i]
+                mult = self.mult[s][lane]
+                now = values[p - 1] * mult if p else 0.0
+                nxt = p + 1
+                while nxt <= g.track_len and occ_row[nxt]:
+                    nxt += 1
+                grab = (values[nxt - 1] * mult - now) if nxt <= g.track_len else 0.0
+                work = max(0, g.black_line + 1 - p)
+                out.append((now, 0.0, grab, float(work), 1 if p > g.black_line else 0))
+            return out
+        tok_row = tokens[base:base + size]
+        last = last_tok[lane]
+        for s in range(self.n):
+            i = s * N_COLOURS + lane
+            mult = self.mult[s][lane]
+            if frozen[i]:
+                out.append((taken[i] * mult, 0.0, 0.0, 0.0, 1))
+                continue
+            p = pos[i]
+            if last <= p:
+                out.append((0.0, 0.0, 0.0, 0.0, 0))
+                continue
+            ev, dist, first = _token_expectation(tok_row, occ_row, last, p)
+            grab = GRAB_P[dist] * first * mult if dist < len(GRAB_P) else 0.0
+            out.append((0.0, ev * mult, grab, float(dist), 0))
+        return out
+
+    def _lane_after(self, lane: int, steps: int) -> list[tuple[float, float, float, float, int]]:
+        """The lane's per-seat stats once this seat's Staffer has moved ``steps`` spaces."""
+        st = self.state
+        g = self.g
+        pos = st.pos[:]
+        occ = st.occ[:]
+        tokens = st.tokens
+        last_tok = st.last_tok
+        frozen = st.frozen
+        taken = st.taken
+        i = self.me * N_COLOURS + lane
+        base = lane * g.lane_size
+        p0 = pos[i]
+        if self.classified:
+            end = g.track_len
+            if p0 >= end:
+                return self.lanes[lane]
+            target = min(p0 + steps, end)
+            t = target
+            while t <= end and occ[base + t]:
+                t += 1
+            if t > end:
+                t = target - 1
+                while t > p0 and occ[base + t]:
+                    t -= 1
+                if t == p0:
+                    return self.lanes[lane]
+        else:
+            last = last_tok[lane]
+            if frozen[i] or last <= p0:
+                return self.lanes[lane]
+            t = min(p0 + steps, last)
+            while occ[base + t]:
+                t += 1
+            v = tokens[base + t]
+            if v >= 0:
+                tokens = tokens[:]
+                tokens[base + t] = -1
+                frozen = frozen[:]
+                frozen[i] = 1
+                taken = taken[:]
+                taken[i] = v
+                if t == last:
+                    last_tok = last_tok[:]
+                    s = last - 1
+                    while s > 0 and tokens[base + s] < 0:
+                        s -= 1
+                    last_tok[lane] = s
+        if p0:
+            occ[base + p0] -= 1
+        occ[base + t] += 1
+        pos[i] = t
+        return self._lane_stats(lane, pos, occ, tokens, last_tok, frozen, taken)
+
+    # -- scoring a move ----------------------------------------------------------------------------
+    def value(self, moves: tuple[int, ...]) -> float:
+        """Utility for this seat after its Staffers move ``moves[lane]`` spaces per lane."""
+        cached = self.cache.get(moves)
+        if cached is not None:
+            return cached
+        lanes = [self._lane_after(lane, m) if m else self.lanes[lane]
+                 for lane, m in enumerate(moves)] if moves else self.lanes
+        result = self._utility(lanes)
+        self.cache[moves] = result
+        return result
+
+    def _utility(self, lanes: list[list[tuple[float, float, float, float, int]]]) -> float:
+        g = self.g
+        n = self.n
+        me = self.me
+        bank = [0.0] * n
+        open_ = [0.0] * n
+        grabs: list[list[float]] = [[] for _ in range(n)]
+        work = [0.0] * n
+        done = [0] * n
+        for stats in lanes:
+            for s in range(n):
+                b, o, gr, w, d = stats[s]
+                bank[s] += b
+                open_[s] += o
+                if gr > 0:
+                    grabs[s].append(gr)
+                work[s] += w
+                done[s] += d
+        need = g.past_line_to_end if self.classified else g.tokens_to_end
+        ending = self.state.end_trig or done[me] >= need
+        if ending:
+            scores = bank[:]
+            for s in self.after_me:
+                best = sorted(grabs[s], reverse=True)
+                scores[s] += (best[0] if best else 0.0) + (0.5 * best[1] if len(best) > 1
+                                                           else 0.0)
+            temp = END_TEMP
+        else:
+            lead = min(work)
+            scores = []
+            for s in range(n):
+                if self.classified:
+                    scores.append(bank[s] + _classified_future(lanes, s, lead / RATE))
+                else:
+                    gamma = 1.0 if work[s] <= 0 else min(1.0, (lead + SLACK) / work[s])
+                    scores.append(bank[s] + gamma ** GAMMA_POW * open_[s])
+            temp = TEMP0 + TEMP1 * lead
+        best_other = max(scores[s] for s in range(n) if s != me)
+        value = _softmax_share(scores, me, temp) + MARGIN * (scores[me] - best_other)
+        if self.stall > 0:
+            value += self.stall * (done[me] - self.done_before)
+        return value
+
+
+def _classified_future(lanes: list[Any], seat: int, rounds: float) -> float:
+    """Extra Classified points a seat can expect: each open lane gets its share of the steps
+    left, valued at the next column's gain (the track is steeper further on)."""
+    per_lane = RATE * rounds / N_COLOURS
+    total = 0.0
+    for stats in lanes:
+        total += stats[seat][2] * per_lane
+    return total
+
+
+def _token_expectation(tok: list[int], occ: list[int], last: int, p: int
+                       ) -> tuple[float, int, int]:
+    """(expected token value, free steps to the first token, its value) for a Staffer on space
+    ``p``, with the step sizes of ``STEP_P``: the spaces it may stop on are the free ones, and
+    the value from each is the chance-weighted value of where its next move lands."""
+    f = [0.0] * (last + 1)
+    for x in range(last - 1, p - 1, -1):
+        if x != p and (tok[x] >= 0 or occ[x]):
+            continue
+        ev = 0.0
+        for k, pk in STEP_P:
+            t = x + k
+            if t > last:
+                t = last
+            while occ[t]:
+                t += 1
+            v = tok[t]
+            ev += pk * (v if v >= 0 else f[t])
+        f[x] = ev
+    dist = 0
+    x = p
+    while True:
+        x += 1
+        if occ[x]:
+            continue
+        dist += 1
+        if tok[x] >= 0:
+            return f[p], dist, tok[x]
+
+
+# -- the decisions -------------------------------------------------------------------------------
+def _flip_outcomes(state: Any, tile: int) -> list[tuple[int, float]]:
+    """Colours the held Agent may show after a flip, with their chances (public knowledge)."""
+    c = state.tcol[tile]
+    if state.revealed[tile]:
+        off, back = agent_faces(tile)
+        return [(off if state.up[tile] else back, 1.0)]
+    left, right = (c - 1) % N_COLOURS, (c + 1) % N_COLOURS
+    if state.revealed[2 * c]:  # its twin hides the left neighbour, so this one the right
+        return [(right, 1.0)]
+    if state.revealed[2 * c + 1]:
+        return [(left, 1.0)]
+    return [(left, 0.5), (right, 0.5)]
+
+
+def _moves(state: Any, y: int, colour: int, flipped: bool) -> tuple[int, ...]:
+    """Steps per lane this seat's Staffers make when the held tile of ``colour`` goes on ``y``."""
+    g = state.game
+    if not state.nmask[y] & OCC:
+        return ()  # diagonal placement: no evaluation
+    if state.turn < g.num_players and not g.evaluate_first_round:
+        return ()
+    moves = [0] * N_COLOURS
+    if colour < N_COLOURS:
+        moves[colour] = g.flip_steps if flipped else 1
+    gcol = state.gcol
+    w2 = g.w2
+    for z in (y - 1, y + 1, y - w2, y + w2):
+        k = gcol[z]
+        if k < N_COLOURS:
+            moves[k] += 1
+    return tuple(moves)
+
+
+def _candidate_cells(state: Any, colour: int, flipped: bool) -> list[int]:
+    if colour == JOKER:
+        cells = state.frontier[:]
+    else:
+        bad = BADMASK[colour]
+        nmask = state.nmask
+        cells = [y for y in state.frontier if not nmask[y] & bad]
+    if not flipped and state.origin >= 0 and state.origin in cells:
+        cells.remove(state.origin)
+    return cells
+
+
+def _best_placement(state: Any, model: _Model, colour: int, flipped: bool
+                    ) -> tuple[float, int]:
+    """(value, padded cell) of the best placement; cell -1 when only a diagonal one is left."""
+    cells = _candidate_cells(state, colour, flipped)
+    if not cells:
+        return model.value(()), -1  # diagonal placement: no evaluation
+    best, best_cell = -math.inf, -1
+    for y in cells:
+        value = model.value(_moves(state, y, colour, flipped))
+        if value > best:
+            best, best_cell = value, y
+    return best, best_cell
+
+
+Plan = tuple[float, int, int, int]
+"""(value, activation action or -1, FLIP/KEEP action or -1, padded cell or -1). A flip plan's
+cell is -1: where it goes is decided once the back is seen."""
+
+
+def _plans(state: Any, model: _Model, rng: random.Random) -> list[Plan]:
+    """Every way to finish the current turn, each with its best placement and its value."""
+    g = state.game
+    plans: list[Plan] = []
+
+    def held_plans(after: Any, activation: int) -> None:
+        tile = after.held
+        value, cell = _best_placement(after, model, after.tcol[tile], False)
+        if tile >= N_AGENTS:
+            plans.append((value + rng.random() * 1e-9, activation, -1, cell))
+            return
+        plans.append((value + rng.random() * 1e-9, activation, g.KEEP, cell))
+        flip = sum(p * _best_placement(after, model, c, True)[0]
+                   for c, p in _flip_outcomes(after, tile))
+        plans.append((flip + rng.random() * 1e-9, activation, g.FLIP, -1))
+
+    if state.phase == ACTIVATE:
+        for action in state.legal_actions():
+            after = state.clone()
+            after._apply(action)
+            held_plans(after, action)
+    elif state.phase == FLIP:
+        held_plans(state, -1)
+    else:
+        colour = state.tcol[state.held]
+        for action in state.legal_actions():
+            y = g.a2p[action]
+            value = model.value(_moves(state, y, colour, state.flipped))
+            plans.append((value + rng.random() * 1e-9, -1, -1, y))
+    return plans
+
+
+def _play_plan(state: Any, model: _Model, plan: Plan) -> None:
+    """Carry a plan out on a world (a flip shows that world's back, then the best cell)."""
+    _, activation, flip, y = plan
+    if activation >= 0:
+        state._apply(activation)
+    if flip >= 0:
+        state._apply(flip)
+    if state.phase != PLACE:
+        return
+    if y < 0:
+        _, y = _best_placement(state, model, state.tcol[state.held], state.flipped)
+    state._apply(state.game.p2a[y] if y >= 0 else state.legal_actions()[0])
+
+
+def _first_action(state: Any, plan: Plan) -> int:
+    _, activation, flip, y = plan
+    if activation >= 0:
+        return activation
+    if flip >= 0:
+        return flip
+    return state.game.p2a[y]
+
+
+def _final_value(state: Any, me: int) -> float:
+    """A finished game on the same scale as ``_Model.value``: the result plus the margin."""
+    scores = state.final_scores
+    best_other = max(scores[s] for s in range(len(scores)) if s != me)
+    return state.returns()[me] + MARGIN * (scores[me] - best_other)
+
+
+def _after_reply(state: Any, me: int, plan: Plan, model: _Model, rng: random.Random) -> float:
+    """This seat's value once the plan is played and the next seat answers with its own best
+    turn (by the same model from its side): what the move leaves open to the opponent."""
+    world = state.clone()
+    _play_plan(world, model, plan)
+    if world.phase == OVER:
+        return _final_value(world, me)
+    opponent = world.cur
+    theirs = _Model(world, opponent)
+    reply = max(_plans(world, theirs, rng))
+    _play_plan(world, theirs, reply)
+    if world.phase == OVER:
+        return _final_value(world, me)
+    n = world.game.num_players
+    still = [(world.cur + k) % n for k in range(n - world.turn % n)]
+    return _Model(world, me, still).value(())
+
+
+def choose(view: Any, rng: random.Random) -> int:
+    """The first step of the best whole turn, from a world resampled for this seat."""
+    legal = view.legal_actions()
+    world = view.resample(rng)
+    if world.phase not in (ACTIVATE, FLIP, PLACE):  # choosing a colour: all are symmetric
+        return legal[int(rng.random() * len(legal))]
+    me = view.seat
+    model = _Model(world, me)
+    plans = _plans(world, model, rng)
+    plans.sort(reverse=True)
+    best = plans[0]
+    if REPLY_PLANS > 1 and world.turn >= world.game.num_players - 1:
+        scored = [(_after_reply(world, me, plan, model, rng) + REPLY_KEEP * plan[0], plan)
+                  for plan in plans[:REPLY_PLANS]]
+        best = max(scored)[1]
+    return _first_action(world, best)
