@@ -2,14 +2,21 @@
 VENV ?= .venv
 PYTHON ?= python3
 STAMP := $(VENV)/.installed-stamp
+TEST_STAMP := $(VENV)/.installed-test-stamp
 
-.PHONY: serve play test bench clean
-
-$(STAMP): pyproject.toml
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e '.[test,web,postgres,study]'
+
+# Playing and serving need the web table and the study tools only; the tests also need the test
+# tools and Ray (a large download a player should not wait for).
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	$(VENV)/bin/pip install --quiet -e '.[web,postgres,study]'
 	touch $(STAMP)
+
+$(TEST_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(VENV)/bin/pip install --quiet -e '.[test,web,postgres,study,ray]'
+	touch $(TEST_STAMP)
 
 serve: $(STAMP)
 	$(VENV)/bin/fieldcraft serve
@@ -17,7 +24,7 @@ serve: $(STAMP)
 play: $(STAMP)
 	$(VENV)/bin/fieldcraft play under-current --players 5
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/pytest
 

@@ -211,10 +211,14 @@ def _cmd_study(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from fieldcraft.sim.report import write_report
-    from fieldcraft.sim.study import run_study
+    from fieldcraft.sim.study import require_ray, run_study
 
     if args.games < 1:
         raise FieldcraftError("--games must be at least 1")
+    if args.ray is not None:
+        if not args.ray.strip():
+            raise FieldcraftError("--ray expects 'auto' or a cluster address like head:6379")
+        require_ray()  # fail before the progress bar, not inside it
     players = parse_player_range(args.players)
     out = Path(args.out)
     console = Console(highlight=False)
@@ -224,14 +228,21 @@ def _cmd_study(args: argparse.Namespace) -> int:
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), "{task.fields[rate]}", TimeRemainingColumn(),
                   console=console) as progress:
-        task = progress.add_task(f"{args.game} {args.players}p", total=None, rate="")
+        label = f"{args.game} {args.players}p"
+        waiting = f"{label} (starting Ray)" if args.ray == "auto" else f"{label} (connecting)"
+        task = progress.add_task(waiting if args.ray else label, total=None, rate="")
 
         def on_progress(done: int, total: int) -> None:
+            nonlocal started
+            if done == 0:  # games start now: the rate leaves out Ray's start-up
+                started = time.perf_counter()
             rate = done / max(time.perf_counter() - started, 1e-9)
-            progress.update(task, completed=done, total=total, rate=f"{rate:,.0f} games/s")
+            progress.update(task, description=label, completed=done, total=total,
+                            rate=f"{rate:,.0f} games/s")
 
         run_study(args.game, players, split_agents(args.agents), args.games, args.seed,
-                  parse_sets(args.set), args.workers, out, progress=on_progress)
+                  parse_sets(args.set), args.workers, out, progress=on_progress,
+                  ray_address=args.ray)
     html, md = write_report(out)
     meta = json.loads((out / "study.json").read_text())
     console.print(f"results: {out / 'results.parquet'}\nreport: {html}\n        {md}")
@@ -314,7 +325,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=1000, help="games per player count")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="ruleset override")
-    p.add_argument("--workers", type=int, default=None, help="local processes (default: cores)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="local processes (default: cores); with --ray, the most chunks of games "
+                        "running at once, and the CPUs of the instance '--ray auto' starts")
+    p.add_argument("--ray", metavar="ADDRESS", default=None,
+                   help="play on Ray instead of local processes: 'auto' starts a local Ray "
+                        "instance for this study, or give a cluster's address (head:6379, "
+                        "ray://head:10001); needs the ray extra")
     p.add_argument("--out", required=True, help="output folder")
     p.set_defaults(func=_cmd_study)
 

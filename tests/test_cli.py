@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 
 import pytest
 from rich.console import Console
@@ -161,3 +162,18 @@ def test_study_and_compare_commands(tmp_path, capsys):
                  "--out", str(bad)]) == 2
     assert "unknown ruleset key 'nope'" in capsys.readouterr().err
     assert not (bad / "results.parquet").exists()
+
+
+def test_study_on_ray_without_the_extra_is_a_one_line_error(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("pyarrow")
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if ray were not installed
+    out = tmp_path / "r"
+    assert main(["study", "under-current", "--players", "4", "--games", "5", "--ray", "auto",
+                 "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fieldcraft: error: a study on Ray needs the ray extra")
+    assert "pip install -e '.[ray]'" in err and "Traceback" not in err
+    assert not out.exists()
+    assert main(["study", "under-current", "--players", "4", "--games", "5", "--ray", " ",
+                 "--out", str(out)]) == 2
+    assert "--ray expects 'auto' or a cluster address" in capsys.readouterr().err

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
+import socket
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,11 +13,18 @@ import pytest
 pytest.importorskip("pyarrow")
 pytest.importorskip("matplotlib")
 
-from fieldcraft.core.api import RulesetError  # noqa: E402
+from fieldcraft.core.api import FieldcraftError, RulesetError  # noqa: E402
 from fieldcraft.core.registry import default_ruleset  # noqa: E402
 from fieldcraft.sim.compare import compare, newcombe, welch, write_comparison  # noqa: E402
 from fieldcraft.sim.report import _rate, write_report  # noqa: E402
-from fieldcraft.sim.study import RESULTS, load_results, ruleset_hash, run_study  # noqa: E402
+from fieldcraft.sim.study import (  # noqa: E402
+    RESULTS,
+    STUDY,
+    _check_reachable,
+    load_results,
+    ruleset_hash,
+    run_study,
+)
 
 STUDIES = [
     ("against-the-current", [2, 3]),
@@ -94,6 +104,45 @@ def test_same_seed_same_results_for_any_worker_count(tmp_path: Path) -> None:
     assert len(one) == 60
     assert [r["seed"] for r in one] != [r["seed"] for r in other]
     assert [r["length"] for r in one] != [r["length"] for r in other]
+
+
+def test_ctrl_c_keeps_the_finished_games(tmp_path: Path) -> None:
+    run_study("spy-tracker", [2, 3], "random", 300, 5, {}, 1, tmp_path / "full")
+    full = {(r["players"], r["index"]): r for r in load_results(tmp_path / "full")[0]}
+
+    def ctrl_c(done: int, total: int) -> None:
+        if done:  # Ctrl-C as the first chunk comes back
+            raise KeyboardInterrupt
+
+    for workers in (1, 2):
+        out = tmp_path / f"cut{workers}"
+        run_study("spy-tracker", [2, 3], "random", 300, 5, {}, workers, out, progress=ctrl_c)
+        rows, meta = load_results(out)
+        assert meta["interrupted"] and meta["backend"] == "local"
+        assert json.loads((out / STUDY).read_text())["interrupted"]
+        assert 0 < meta["games_played"] == len(rows) < 600
+        assert len({(r["players"], r["index"]) for r in rows}) == len(rows)
+        assert all(full[(r["players"], r["index"])] == r for r in rows)
+
+
+def test_ray_without_the_extra_is_a_clear_error(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # what `import ray` meets when not installed
+    needs = re.escape("needs the ray extra (pip install -e '.[ray]')")
+    with pytest.raises(FieldcraftError, match=needs):
+        run_study("spy-tracker", [2], "random", 4, 0, {}, None, tmp_path / "r", ray_address="auto")
+    assert not (tmp_path / "r").exists()
+
+
+def test_unreachable_ray_address_fails_at_once() -> None:
+    with socket.socket() as s:  # a port that was free a moment ago: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(FieldcraftError, match=f"no Ray cluster answers at '127.0.0.1:{port}'"):
+        _check_reachable(f"127.0.0.1:{port}")
+    with pytest.raises(FieldcraftError, match="no Ray cluster answers"):
+        _check_reachable(f"ray://127.0.0.1:{port}")
+    _check_reachable("auto-ish")  # not host:port: left for Ray to judge, no error here
 
 
 def test_unknown_override_fails_before_any_game(tmp_path: Path) -> None:

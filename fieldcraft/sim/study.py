@@ -7,22 +7,27 @@ Results go to ``results.parquet`` (one row per game) with the full resolved rule
 ``ruleset.json``, so a report can say exactly which rules produced the numbers.
 
 pyarrow is an optional dependency (the ``study`` extra) and is imported only when a study is
-written, so the core package installs light.
+written, so the core package installs light. The same goes for Ray (the ``ray`` extra), imported
+only when a study is asked to run on a Ray cluster instead of local processes; either backend plays
+the same chunks with the same seeds, so the rows do not depend on where they were played.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import signal
-from collections.abc import Callable, Sequence
+import socket
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from fieldcraft.agents import make_agent
-from fieldcraft.core.api import Game, RulesetError
+from fieldcraft.core.api import FieldcraftError, Game, RulesetError
 from fieldcraft.core.registry import load_game
 from fieldcraft.sim.simulate import game_seed, play_game
 
@@ -36,6 +41,15 @@ _SCORE_KEYS = ("scores", "points")
 _ENDING_KEYS = ("ending", "ended_by")
 
 Progress = Callable[[int, int], None]
+Job = tuple[int, list[int]]  # (players, game indices): one chunk
+Rows = list[dict[str, Any]]
+Study = tuple[str, dict[str, Any], list[str], int]  # game, overrides, agent specs, seed
+
+# A local Ray instance started for a study only ever holds a chunk's rows (tens of KB) in its
+# object store; Ray's default reserves 30% of RAM in /dev/shm, which small containers lack.
+_RAY_OBJECT_STORE_BYTES = 128 * 1024 * 1024
+# How long one ray.wait blocks: Ctrl-C is only seen between waits, so this bounds the delay.
+_RAY_POLL_SECONDS = 0.2
 
 
 def ruleset_hash(ruleset: dict[str, Any]) -> str:
@@ -109,6 +123,138 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def require_ray() -> Any:
+    """The ``ray`` module, or a one-line :class:`FieldcraftError` naming the extra to install:
+    Ray is large and only Ray studies need it, so it is imported here and nowhere at load time."""
+    try:
+        import ray
+    except ImportError as exc:
+        raise FieldcraftError(
+            f"a study on Ray needs the ray extra (pip install -e '.[ray]'): {exc}") from None
+    return ray
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail at once if nothing listens at ``host:port``: for such an address ``ray.init`` (Ray
+    2.60) retries 20 times at about 40 s each, printing warnings, before it gives up."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return  # not host:port; Ray says what is wrong with it
+    try:
+        with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout):
+            pass
+    except OSError as exc:
+        raise FieldcraftError(f"no Ray cluster answers at {address!r}: {exc}") from None
+
+
+@contextmanager
+def ray_cluster(address: str, workers: int | None) -> Iterator[tuple[Any, int]]:
+    """Connect to Ray and yield ``(ray, cluster CPUs)``; studies run inside it reuse the
+    connection, so several studies (or a benchmark) pay Ray's start-up of seconds only once.
+
+    ``"auto"`` starts a private local instance (``workers`` CPUs, default all) and stops it
+    afterwards. This differs from Ray's own ``"auto"`` (join a running cluster, never start one)
+    because ``--ray auto`` is meant to work on a laptop with nothing set up. Any other value is
+    a cluster address handed to ``ray.init`` (``host:port`` or ``ray://host:10001``),
+    disconnected afterwards. A process that already called ``ray.init`` (a notebook, the tests,
+    an enclosing ``ray_cluster``) keeps its connection: it is used as is and left open.
+    """
+    ray = require_ray()
+    owned = not ray.is_initialized()
+    if owned:
+        # A study is a batch job: Ray should not report usage from it unless the user opted in.
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        try:
+            if address == "auto":
+                ray.init(address="local", num_cpus=workers, include_dashboard=False,
+                         object_store_memory=_RAY_OBJECT_STORE_BYTES,
+                         logging_level=logging.WARNING)
+            else:
+                _check_reachable(address)
+                # A ray:// client forwards init arguments to the server's ray.init (with a
+                # warning), so the client gets none; a direct driver is told to log less.
+                quiet = {} if "://" in address else {"logging_level": logging.WARNING}
+                ray.init(address=address, **quiet)
+        except (ConnectionError, ValueError, RuntimeError) as exc:
+            raise FieldcraftError(f"could not start or reach Ray at {address!r}: {exc}") from None
+    try:
+        yield ray, max(1, int(ray.cluster_resources().get("CPU", 1)))
+    finally:
+        if owned:
+            ray.shutdown()
+
+
+def _chunk_args(study: Study, job: Job) -> tuple[Any, ...]:
+    name, overrides, specs, seed = study
+    players, indices = job
+    return name, players, overrides, specs, seed, indices
+
+
+def _run_local(study: Study, jobs: list[Job], workers: int, done: Callable[[Rows], None],
+               keep: Callable[[Rows], None]) -> None:
+    """Play ``jobs`` in ``workers`` local processes (1: in this process)."""
+    if workers == 1:
+        for job in jobs:
+            done(_play_chunk(*_chunk_args(study, job)))
+        return
+    with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint) as pool:
+        pending: set[Future[Rows]] = {
+            pool.submit(_play_chunk, *_chunk_args(study, job)) for job in jobs}
+        try:
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    done(future.result())
+        except KeyboardInterrupt:
+            for future in pending:
+                future.cancel()
+            # Chunks already running finish (they are small); keep them too.
+            pool.shutdown(wait=True, cancel_futures=True)
+            for future in pending:
+                if future.done() and not future.cancelled() and not future.exception():
+                    keep(future.result())
+            raise
+
+
+def _run_ray(ray: Any, study: Study, jobs: list[Job], in_flight: int,
+             done: Callable[[Rows], None], keep: Callable[[Rows], None]) -> None:
+    """Play ``jobs`` as Ray tasks, at most ``in_flight`` submitted at a time.
+
+    Submitting only as many chunks as can run at once means Ctrl-C finds nothing queued: the
+    chunks in flight are running, so they are waited for and kept, as with local workers. A
+    second Ctrl-C stops waiting and keeps only what had finished. The abandoned tasks are not
+    ``ray.cancel``-ed: force-cancelling a task just as it completes aborted the driver in testing
+    (Ray 2.60, a failed RAY_CHECK "Tried to complete task that was not pending"), before any row
+    was written. Ending the connection stops them instead; in a process that was connected
+    before the study they run to the end of their small chunk and the result is dropped.
+    """
+    remote = ray.remote(num_cpus=1)(_play_chunk)
+    queue = iter(jobs)
+    pending: list[Any] = []
+    try:
+        while True:
+            while len(pending) < in_flight and (job := next(queue, None)) is not None:
+                pending.append(remote.remote(*_chunk_args(study, job)))
+            if not pending:
+                return
+            ready, _ = ray.wait(pending, num_returns=1, timeout=_RAY_POLL_SECONDS)
+            for ref in ready:
+                rows = ray.get(ref)
+                pending.remove(ref)
+                done(rows)
+    except KeyboardInterrupt:
+        try:
+            while pending:
+                ready, _ = ray.wait(pending, num_returns=1, timeout=_RAY_POLL_SECONDS)
+                for ref in ready:
+                    rows = ray.get(ref)
+                    pending.remove(ref)
+                    keep(rows)
+        except KeyboardInterrupt:
+            pass
+        raise
+
+
 def validate(game: str, players: Sequence[int], overrides: dict[str, Any],
              agents: Sequence[str] = ()) -> dict[int, dict[str, Any]]:
     """Resolve the ruleset for every player count (and build every agent) before any game runs,
@@ -156,13 +302,16 @@ def _write_results(rows: list[dict[str, Any]], path: Path, meta: dict[str, Any])
 
 def run_study(game: str, players: list[int], agents: str | list[str], games: int, seed: int,
               overrides: dict[str, Any] | None, workers: int | None, out_dir: Path,
-              progress: Progress | None = None) -> Path:
+              progress: Progress | None = None, ray_address: str | None = None) -> Path:
     """Play ``games`` games per player count and write ``out_dir/results.parquet``.
 
     Also writes ``ruleset.json`` (full resolved ruleset per player count) and ``study.json``
-    (game, agents, seed, games asked for and played, overrides, whether it was interrupted).
-    ``workers`` local processes play chunks of games (default ``os.cpu_count()``; 1 plays in
-    this process); results do not depend on it. ``progress(done, total)`` is called as games
+    (game, agents, seed, games asked for and played, overrides, backend, whether it was
+    interrupted). Without ``ray_address``, ``workers`` local processes play chunks of games
+    (default ``os.cpu_count()``; 1 plays in this process). With ``ray_address`` the chunks are
+    Ray tasks: ``"auto"`` starts a local Ray instance with ``workers`` CPUs for this study, any
+    other value is a cluster address; ``workers`` then caps the chunks in flight (default: the
+    cluster's CPUs). Results depend on neither. ``progress(done, total)`` is called as games
     finish. Ctrl-C cancels queued games, keeps the finished ones and writes them, then re-raises
     nothing: the returned file holds what was played (``study.json`` says ``interrupted``).
     """
@@ -172,49 +321,46 @@ def run_study(game: str, players: list[int], agents: str | list[str], games: int
         raise ValueError("a study needs at least one agent spec")
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
+    workers = max(1, workers) if workers else None
     counts = sorted(set(players))
     rulesets = validate(game, counts, overrides, specs)
-    workers = max(1, workers or os.cpu_count() or 1)
     out_dir = Path(out_dir)
+    if ray_address is None:
+        return _study(game, counts, specs, games, seed, overrides, rulesets, out_dir, progress,
+                      workers or os.cpu_count() or 1, {"backend": "local"})
+    with ray_cluster(ray_address, workers) as (ray, cpus):
+        backend = {"backend": "ray", "ray_address": ray_address, "ray_cpus": cpus}
+        return _study(game, counts, specs, games, seed, overrides, rulesets, out_dir, progress,
+                      workers or cpus, backend, ray)
+
+
+def _study(game: str, counts: list[int], specs: list[str], games: int, seed: int,
+           overrides: dict[str, Any], rulesets: dict[int, dict[str, Any]], out_dir: Path,
+           progress: Progress | None, workers: int, backend: dict[str, Any],
+           ray: Any = None) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     total = games * len(counts)
-    # Small chunks keep both cores busy to the end and lose little work on Ctrl-C; large enough
-    # that pickling the rows is cheap next to playing the games.
+    # Small chunks keep every worker busy to the end and lose little work on Ctrl-C; large
+    # enough that shipping the rows back is cheap next to playing the games.
     size = max(1, min(200, games // (workers * 8) or 1))
     jobs = [(p, list(range(start, min(start + size, games))))
             for p in counts for start in range(0, games, size)]
-    rows: list[dict[str, Any]] = []
+    study: Study = (game, overrides, specs, seed)
+    rows: Rows = []
     interrupted = False
 
-    def done(chunk: list[dict[str, Any]]) -> None:
+    def done(chunk: Rows) -> None:
         rows.extend(chunk)
         if progress is not None:
             progress(len(rows), total)
 
+    if progress is not None:
+        progress(0, total)  # games start now (a Ray instance may have taken seconds to start)
     try:
-        if workers == 1:
-            for p, indices in jobs:
-                done(_play_chunk(game, p, overrides, specs, seed, indices))
+        if ray is None:
+            _run_local(study, jobs, workers, done, rows.extend)
         else:
-            with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint) as pool:
-                pending: set[Future[list[dict[str, Any]]]] = {
-                    pool.submit(_play_chunk, game, p, overrides, specs, seed, indices)
-                    for p, indices in jobs
-                }
-                try:
-                    while pending:
-                        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                        for future in finished:
-                            done(future.result())
-                except KeyboardInterrupt:
-                    for future in pending:
-                        future.cancel()
-                    # Chunks already running finish (they are small); keep them too.
-                    pool.shutdown(wait=True, cancel_futures=True)
-                    for future in pending:
-                        if future.done() and not future.cancelled() and not future.exception():
-                            rows.extend(future.result())
-                    raise
+            _run_ray(ray, study, jobs, workers, done, rows.extend)
     except KeyboardInterrupt:
         interrupted = True
     rows.sort(key=lambda r: (r["players"], r["index"]))
@@ -227,6 +373,7 @@ def run_study(game: str, players: list[int], agents: str | list[str], games: int
         "seed": seed,
         "overrides": overrides,
         "workers": workers,
+        **backend,
         "interrupted": interrupted,
         "ruleset_hash": {str(p): ruleset_hash(r) for p, r in rulesets.items()},
     }
