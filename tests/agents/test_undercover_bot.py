@@ -133,12 +133,14 @@ def test_heuristic_returns_classified_leader():
 
 def test_heuristic_returns_after_the_end_counts_one_more_turn():
     """Seat 0 (Yellow) has its six tokens and leads 35 to 30; seat 1 (Green, Opposite Side Red)
-    plays the last turn. With its Red Staffer on space 4 one step hops over seat 0 onto the 8,
-    worth 16: seat 1 is the favourite. From home it cannot get there: seat 0 is."""
+    plays the last turn, and the Purple Agent on pile A can meet the Red Headquarters. With its
+    Red Staffer on space 4 one step hops over seat 0 onto the 8, worth 16: seat 1 is the
+    favourite. From home it cannot get there: seat 0 is."""
     lanes = ["Purple", "Blue", "Green", "Yellow", "Orange", "Red"]
 
     def last_turn(red_space: int) -> list[float]:
-        state = new_state(2, ["Yellow", "Green"], tokens={"Red": [5, 8, 6, 7]})
+        state = new_state(2, ["Yellow", "Green"], tokens={"Red": [5, 8, 6, 7]},
+                          piles=piles_with_tops("Purple/Blue", "Orange/Yellow"))
         for lane in lanes:
             set_staffer(state, 0, lane, 5, take=True)
         for lane in lanes[:5]:

@@ -18,12 +18,21 @@ flipped) and one per neighbouring Agent or Headquarters colour. Its worth is rea
   space plus the steps it can still expect), doubled for the Opposite Side even when negative.
 
 A token this seat takes is lost to everyone else and a Staffer in the way makes others hop, so a
-move is rescored for every seat in each lane it touches; this is where "what it gives the
-opponents" enters. Expected scores become a win chance (a softmax whose temperature shrinks as the
-end nears), and the bot maximises its own, with a small margin term so that it still prefers
-more points when the game looks won or lost. A move that ends the game (a sixth token, or the
-sixth Staffer past the line) is scored as the end: open lanes then pay only what the seats still
-to move this round can grab in one turn.
+move is rescored for every seat in each lane it touches. Expected scores become a win chance (a
+softmax whose temperature shrinks as the end nears), and the bot maximises its own, with a small
+margin term so that it still prefers more points when the game looks won or lost. A move that
+ends the game (a sixth token, or the sixth Staffer past the line) is scored as the end: open
+lanes then pay only what the seats still to move this round can grab in one turn.
+
+What a turn gives the opponents is mostly the office it leaves behind: a tile set down next to
+three others is a big meeting for whoever moves next. So the few best turns are played out on
+the resampled world and the next seat answers with its own best turn (same model, its point of
+view); a turn is ranked by its own value plus its value after that answer. This one-reply look
+wins about 60% of two-player games against the same bot without it.
+
+The rules have no turn limit and two seats can each prefer the game not to end (the one ahead
+waiting for a better token, the one behind never taking its sixth), so past a generous length
+taking a token earns a growing bonus and every game finishes.
 
 Hidden information is only the back of an Agent nobody has flipped. Its two possible colours are
 printed on its face and the twin rule narrows them: when the other Agent with the same official
