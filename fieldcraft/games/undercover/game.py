@@ -96,8 +96,9 @@ class UndercoverGame(Game):
     # Search: a random rollout to the end is ~100-250 random decisions and says little, while
     # ``heuristic_returns`` (which also credits the seat to move with its best placement) is
     # cheap; scoring every new leaf with it at once gave ISMCTS about four times the iterations
-    # and beat full rollouts clearly at equal time (17 of 20 two-player games at 0.3 s a move). Growing children from the second visit beat
-    # waiting longer (a node's static score does not change with more visits).
+    # and beat full rollouts clearly at equal time (17 of 20 two-player games at 0.3 s a
+    # move). Growing children from the second visit beat waiting longer (a node's static
+    # score does not change with more visits).
     search_rollout_depth = 0
     search_expand_after = 1
     search_c = 0.7
