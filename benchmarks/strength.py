@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from fieldcraft.core.registry import load_game
 from fieldcraft.sim.simulate import game_seed, play_game
@@ -22,7 +23,7 @@ from fieldcraft.sim.tournament import wilson
 
 
 def one_vs_field(name: str, players: int, agent: str, games: int, seed: int,
-                 field: str = "random") -> dict:
+                 field: str = "random", progress: bool = False) -> dict:
     """One ``agent`` seat (rotating) among ``field`` seats; the field's own seats are the
     baseline."""
     game = load_game(name, players=players)
@@ -40,6 +41,8 @@ def one_vs_field(name: str, players: int, agent: str, games: int, seed: int,
             if s != seat:
                 wins["field"] += returns[s]
                 seats["field"] += 1
+        if progress:  # a running tally: long searches take minutes per game
+            print(f"{i + 1}/{games} {agent}: {wins[agent]:g} wins", file=sys.stderr, flush=True)
     out = {"game": name, "players": players, "games": games, "agent": agent, "field": field}
     for key in (agent, "field"):
         low, high = wilson(wins[key], seats[key])
@@ -56,9 +59,10 @@ def main() -> None:
     parser.add_argument("--agent", default="heuristic")
     parser.add_argument("--against", default="random", help="the agent in every other seat")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--progress", action="store_true", help="a running tally on stderr")
     args = parser.parse_args()
     print(json.dumps(one_vs_field(args.game, args.players, args.agent, args.games, args.seed,
-                                  args.against)))
+                                  args.against, args.progress)))
 
 
 if __name__ == "__main__":

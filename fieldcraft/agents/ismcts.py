@@ -5,7 +5,11 @@ with everything the seat knows), then walks one shared tree keyed by action sequ
 different determinisations allow different actions, UCB uses *availability counts* (how often a
 child was legal when its parent was visited) instead of the parent's visit count. Chance events
 below the root are sampled afresh each iteration and are not tree levels ("open loop"), which
-keeps one tree per decision rather than one per deal.
+keeps one tree per decision rather than one per deal. A chance event with at most
+``chance_nodes`` outcomes (default: the game's ``search_chance_nodes``, 0 for every game so far)
+branches the tree instead ("closed loop"), so that a choice after a die roll is judged per face;
+for Against the Current this lost to open loop at equal iterations (the subtrees get too few
+visits), so it is an option to try, not a default.
 
 Games with many legal actions at a node (Spy Tracker's bids) would spend whole budgets trying
 every action once, so children are added by *progressive widening*: at most
@@ -18,6 +22,21 @@ A node grows children only after ``expand_after`` visits (default: the game's
 ``search_expand_after``); until then its position is scored directly, which keeps a good
 evaluation from being diluted by a barely explored opponent reply.
 
+Determinisations are uniform over what the seat cannot see unless the game says otherwise: when
+its states have a ``belief_weight`` (how plausible the hidden cards are given the opponents'
+public actions, e.g. Spy Tracker's bids), a pool of ``beliefs`` resamples is drawn once per
+decision and each iteration picks one in proportion to its weight (importance resampling).
+This is where inference about hands enters; ``beliefs=0`` turns it off.
+
+In single-observer ISMCTS the other seats' choices share the searcher's tree, so each is
+averaged over the searcher's guesses of their cards: in effect they play knowing the searcher's
+hand and not their own, which makes every bluff look hopeless. With ``opponents="policy"``
+(default: the game's ``search_opponents``) they instead play the game's ``policy_action``, a
+quick model that decides from their own cards in the determinisation (or, without one, the
+hand-written heuristic bot from their own view); their replies branch the tree like chance, so
+the searcher's later choices are kept apart per reply. The search then plays a best reply to
+that model, over as many of its own moves as the budget reaches.
+
 Leaves are scored by a random rollout of at most ``rollout_depth`` decisions (default: the game's
 ``search_rollout_depth``), then by the game's ``heuristic_returns()`` if it has one (a cheap
 estimate for long games), else the rollout runs on to the end.
@@ -28,8 +47,12 @@ from __future__ import annotations
 import math
 import random
 import time
+from bisect import bisect_right
+from collections.abc import Callable
+from itertools import accumulate
 from typing import Any
 
+from fieldcraft.agents import View
 from fieldcraft.core.api import CHANCE, TERMINAL, State, sample_chance
 
 _LOG = [0.0] + [math.log(i) for i in range(1, 1 << 16)]
@@ -48,7 +71,7 @@ class _Node:
     all, several times faster than touching one object per child)."""
 
     __slots__ = ("actions", "index", "kids", "n", "w", "avail", "visits", "legal", "legal_set",
-                 "all_legal")
+                 "all_legal", "chance")
 
     def __init__(self) -> None:
         self.actions: list[int] = []
@@ -64,6 +87,9 @@ class _Node:
         self.legal: list[int] = []
         self.legal_set: set[int] = set()
         self.all_legal = True  # every child is in ``legal``
+        # Closed-loop chance: the node reached after each outcome (a die face), when the game
+        # makes small chance events tree levels (``search_chance_nodes``).
+        self.chance: dict[int, _Node] | None = None
 
     def add(self, action: int) -> int:
         i = len(self.actions)
@@ -84,7 +110,8 @@ class ISMCTSAgent:
     def __init__(self, iterations: int | None = None, time: float | None = None,
                  c: float = 0.7, seed: int | None = None, rollout_depth: int | None = None,
                  widening: float = 2.0, alpha: float = 0.5, ordered: int = 1,
-                 expand_after: int | None = None):
+                 expand_after: int | None = None, beliefs: int = 1000,
+                 opponents: str | None = None, chance_nodes: int | None = None):
         if iterations is None and time is None:
             iterations = 1000
         if iterations is not None and iterations < 1:
@@ -99,6 +126,14 @@ class ISMCTSAgent:
         self.alpha = alpha
         self.ordered = bool(ordered)
         self.expand_after = expand_after
+        if beliefs < 0:
+            raise ValueError("beliefs must be at least 0")
+        self.beliefs = beliefs
+        if opponents not in (None, "tree", "policy"):
+            raise ValueError(f'opponents must be "tree" or "policy", got {opponents!r}')
+        self.opponents = opponents
+        self._model: Any = None
+        self.chance_nodes = chance_nodes
         self.rng = random.Random(seed)
         self.last_iterations = 0
 
@@ -115,6 +150,7 @@ class ISMCTSAgent:
         rng = self.rng
         deadline = None if self.time is None else time.perf_counter() + self.time
         limit = self.iterations
+        draw = self._sampler(view, rng)
         done = 0
         while True:
             if limit is not None and done >= limit:
@@ -122,10 +158,45 @@ class ISMCTSAgent:
             if deadline is not None and done % 8 == 0 and time.perf_counter() >= deadline:
                 if done > 0:
                     break
-            self._iterate(root, view.resample(rng), rng)
+            self._iterate(root, draw(), rng)
             done += 1
         self.last_iterations = done
         return root
+
+    def _model_agent(self) -> Any:
+        """The heuristic bot that stands in for opponents in games without a quick policy."""
+        if self._model is None:
+            from fieldcraft.agents.heuristics import HeuristicAgent
+
+            self._model = HeuristicAgent(seed=self.rng.randrange(1 << 30))
+        return self._model
+
+    def _sampler(self, view: Any, rng: random.Random) -> Callable[[], State]:
+        """A function returning one determinisation per iteration: fresh uniform resamples, or
+        draws from a weighted pool when the game weighs beliefs (see the module docstring)."""
+        first = view.resample(rng)
+        seat = view.seat
+        weight = first.belief_weight(seat) if self.beliefs else None
+        if weight is None:
+            spare = [first]
+
+            def fresh() -> State:
+                return spare.pop() if spare else view.resample(rng)
+            return fresh
+        size = self.beliefs if self.iterations is None else min(self.beliefs, self.iterations)
+        pool = [first]
+        weights = [weight]
+        for _ in range(size - 1):
+            sample = view.resample(rng)
+            pool.append(sample)
+            weights.append(sample.belief_weight(seat))
+        cumulative = list(accumulate(weights))
+        total = cumulative[-1]
+        last = len(pool) - 1
+        random_ = rng.random
+        if total <= 0.0:  # nothing fits the model: fall back to uniform over the pool
+            return lambda: pool[int(random_() * len(pool))].clone()
+        return lambda: pool[min(bisect_right(cumulative, random_() * total), last)].clone()
 
     def _iterate(self, root: _Node, state: State, rng: random.Random) -> None:
         path: list[tuple[_Node, int, int]] = []  # (node, child index, player who chose it)
@@ -135,6 +206,11 @@ class ISMCTSAgent:
             threshold = state.game.search_expand_after
         c = self.c if self.c is not None else state.game.search_c
         widening, alpha = self.widening, self.alpha
+        chance_nodes = self.chance_nodes
+        if chance_nodes is None:
+            chance_nodes = state.game.search_chance_nodes
+        me = state.current_player()
+        model = (self.opponents or state.game.search_opponents) == "policy"
         random_ = rng.random
         sqrt = math.sqrt
         log = _LOG if root.visits + 2 < len(_LOG) else _log_table(root.visits + 2)
@@ -143,12 +219,36 @@ class ISMCTSAgent:
             if player == TERMINAL:
                 break
             if player == CHANCE:
-                state._apply(sample_chance(state, rng))
+                outcome = sample_chance(state, rng)
+                if chance_nodes and len(state.chance_outcomes()) <= chance_nodes:
+                    branches = node.chance
+                    if branches is None:
+                        node.chance = branches = {}
+                    child = branches.get(outcome)
+                    if child is None:
+                        branches[outcome] = child = _Node()
+                    node = child
+                state._apply(outcome)
+                continue
+            if model and player != me:
+                # The opponent plays the game's policy from its own cards; its replies branch
+                # the tree like chance, so the searcher's later choices are kept per reply.
+                action = state.policy_action(rng)
+                if action is None:  # no quick policy: the hand-written bot, from its view
+                    action = self._model_agent().act(View(state, player))
+                branches = node.chance
+                if branches is None:
+                    node.chance = branches = {}
+                child = branches.get(action)
+                if child is None:
+                    branches[action] = child = _Node()
+                node = child
+                state._apply(action)
                 continue
             if node is not root and node.visits < threshold:
                 node.visits += 1  # young node: score the position, do not grow the tree yet
                 break
-            legal = state.legal_actions()
+            legal = state.search_actions()
             if legal != node.legal:
                 node.legal = legal
                 node.legal_set = legal_set = set(legal)

@@ -66,6 +66,13 @@ class Game:
     """Visits a search node needs before it grows children (1: at once)."""
     search_c: float = 0.7
     """UCB exploration constant that suits this game's reward scale."""
+    search_chance_nodes: int = 0
+    search_opponents: str = "tree"
+    """How search models the other seats: ``"tree"`` (their choices are searched in the shared
+    tree, as in plain single-observer ISMCTS) or ``"policy"`` (they play the state's
+    ``policy_action``, which decides from their own cards)."""
+    """Chance events with at most this many outcomes (a die) are tree levels in search, so a
+    choice made after a roll is judged per face; larger ones (a shuffle) stay open-loop."""
     test_configs: tuple[dict[str, Any], ...] = ({},)
     """Ruleset overrides (e.g. variants) the conformance suite runs besides the defaults."""
 
@@ -168,6 +175,37 @@ class State:
     def heuristic_returns(self) -> list[float] | None:
         """A cheap estimate of each seat's return from here, for cutting search rollouts short
         in long games; ``None`` (the default) means rollouts play on to the end."""
+        return None
+
+    def search_actions(self) -> list[int]:
+        """The legal actions worth searching here (default: all of them).
+
+        A game may leave out actions that are almost never better than one it keeps (a bid far
+        above the lowest one on the same trait), so a search budget is not spread over hundreds
+        of near-copies. Agents still play only legal actions; this only narrows what they try.
+        """
+        return self.legal_actions()
+
+    def policy_action(self, rng: random.Random) -> int | None:
+        """A cheap, sensible action for the seat to move, using only what that seat could know
+        in this state (its own cards and public facts); ``None`` (the default) if the game has
+        no such policy.
+
+        Search can use it as its model of the other players (see ``search_opponents``); it must
+        never read another seat's hidden cards, or the model would play with open hands.
+        """
+        return None
+
+    def belief_weight(self, seat: int) -> float | None:
+        """How plausible this state's hidden part is to ``seat``, given what the other seats did
+        in public (up to a constant factor); ``None`` (the default) means every resample is
+        equally likely.
+
+        ``resample`` draws hidden cards uniformly, ignoring that an opponent's bids or passes
+        say something about its hand. Search agents weight their determinisations by this, so
+        a game can add inference from a simple model of how people play without touching its
+        sampler (which must stay canonical for the conformance checks).
+        """
         return None
 
     def check_invariants(self) -> None:

@@ -1,0 +1,228 @@
+"""The search hooks a game may offer ISMCTS, and ISMCTS's use of them.
+
+* ``search_actions``: the legal actions worth trying (Spy Tracker drops far-fetched bids);
+* ``policy_action``: a quick model of the seat to move that reads only its own cards;
+* ``belief_weight``: how well a resample explains the opponents' public actions;
+* ``search_chance_nodes`` (or the agent's ``chance_nodes``): small chance events branch the tree.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fieldcraft.agents import View
+from fieldcraft.agents.ismcts import ISMCTSAgent
+from fieldcraft.core import load_game
+from fieldcraft.core.api import CHANCE, TERMINAL, sample_chance
+from fieldcraft.games.spy_tracker.game import ATTRIBUTES, CALL, SPOT
+from fieldcraft.sim.bench import decision_positions
+
+
+def spy_tracker(players: int = 2, first: int = 0):
+    return load_game("spy-tracker", players=players, first_bidder=f"seat {first}")
+
+
+def deal(state, *hands: list[str]) -> None:
+    for seat, hand in enumerate(hands):
+        for card in hand:
+            state.apply_action(state.string_to_action(f"deal {card} to seat {seat}"))
+
+
+def spies_in(game, suffix: str) -> list[str]:
+    return [c for c in game.card_names if c.count("/") == 2 and c.endswith(suffix)]
+
+
+def others(game, *exclude: str) -> list[str]:
+    """Spies with none of the given traits."""
+    return [c for c in game.card_names
+            if c.count("/") == 2 and not any(t in c.split("/") for t in exclude)]
+
+
+def test_spy_tracker_search_actions_keep_challenges_and_two_counts_per_trait():
+    game = spy_tracker()
+    s = game.new_initial_state()
+    deal(s, spies_in(game, "London")[:6], spies_in(game, "Moscow")[:6])
+    s.apply_action(s.string_to_action("bid 3 Moscow"))
+    s.apply_action(s.string_to_action("next: seat 1"))
+    s.apply_action(s.string_to_action("bid 3 London"))
+    s.apply_action(s.string_to_action("next: seat 0"))
+    legal = s.legal_actions()
+    kept = s.search_actions()
+    assert set(kept) <= set(legal) and len(kept) < len(legal) // 4
+    names = {s.action_to_string(a) for a in kept}
+    assert {"call", "spot"} <= names
+    # the standing trait (London) can only go up; Moscow 3 was already bid this round
+    assert "raise 4 London" in names and "raise 5 London" in names
+    assert "raise 6 London" not in names
+    assert "bid 3 Moscow" not in names and {"raise 4 Moscow", "raise 5 Moscow"} <= names
+    for attr in ATTRIBUTES:
+        if attr not in ("London", "Moscow"):
+            assert {f"bid 3 {attr}", f"raise 4 {attr}"} <= names, attr
+            assert f"raise 5 {attr}" not in names
+
+
+def test_spy_tracker_policy_calls_an_impossible_bid_and_backs_a_sure_one():
+    game = spy_tracker(first=1)
+    s = game.new_initial_state()
+    deal(s, spies_in(game, "London")[:6], spies_in(game, "Moscow")[:6])
+    s.apply_action(s.string_to_action("bid 12 Moscow"))
+    s.apply_action(s.string_to_action("next: seat 0"))
+    assert s.policy_action(random.Random(0)) == CALL
+    game = spy_tracker()
+    t = game.new_initial_state()
+    deal(t, spies_in(game, "London")[:6], spies_in(game, "Moscow")[:6])
+    t.apply_action(t.string_to_action("bid 2 London"))
+    t.apply_action(t.string_to_action("next: seat 1"))
+    # seat 1 holds six Moscow spies: a Moscow bid at the count is the safest answer
+    assert t.action_to_string(t.policy_action(random.Random(0))) == "bid 2 Moscow"
+    assert t.policy_action(random.Random(0)) not in (CALL, SPOT)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_spy_tracker_policy_is_legal_and_reads_only_the_movers_cards(players):
+    positions = decision_positions("spy-tracker", players, 40, seed=players)
+    rng = random.Random(3)
+    for state in positions:
+        seat = state.current_player()
+        action = state.policy_action(random.Random(9))
+        assert action in state.legal_actions()
+        twin = state.resample(seat, rng)  # same own hand and bids, other hands re-dealt
+        assert twin.policy_action(random.Random(9)) == action
+
+
+def test_spy_tracker_policy_plays_whole_games():
+    game = load_game("spy-tracker", players=3)
+    rng = random.Random(4)
+    for _ in range(20):
+        s = game.new_initial_state()
+        steps = 0
+        while s.current_player() != TERMINAL:
+            if s.current_player() == CHANCE:
+                s.apply_action(sample_chance(s, rng))
+            else:
+                s.apply_action(s.policy_action(rng))  # raises if illegal
+            steps += 1
+            assert steps < 5000, "the policy must not cycle for ever"
+
+
+def test_spy_tracker_belief_weight_prefers_hands_that_explain_a_bid():
+    """Seat 0 opens with 5 in Moscow. Seen from seat 1, a deal in which seat 0 holds Moscow
+    spies explains that bid far better than one in which it holds none."""
+    game = spy_tracker()
+
+    def after_bid(hand0: list[str]):
+        s = game.new_initial_state()
+        deal(s, hand0, spies_in(game, "London")[6:9] + ["Traitor 1", "Traitor 2", "Traitor 3"])
+        s.apply_action(s.string_to_action("bid 5 Moscow"))
+        return s
+
+    moscow = after_bid(spies_in(game, "Moscow")[:4] + others(game, "Moscow", "London")[:2])
+    plain = after_bid(others(game, "Moscow", "London")[:6])
+    strong, weak = moscow.belief_weight(1), plain.belief_weight(1)
+    assert strong > 5 * weak > 0
+    # the bidder's own view is not weighed by its own bid
+    assert moscow.belief_weight(0) == plain.belief_weight(0) == 1.0
+
+
+class _Weighted:
+    """A stand-in determinisation with a fixed belief weight."""
+
+    def __init__(self, label: int, weight: float):
+        self.label, self.weight = label, weight
+
+    def belief_weight(self, seat: int) -> float:
+        return self.weight
+
+    def clone(self) -> _Weighted:
+        return self
+
+
+class _PoolView:
+    seat = 0
+
+    def __init__(self) -> None:
+        self.made = 0
+
+    def resample(self, rng: random.Random) -> _Weighted:
+        self.made += 1
+        label = self.made % 2  # alternate: odd samples weigh 3, even ones 1
+        return _Weighted(label, 3.0 if label else 1.0)
+
+
+def test_ismcts_draws_determinisations_in_proportion_to_belief_weight():
+    view = _PoolView()
+    draw = ISMCTSAgent(time=1.0, seed=1, beliefs=200)._sampler(view, random.Random(2))
+    assert view.made == 200  # the pool is drawn once per decision
+    labels = [draw().label for _ in range(8000)]
+    assert view.made == 200
+    share = sum(labels) / len(labels)
+    assert 0.72 < share < 0.78  # 3 : 1 weights -> 75% of draws
+    uniform = ISMCTSAgent(time=1.0, seed=1, beliefs=0)._sampler(_PoolView(), random.Random(2))
+    assert 0.4 < sum(uniform().label for _ in range(2000)) / 2000 < 0.6
+
+
+def test_ismcts_rejects_bad_search_options():
+    with pytest.raises(ValueError):
+        ISMCTSAgent(iterations=10, opponents="oracle")
+    with pytest.raises(ValueError):
+        ISMCTSAgent(iterations=10, beliefs=-1)
+
+
+def test_ismcts_models_opponents_by_their_policy_when_asked():
+    """With ``opponents=policy`` the opponent's replies are branches under each of the
+    searcher's moves (not searched choices), chosen by the policy from the opponent's cards."""
+    game = spy_tracker()
+    s = game.new_initial_state()
+    deal(s, spies_in(game, "London")[:6], spies_in(game, "Moscow")[:6])
+    view = View(s, 0)
+    root = ISMCTSAgent(iterations=400, seed=1, opponents="policy", expand_after=1).search(view)
+    replies = set()
+    for kid in root.kids:
+        # the bid hands the turn to seat 1 (choosing "next" is seat 0's own move)
+        for grandkid in kid.kids:
+            replies |= set(grandkid.chance or {})
+    assert replies, "the opponent's replies should branch the tree"
+    assert all(s.action_to_string(a).split()[0] in ("call", "spot", "bid", "raise")
+               for a in replies)
+    plain = ISMCTSAgent(iterations=400, seed=1, opponents="tree", expand_after=1).search(view)
+    assert all(k.chance is None for kid in plain.kids for k in kid.kids)
+
+
+def test_die_faces_branch_the_tree_when_asked():
+    """With ``chance_nodes=6``, after the searcher picks a token each die face gets its own
+    node, so the choices after the roll are judged per face, not averaged over all six."""
+    positions = decision_positions("against-the-current", 2, 40, seed=5)
+    state = next(p for p in positions
+                 if all(p.action_to_string(a).startswith("move token") for a in p.legal_actions()))
+    root = ISMCTSAgent(iterations=600, seed=1, chance_nodes=6).search(
+        View(state, state.current_player()))
+    faces = [set(kid.chance or {}) for kid in root.kids]
+    assert any(len(f) >= 4 for f in faces)
+    assert all(len(f) <= 6 for f in faces)
+    for f in faces:
+        assert all(state.action_to_string(a).startswith("roll") for a in f) or not f
+    # the game's default is open loop (measured better for this game): no branches
+    plain = ISMCTSAgent(iterations=600, seed=1).search(View(state, state.current_player()))
+    assert all(kid.chance is None for kid in plain.kids)
+
+
+def test_opponent_model_falls_back_to_the_heuristic_bot():
+    """Under Current has no quick policy: the heuristic bot answers for the other seats, from
+    their own view, and the search still returns a legal move that ignores hidden cards."""
+    positions = decision_positions("under-current", 4, 6, seed=3)
+    rng = random.Random(0)
+    branched = 0
+    for state in positions:
+        seat = state.current_player()
+        assert state.policy_action(random.Random(0)) is None
+        agent = ISMCTSAgent(iterations=150, seed=4, opponents="policy")
+        root = agent.search(View(state, seat))
+        branched += sum(1 for kid in root.kids if kid.chance)
+        choice = ISMCTSAgent(iterations=150, seed=4, opponents="policy").act(View(state, seat))
+        assert choice in state.legal_actions()
+        twin = state.resample(seat, rng)
+        again = ISMCTSAgent(iterations=150, seed=4, opponents="policy").act(View(twin, seat))
+        assert again == choice
+    assert branched > 0
