@@ -104,6 +104,11 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             search = bench_ismcts(r["game"], r["players"], runs=max(1, min(args.runs, 3)))
             r["ismcts_iterations_per_second"] = search["ismcts_iterations_per_second"]
             r["ismcts_rollout_depth"] = search["rollout_depth"]
+            r["ismcts_opponents"] = search["opponents"]
+            if search["opponents"] != "tree":  # also the plain single-observer rate
+                tree = bench_ismcts(r["game"], r["players"], runs=max(1, min(args.runs, 3)),
+                                    opponents="tree")
+                r["ismcts_tree_iterations_per_second"] = tree["ismcts_iterations_per_second"]
     if args.json:
         print(json.dumps(results))
         return 0
@@ -112,7 +117,11 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                 f"{r['games_per_second']:>8,.1f} games/s  ({r['mean_steps_per_game']} steps/game, "
                 f"median of {r['runs']} runs x {r['games_per_run']} games)")
         if "ismcts_iterations_per_second" in r:
-            line += f"\n{'':<26}{r['ismcts_iterations_per_second']:>10,} ISMCTS iterations/s (CPU)"
+            line += (f"\n{'':<26}{r['ismcts_iterations_per_second']:>10,} ISMCTS iterations/s "
+                     f"(CPU, opponents: {r['ismcts_opponents']})")
+        if "ismcts_tree_iterations_per_second" in r:
+            line += (f"\n{'':<26}{r['ismcts_tree_iterations_per_second']:>10,} ISMCTS "
+                     f"iterations/s (CPU, opponents: tree)")
         print(line)
     return 0
 

@@ -57,6 +57,14 @@ def test_bench_json(capsys):
     assert results[0]["steps_per_second"] > 0
 
 
+def test_bench_reports_both_search_rates_for_a_policy_game(capsys):
+    results = run_json(capsys, "bench", "--game", "spy-tracker", "--games", "5", "--runs", "1",
+                       "--json")
+    r = results[0]
+    assert r["ismcts_opponents"] == "policy"
+    assert r["ismcts_iterations_per_second"] > 0 and r["ismcts_tree_iterations_per_second"] > 0
+
+
 @pytest.mark.parametrize("argv,message", [
     (["simulate", "nope"], "unknown game"),
     (["simulate", "under-current", "--set", "colour=1"], "unknown ruleset key"),

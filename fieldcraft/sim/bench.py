@@ -74,9 +74,14 @@ def decision_positions(name: str, players: int, count: int, seed: int = 0) -> li
 
 
 def bench_ismcts(name: str, players: int | None = None, positions: int = 8,
-                 iterations: int = 1500, runs: int = 3) -> dict[str, Any]:
+                 iterations: int = 1500, runs: int = 3,
+                 opponents: str | None = None) -> dict[str, Any]:
     """ISMCTS iterations per second of CPU time (process time, so other load on the machine
-    disturbs it less than wall time would), median over runs of several positions."""
+    disturbs it less than wall time would), median over runs of several positions.
+
+    ``opponents`` as for the agent (default: the game's). An iteration with opponents played by
+    a policy also plays their replies up to the searcher's next choice, so it does more than a
+    plain tree iteration; both rates are worth knowing."""
     from fieldcraft.agents import View
     from fieldcraft.agents.ismcts import ISMCTSAgent
 
@@ -85,7 +90,7 @@ def bench_ismcts(name: str, players: int | None = None, positions: int = 8,
     states = decision_positions(name, players, positions)
     rates = []
     for run in range(runs):
-        agent = ISMCTSAgent(iterations=iterations, seed=run)
+        agent = ISMCTSAgent(iterations=iterations, seed=run, opponents=opponents)
         start = time.process_time()
         for state in states:
             agent.search(View(state, state.current_player()))
@@ -97,4 +102,5 @@ def bench_ismcts(name: str, players: int | None = None, positions: int = 8,
         "positions": len(states),
         "iterations_per_search": iterations,
         "rollout_depth": load_game(name, players=players).search_rollout_depth,
+        "opponents": opponents or load_game(name, players=players).search_opponents,
     }

@@ -191,6 +191,8 @@ class SpyTrackerGame(Game):
                 else:
                     row.append(1 if c < merc_end else -1)
             self.delta.append(row)
+        # card_delta[c][a] = delta[a][c]: a hand's counts are one zip away.
+        self.card_delta: list[tuple[int, ...]] = list(zip(*self.delta, strict=True))
 
         strings = ["call", "spot"]
         for verb in ("bid", "raise"):
@@ -213,6 +215,14 @@ class SpyTrackerGame(Game):
         """P(the ``hidden`` cards a seat cannot see add at least ``need`` to a trait's count),
         each drawn independently with the whole deck's odds of +1 (a spy with the trait or a
         Mercenary) and -1 (a Traitor); cached, since belief weights ask it millions of times."""
+        j = need + hidden
+        if j <= 0:
+            return 1.0
+        table = self.tail_table(hidden)
+        return table[j] if j < len(table) else 0.0
+
+    def tail_table(self, hidden: int) -> list[float]:
+        """``tail_chance`` for every ``need`` at once: entry ``need + hidden`` (cached)."""
         table = self._tails.get(hidden)
         if table is None:
             plus = (NUM_SPIES // 3 + self.num_mercenaries) / self.num_cards
@@ -231,10 +241,7 @@ class SpyTrackerGame(Game):
                 acc += dist[j]
                 table[j] = acc
             self._tails[hidden] = table
-        j = need + hidden
-        if j <= 0:
-            return 1.0
-        return table[j] if j < len(table) else 0.0
+        return table
 
     def max_chance_outcomes(self) -> int:
         return max(self.num_cards, self.num_players)
@@ -714,28 +721,28 @@ class SpyTrackerState(State):
             return legal[int(rng.random() * len(legal))]
         hand = self.hands[seat]
         hidden = self.in_play - len(hand)
-        tail = g.tail_chance
-        delta = g.delta
-        mine = [0] * NUM_ATTRIBUTES
-        for a in range(NUM_ATTRIBUTES):
-            row = delta[a]
-            for c in hand:
-                mine[a] += row[c]
+        table = g.tail_table(hidden)  # table[need + hidden] = P(hidden cards add >= need)
+        size = len(table)
+        card_delta = g.card_delta
+        mine = list(map(sum, zip(*[card_delta[c] for c in hand], strict=True)))
         count, attr = self.bid_count, self.bid_attr
         best, best_value = -1, -1.0
         if count >= 0:
-            at_least = tail(hidden, count - mine[attr])
+            j = count - mine[attr] + hidden
+            at_least = 1.0 if j <= 0 else (table[j] if j < size else 0.0)
+            j += 1
+            above = 1.0 if j <= 0 else (table[j] if j < size else 0.0)
             best, best_value = CALL, 1.0 - at_least
-            spot = (at_least - tail(hidden, count + 1 - mine[attr])) * SPOT_BONUS
+            spot = (at_least - above) * SPOT_BONUS
             if spot > best_value:
                 best, best_value = SPOT, spot
-        made = set()
         bids = self.bids
-        for i in range(0, len(bids), 4):
-            made.add(bids[i + 2] * NUM_ATTRIBUTES + bids[i + 3])
+        made = {bids[i + 2] * NUM_ATTRIBUTES + bids[i + 3] for i in range(0, len(bids), 4)}
         cap = g.round_cap(self.in_play)
         low = g.min_bid
-        for a in range(NUM_ATTRIBUTES):
+        start = int(rng.random() * NUM_ATTRIBUTES)  # ties go to a random trait
+        for i in range(NUM_ATTRIBUTES):
+            a = (start + i) % NUM_ATTRIBUTES
             if count < 0:
                 k = low
             else:
@@ -744,10 +751,10 @@ class SpyTrackerState(State):
                 k += 1
             if k > cap:
                 continue
-            value = tail(hidden, k - mine[a]) * BID_DISCOUNT + rng.random() * 1e-6
+            j = k - mine[a] + hidden
+            value = (1.0 if j <= 0 else (table[j] if j < size else 0.0)) * BID_DISCOUNT
             if value > best_value:
-                raise_ = count >= 0 and k > count
-                best, best_value = g.bid_action(k, a, raise_), value
+                best, best_value = g.bid_action(k, a, count >= 0 and k > count), value
         if best < 0:  # every bid made and no challenge possible (cannot happen in play)
             legal = self.legal_actions()
             return legal[int(rng.random() * len(legal))]
