@@ -87,9 +87,20 @@ class _Node:
         self.legal: list[int] = []
         self.legal_set: set[int] = set()
         self.all_legal = True  # every child is in ``legal``
-        # Closed-loop chance: the node reached after each outcome (a die face), when the game
-        # makes small chance events tree levels (``search_chance_nodes``).
+        # The node after each move the search does not choose: a chance outcome when small
+        # chance events branch the tree, or a modelled opponent's reply (see ``branch``).
         self.chance: dict[int, _Node] | None = None
+
+    def branch(self, action: int) -> _Node:
+        """The node after a move the search does not choose (a chance outcome or a modelled
+        opponent's reply), made on first use."""
+        branches = self.chance
+        if branches is None:
+            self.chance = branches = {}
+        child = branches.get(action)
+        if child is None:
+            branches[action] = child = _Node()
+        return child
 
     def add(self, action: int) -> int:
         i = len(self.actions)
@@ -221,13 +232,7 @@ class ISMCTSAgent:
             if player == CHANCE:
                 outcome = sample_chance(state, rng)
                 if chance_nodes and len(state.chance_outcomes()) <= chance_nodes:
-                    branches = node.chance
-                    if branches is None:
-                        node.chance = branches = {}
-                    child = branches.get(outcome)
-                    if child is None:
-                        branches[outcome] = child = _Node()
-                    node = child
+                    node = node.branch(outcome)
                 state._apply(outcome)
                 continue
             if model and player != me:
@@ -236,13 +241,7 @@ class ISMCTSAgent:
                 action = state.policy_action(rng)
                 if action is None:  # no quick policy: the hand-written bot, from its view
                     action = self._model_agent().act(View(state, player))
-                branches = node.chance
-                if branches is None:
-                    node.chance = branches = {}
-                child = branches.get(action)
-                if child is None:
-                    branches[action] = child = _Node()
-                node = child
+                node = node.branch(action)
                 state._apply(action)
                 continue
             if node is not root and node.visits < threshold:

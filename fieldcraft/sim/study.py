@@ -237,22 +237,25 @@ def _run_ray(ray: Any, study: Study, jobs: list[Job], in_flight: int,
                 pending.append(remote.remote(*_chunk_args(study, job)))
             if not pending:
                 return
-            ready, _ = ray.wait(pending, num_returns=1, timeout=_RAY_POLL_SECONDS)
-            for ref in ready:
-                rows = ray.get(ref)
-                pending.remove(ref)
-                done(rows)
+            _collect_ready(ray, pending, done)
     except KeyboardInterrupt:
         try:
             while pending:
-                ready, _ = ray.wait(pending, num_returns=1, timeout=_RAY_POLL_SECONDS)
-                for ref in ready:
-                    rows = ray.get(ref)
-                    pending.remove(ref)
-                    keep(rows)
+                _collect_ready(ray, pending, keep)
         except KeyboardInterrupt:
             pass
         raise
+
+
+def _collect_ready(ray: Any, pending: list[Any], sink: Callable[[list[dict[str, Any]]], None]
+                   ) -> None:
+    """Hand the rows of the Ray tasks that finish within one poll to ``sink``; the short poll
+    keeps Ctrl-C answered while tasks run."""
+    ready, _ = ray.wait(pending, num_returns=1, timeout=_RAY_POLL_SECONDS)
+    for ref in ready:
+        rows = ray.get(ref)
+        pending.remove(ref)
+        sink(rows)
 
 
 def validate(game: str, players: Sequence[int], overrides: dict[str, Any],
