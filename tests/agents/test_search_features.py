@@ -88,6 +88,9 @@ def test_spy_tracker_policy_is_legal_and_reads_only_the_movers_cards(players):
         seat = state.current_player()
         action = state.policy_action(random.Random(9))
         assert action in state.legal_actions()
+        kept = state.search_actions()
+        assert set(kept) <= set(state.legal_actions())
+        assert action in kept  # the policy's lowest-count bids are among those searched
         twin = state.resample(seat, rng)  # same own hand and bids, other hands re-dealt
         assert twin.policy_action(random.Random(9)) == action
 

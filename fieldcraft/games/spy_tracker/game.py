@@ -207,6 +207,7 @@ class SpyTrackerGame(Game):
         self.action_lookup: dict[str, int] = {_normalize(t): a for a, t in enumerate(strings)}
         self._legal_cache: dict[tuple[int, int, int], list[int]] = {}
         self._tails: dict[int, list[float]] = {}
+        self._search_cache: dict[tuple[int, int, int, int], list[int]] = {}
 
     def num_distinct_actions(self) -> int:
         return self.num_actions
@@ -681,22 +682,34 @@ class SpyTrackerState(State):
             return self.legal_actions()
         g = self.game
         count, attr = self.bid_count, self.bid_attr
-        out = [CALL, SPOT] if count >= 0 else []
-        made = set()
-        bids = self.bids
-        for i in range(0, len(bids), 4):
-            made.add(bids[i + 2] * NUM_ATTRIBUTES + bids[i + 3])
-        cap = g.round_cap(self.in_play)
-        for a in range(NUM_ATTRIBUTES):
-            k = g.min_bid if count < 0 else (count if a != attr else count + 1)
-            kept = 0
-            while k <= cap and kept < SEARCH_BIDS_PER_TRAIT:
-                if k * NUM_ATTRIBUTES + a not in made:
-                    out.append(g.bid_action(k, a, count >= 0 and k > count))
-                    kept += 1
-                k += 1
-        out.sort()
-        return out
+        key = (count, attr, self.in_play, self._traits_bid_at_count())
+        out = g._search_cache.get(key)
+        if out is None:
+            made = key[3]
+            out = [CALL, SPOT] if count >= 0 else []
+            cap = g.round_cap(self.in_play)
+            for a in range(NUM_ATTRIBUTES):
+                k = g.min_bid if count < 0 else (count if a != attr else count + 1)
+                kept = 0
+                while k <= cap and kept < SEARCH_BIDS_PER_TRAIT:
+                    if k != count or not made >> a & 1:
+                        out.append(g.bid_action(k, a, count >= 0 and k > count))
+                        kept += 1
+                    k += 1
+            out.sort()
+            g._search_cache[key] = out
+        return out[:]
+
+    def _traits_bid_at_count(self) -> int:
+        """Bitmask of the traits already bid at the standing count this round. Counts never go
+        down within a round, so these are the only earlier bids a new bid could repeat."""
+        bids, count = self.bids, self.bid_count
+        mask = 0
+        i = len(bids) - 4
+        while i >= 0 and bids[i + 2] == count:
+            mask |= 1 << bids[i + 3]
+            i -= 4
+        return mask
 
     def policy_action(self, rng: random.Random) -> int:
         """A quick decision for the seat to move from its own hand and the public bids only:
@@ -736,8 +749,7 @@ class SpyTrackerState(State):
             spot = (at_least - above) * SPOT_BONUS
             if spot > best_value:
                 best, best_value = SPOT, spot
-        bids = self.bids
-        made = {bids[i + 2] * NUM_ATTRIBUTES + bids[i + 3] for i in range(0, len(bids), 4)}
+        made = self._traits_bid_at_count()
         cap = g.round_cap(self.in_play)
         low = g.min_bid
         start = int(rng.random() * NUM_ATTRIBUTES)  # ties go to a random trait
@@ -747,7 +759,7 @@ class SpyTrackerState(State):
                 k = low
             else:
                 k = count if a != attr else count + 1
-            while k <= cap and k * NUM_ATTRIBUTES + a in made:
+            if k == count and made >> a & 1:
                 k += 1
             if k > cap:
                 continue
