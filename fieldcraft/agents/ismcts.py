@@ -119,7 +119,7 @@ class ISMCTSAgent:
     name = "ismcts"
 
     def __init__(self, iterations: int | None = None, time: float | None = None,
-                 c: float = 0.7, seed: int | None = None, rollout_depth: int | None = None,
+                 c: float | None = None, seed: int | None = None, rollout_depth: int | None = None,
                  widening: float = 2.0, alpha: float = 0.5, ordered: int = 1,
                  expand_after: int | None = None, beliefs: int = 1000,
                  opponents: str | None = None, chance_nodes: int | None = None):

@@ -229,3 +229,22 @@ def test_opponent_model_falls_back_to_the_heuristic_bot():
         again = ISMCTSAgent(iterations=150, seed=4, opponents="policy").act(View(twin, seat))
         assert again == choice
     assert branched > 0
+
+
+def test_the_games_exploration_constant_is_the_default(monkeypatch):
+    """Without ``c`` the agent uses the game's ``search_c``; an explicit ``c`` wins."""
+    state = decision_positions("spy-tracker", 2, 3, seed=8)[-1]
+    view = View(state, state.current_player())
+
+    def visits(**options):
+        root = ISMCTSAgent(iterations=600, seed=1, **options).search(view)
+        return sorted(root.n)
+
+    greedy = visits(c=0.0)
+    wide = visits(c=5.0)
+    assert greedy != wide
+    monkeypatch.setattr(type(state.game), "search_c", 0.0)
+    assert visits() == greedy
+    monkeypatch.setattr(type(state.game), "search_c", 5.0)
+    assert visits() == wide
+    assert visits(c=0.0) == greedy
