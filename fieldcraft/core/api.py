@@ -204,7 +204,8 @@ class State:
         ``resample`` draws hidden cards uniformly, ignoring that an opponent's bids or passes
         say something about its hand. Search agents weight their determinisations by this, so
         a game can add inference from a simple model of how people play without touching its
-        sampler (which must stay canonical for the conformance checks).
+        sampler (which must stay canonical for the conformance checks). Whether the answer is
+        ``None`` must depend on public facts only (search asks one resample to decide).
         """
         return None
 

@@ -772,17 +772,19 @@ class SpyTrackerState(State):
             return legal[int(rng.random() * len(legal))]
         return best
 
-    def belief_weight(self, seat: int) -> float:
+    def belief_weight(self, seat: int) -> float | None:
         """Plausibility of the other hands (in a resampled state) given this round's bids.
 
         People bid what their own cards make likely: each opponent bid of ``k`` on a trait is
         weighted by the chance, seen from the bidder's hand alone, that at least ``k`` are in
         play (plus a floor, for bluffs and forced bids). Without this a searcher treats an
-        opponent's "5 in Moscow" as if it said nothing about the bidder's cards.
+        opponent's "5 in Moscow" as if it said nothing about the bidder's cards. ``None`` when
+        no opponent has bid this round (public, so the same for every resample): nothing to
+        weigh, and search can skip drawing a pool.
         """
         bids = self.bids
-        if not bids:
-            return 1.0
+        if all(bids[i] == seat for i in range(0, len(bids), 4)):
+            return None
         g = self.game
         hands, delta = self.hands, g.delta
         in_play = self.in_play
