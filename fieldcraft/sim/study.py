@@ -247,8 +247,7 @@ def _run_ray(ray: Any, study: Study, jobs: list[Job], in_flight: int,
         raise
 
 
-def _collect_ready(ray: Any, pending: list[Any], sink: Callable[[list[dict[str, Any]]], None]
-                   ) -> None:
+def _collect_ready(ray: Any, pending: list[Any], sink: Callable[[Rows], None]) -> None:
     """Hand the rows of the Ray tasks that finish within one poll to ``sink``; the short poll
     keeps Ctrl-C answered while tasks run."""
     ready, _ = ray.wait(pending, num_returns=1, timeout=_RAY_POLL_SECONDS)
