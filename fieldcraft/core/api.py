@@ -67,12 +67,12 @@ class Game:
     search_c: float = 0.7
     """UCB exploration constant that suits this game's reward scale."""
     search_chance_nodes: int = 0
+    """Chance events with at most this many outcomes (a die) are tree levels in search, so a
+    choice made after a roll is judged per face; larger ones (a shuffle) stay open-loop."""
     search_opponents: str = "tree"
     """How search models the other seats: ``"tree"`` (their choices are searched in the shared
     tree, as in plain single-observer ISMCTS) or ``"policy"`` (they play the state's
     ``policy_action``, which decides from their own cards)."""
-    """Chance events with at most this many outcomes (a die) are tree levels in search, so a
-    choice made after a roll is judged per face; larger ones (a shuffle) stay open-loop."""
     test_configs: tuple[dict[str, Any], ...] = ({},)
     """Ruleset overrides (e.g. variants) the conformance suite runs besides the defaults."""
 
