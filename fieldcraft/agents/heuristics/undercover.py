@@ -58,6 +58,7 @@ from fieldcraft.games.undercover.game import (
     OVER,
     PLACE,
     agent_faces,
+    classified_landing,
 )
 
 STEP_P = ((1, 0.55), (2, 0.30), (3, 0.15))
@@ -179,16 +180,9 @@ class _Model:
             end = g.track_len
             if p0 >= end:
                 return self.lanes[lane]
-            target = min(p0 + steps, end)
-            t = target
-            while t <= end and occ[base + t]:
-                t += 1
-            if t > end:
-                t = target - 1
-                while t > p0 and occ[base + t]:
-                    t -= 1
-                if t == p0:
-                    return self.lanes[lane]
+            t = classified_landing(occ, base, p0, steps, end)
+            if t == p0:
+                return self.lanes[lane]
         else:
             last = last_tok[lane]
             if frozen[i] or last <= p0:

@@ -87,6 +87,25 @@ def ring_neighbours(colour: int) -> tuple[int, int]:
     return (colour - 1) % N_COLOURS, (colour + 1) % N_COLOURS
 
 
+def classified_landing(occ: list[int], base: int, p0: int, steps: int, end: int) -> int:
+    """Where a Staffer on space ``p0`` (< ``end``) of a Classified lane lands after ``steps``.
+
+    It stops at the last column and never shares a space, so when every space from its target
+    onward is taken it halts on the last free space before them; ``p0`` means it cannot move.
+    One function for the rules, the search evaluator and the heuristic bot, so they cannot
+    disagree about a hop.
+    """
+    target = p0 + steps if p0 + steps < end else end
+    t = target
+    while t <= end and occ[base + t]:
+        t += 1
+    if t > end:
+        t = target - 1
+        while t > p0 and occ[base + t]:
+            t -= 1
+    return t
+
+
 class UndercoverGame(Game):
     """Fixed parameters: player count, resolved ruleset, and the derived tables the hot path
     reads (grid geometry, action bases, the setup script)."""
@@ -761,18 +780,9 @@ class UndercoverState(State):
             return 0
         base = lane * g.lane_size
         occ = self.occ
-        target = pos0 + steps
-        if target > end:
-            target = end
-        t = target
-        while t <= end and occ[base + t]:
-            t += 1
-        if t > end:
-            t = target - 1
-            while t > pos0 and occ[base + t]:
-                t -= 1
-            if t == pos0:
-                return 0
+        t = classified_landing(occ, base, pos0, steps, end)
+        if t == pos0:
+            return 0
         if pos0:
             occ[base + pos0] -= 1
         occ[base + t] += 1
@@ -926,13 +936,7 @@ class UndercoverState(State):
                         work[s] += g.black_line + 1 - p
                     if s == mover and p < end:
                         for m in range(1, 6):
-                            t = min(p + m, end)
-                            while t <= end and occ[base + t]:
-                                t += 1
-                            if t > end:
-                                t = min(p + m, end) - 1
-                                while t > p and occ[base + t]:
-                                    t -= 1
+                            t = classified_landing(occ, base, p, m, end)
                             gain[m] = ((values[t - 1] - now) * mult if t > p else 0.0, 0.0)
                     continue
                 if self.frozen[i]:
