@@ -94,6 +94,15 @@ def _charts(summary: dict[str, Any], out_dir: Path) -> list[tuple[str, str]]:
 
     charts: list[tuple[str, str]] = []
 
+    def finish(fig: Any, ax: Any, title: str, fname: str) -> None:
+        """Title, legend, save and list one chart (every chart ends the same way)."""
+        ax.set_title(title)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(out_dir / fname, dpi=90)
+        plt.close(fig)
+        charts.append((title, fname))
+
     def rate_chart(title: str, fname: str, groups: dict[int, list[tuple[str, Rate]]]) -> None:
         fig, ax = plt.subplots(figsize=(max(5.0, 0.6 * sum(map(len, groups.values())) + 2), 4))
         x = 0
@@ -110,12 +119,7 @@ def _charts(summary: dict[str, Any], out_dir: Path) -> list[tuple[str, str]]:
         ax.set_xticks(ticks, names, rotation=45, ha="right", fontsize=8)
         ax.set_ylabel("win rate (Wilson 95%)")
         ax.set_ylim(0, 1)
-        ax.set_title(title)
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(out_dir / fname, dpi=90)
-        plt.close(fig)
-        charts.append((title, fname))
+        finish(fig, ax, title, fname)
 
     by_label: dict[int, list[tuple[str, Rate]]] = defaultdict(list)
     for (p, label), r in summary["labels"].items():
@@ -134,12 +138,7 @@ def _charts(summary: dict[str, Any], out_dir: Path) -> list[tuple[str, str]]:
             ax.hist(values, bins=30, alpha=0.6, label=f"{p} players")
         ax.set_xlabel("game length (actions)")
         ax.set_ylabel("games")
-        ax.set_title("Game length distribution")
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(out_dir / "game_length.png", dpi=90)
-        plt.close(fig)
-        charts.append(("Game length distribution", "game_length.png"))
+        finish(fig, ax, "Game length distribution", "game_length.png")
 
     if summary["endings"]:
         kinds = sorted({k for c in summary["endings"].values() for k in c})
@@ -152,12 +151,7 @@ def _charts(summary: dict[str, Any], out_dir: Path) -> list[tuple[str, str]]:
         ax.set_xticks([j + 0.4 - width / 2 for j in range(len(kinds))], kinds, rotation=30,
                       ha="right", fontsize=8)
         ax.set_ylabel("games")
-        ax.set_title("How games end")
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(out_dir / "endings.png", dpi=90)
-        plt.close(fig)
-        charts.append(("How games end", "endings.png"))
+        finish(fig, ax, "How games end", "endings.png")
     return charts
 
 
