@@ -88,7 +88,10 @@ def test_every_step_keeps_invariants_and_api_contracts(game):
                 text = state.action_to_string(action)
                 assert isinstance(text, str) and text
                 assert state.string_to_action(text) == action, text
+            ply = state.ply()
+            assert ply == len(state.history())
             state.apply_action(_step(state, rng))
+            assert state.ply() == ply + 1  # search bots rely on it to keep a turn's tree
             state.check_invariants()
 
 

@@ -38,6 +38,10 @@ class View:
     def action_to_string(self, action: int) -> str:
         return self._state.action_to_string(action)
 
+    def ply(self) -> int | None:
+        """How many actions the game has seen (public: see ``State.ply``)."""
+        return self._state.ply()
+
     def resample(self, rng: random.Random) -> State:
         """A full state consistent with everything this seat knows (for search)."""
         return self._state.resample(self.seat, rng)

@@ -172,6 +172,15 @@ class State:
     def history(self) -> list[int]:
         raise NotImplementedError
 
+    def ply(self) -> int | None:
+        """How many actions, chance outcomes included, the game has seen so far; ``None`` if
+        this state cannot tell (a resample whose past was imagined).
+
+        Public in every game (each action is seen to happen even when what it dealt is not), so
+        a bot may use it to tell that nothing but its own last move happened since it last
+        chose, and keep searching the tree it grew then."""
+        return len(self.history())
+
     def heuristic_returns(self) -> list[float] | None:
         """A cheap estimate of each seat's return from here, for cutting search rollouts short
         in long games; ``None`` (the default) means rollouts play on to the end."""

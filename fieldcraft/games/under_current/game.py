@@ -314,6 +314,11 @@ class UnderCurrentState(State):
             )
         return list(self.actions)
 
+    def ply(self) -> int | None:
+        if self.sampled:  # its past was imagined, so it has no count either
+            return None
+        return len(self.actions)  # the count is public even where the history is not
+
     def clone(self) -> UnderCurrentState:
         new = UnderCurrentState.__new__(UnderCurrentState)
         new.game = self.game
