@@ -37,6 +37,14 @@ hand-written heuristic bot from their own view); their replies branch the tree l
 the searcher's later choices are kept apart per reply. The search then plays a best reply to
 that model, over as many of its own moves as the budget reaches.
 
+When a turn is several decisions in a row (Undercover: take, flip, place; Against the Current:
+token, then Boost), the subtree under the move just chosen already holds the search of the next
+decision, so with ``reuse=1`` (the default) the next search starts from it rather than from
+nothing. It is kept only when the game has seen exactly one action since, this seat's own (the
+public count ``view.ply()``), so no other seat's move or chance draw can have made it stale; a
+reveal by the move itself (a flipped tile's back) leaves some visits from worlds now ruled out,
+which the new iterations outweigh.
+
 Leaves are scored by a random rollout of at most ``rollout_depth`` decisions (default: the game's
 ``search_rollout_depth``), then by the game's ``heuristic_returns()`` if it has one (a cheap
 estimate for long games), else the rollout runs on to the end.
@@ -122,7 +130,8 @@ class ISMCTSAgent:
                  c: float | None = None, seed: int | None = None, rollout_depth: int | None = None,
                  widening: float = 2.0, alpha: float = 0.5, ordered: int = 1,
                  expand_after: int | None = None, beliefs: int = 1000,
-                 opponents: str | None = None, chance_nodes: int | None = None):
+                 opponents: str | None = None, chance_nodes: int | None = None,
+                 reuse: int = 1):
         if iterations is None and time is None:
             iterations = 1000
         if iterations is not None and iterations < 1:
@@ -145,19 +154,42 @@ class ISMCTSAgent:
         self.opponents = opponents
         self._model: Any = None
         self.chance_nodes = chance_nodes
+        self.reuse = bool(reuse)
+        self._kept: tuple[int, int, _Node] | None = None  # (seat, ply it is for, subtree)
         self.rng = random.Random(seed)
         self.last_iterations = 0
+        self.last_reused = 0  # visits the last search started with from the kept subtree
 
     def act(self, view: Any) -> int:
         legal = view.legal_actions()
+        ply = view.ply() if self.reuse else None
+        kept = self._kept
+        self._kept = None
+        root = None
+        if kept is not None and ply is not None and kept[:2] == (view.seat, ply):
+            root = kept[2]
         if len(legal) == 1:
+            i = None if root is None else root.index.get(legal[0])
+            if i is not None and ply is not None:  # a forced step: follow it down the tree
+                self._kept = (view.seat, ply + 1, root.kids[i])
             return legal[0]
-        root = self.search(view)
-        best = max(range(len(root.actions)), key=lambda i: (root.n[i], root.w[i]))
+        self.last_reused = 0 if root is None else root.visits
+        root = self.search(view, root)
+        # A kept tree may hold moves that are not legal now (its search also saw worlds that
+        # this move's reveal ruled out, such as the other back of a flipped tile).
+        legal_set = set(legal)
+        choices = [i for i, a in enumerate(root.actions) if a in legal_set]
+        if not choices:
+            return legal[0]
+        best = max(choices, key=lambda i: (root.n[i], root.w[i]))
+        if ply is not None:
+            self._kept = (view.seat, ply + 1, root.kids[best])
         return root.actions[best]
 
-    def search(self, view: Any) -> _Node:
-        root = _Node()
+    def search(self, view: Any, root: _Node | None = None) -> _Node:
+        """Grow the tree at ``root`` (a fresh one by default) for this decision's budget."""
+        if root is None:
+            root = _Node()
         rng = self.rng
         deadline = None if self.time is None else time.perf_counter() + self.time
         limit = self.iterations

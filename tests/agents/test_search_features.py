@@ -248,3 +248,68 @@ def test_the_games_exploration_constant_is_the_default(monkeypatch):
     monkeypatch.setattr(type(state.game), "search_c", 5.0)
     assert visits() == wide
     assert visits(c=0.0) == greedy
+
+
+def _undercover_turn_start(seed: int):
+    """A two-player Undercover game played by random moves up to seat 0's third turn start."""
+    from fieldcraft.games.undercover.game import ACTIVATE
+
+    game = load_game("undercover", players=2)
+    s = game.new_initial_state()
+    rng = random.Random(seed)
+    starts = 0
+    while True:
+        p = s.current_player()
+        if p == CHANCE:
+            s.apply_action(sample_chance(s, rng))
+            continue
+        if p == 0 and s.phase == ACTIVATE and len(s.legal_actions()) > 1:  # a turn begins
+            starts += 1
+            if starts == 3:
+                return s, rng
+        s.apply_action(rng.choice(s.legal_actions()))
+
+
+def test_search_tree_is_kept_within_a_turn_and_dropped_after_other_moves():
+    from fieldcraft.games.undercover.game import ACTIVATE
+
+    s, rng = _undercover_turn_start(4)
+    assert s.phase == ACTIVATE
+    agent = ISMCTSAgent(iterations=300, seed=1)
+    fresh = ISMCTSAgent(iterations=300, seed=1, reuse=0)
+    reused = []
+    while s.current_player() == 0:  # seat 0's turn: take, flip, place
+        view = View(s, 0)
+        action = agent.act(view)
+        if len(view.legal_actions()) > 1:
+            reused.append(agent.last_reused)
+            fresh.act(View(s.clone(), 0))
+            assert fresh.last_reused == 0
+        s.apply_action(action)
+    # the turn's first search starts afresh, each later one from the subtree kept for it
+    assert len(reused) >= 2 and reused[0] == 0 and all(r > 0 for r in reused[1:]), reused
+    # the other seat moves: whatever was kept is stale now
+    while s.current_player() != 0:
+        p = s.current_player()
+        s.apply_action(sample_chance(s, rng) if p == CHANCE else rng.choice(s.legal_actions()))
+    agent.act(View(s, 0))
+    assert agent.last_reused == 0
+
+
+
+def test_a_kept_tree_never_yields_a_move_that_is_not_legal_now():
+    """A kept subtree may have grown children in worlds the last move ruled out (a flip shows
+    the tile's real back): however many visits such a child has, it must not be played."""
+    from fieldcraft.agents.ismcts import _Node
+
+    s, _ = _undercover_turn_start(6)
+    legal = s.legal_actions()
+    illegal = next(a for a in range(s.game.num_distinct_actions()) if a not in legal)
+    stale = _Node()
+    i = stale.add(illegal)
+    stale.n[i], stale.w[i], stale.visits = 10**6, 10.0**6, 10**6
+    agent = ISMCTSAgent(iterations=5, seed=2)
+    agent._kept = (0, s.ply(), stale)
+    choice = agent.act(View(s, 0))
+    assert agent.last_reused == 10**6  # the stale tree was taken up ...
+    assert choice in legal  # ... and its illegal favourite was not played
