@@ -275,8 +275,8 @@ def test_search_tree_is_kept_within_a_turn_and_dropped_after_other_moves():
 
     s, rng = _undercover_turn_start(4)
     assert s.phase == ACTIVATE
-    agent = ISMCTSAgent(iterations=300, seed=1)
-    fresh = ISMCTSAgent(iterations=300, seed=1, reuse=0)
+    agent = ISMCTSAgent(iterations=300, seed=1, reuse=1)
+    fresh = ISMCTSAgent(iterations=300, seed=1)  # reuse is off by default
     reused = []
     while s.current_player() == 0:  # seat 0's turn: take, flip, place
         view = View(s, 0)
@@ -308,7 +308,7 @@ def test_a_kept_tree_never_yields_a_move_that_is_not_legal_now():
     stale = _Node()
     i = stale.add(illegal)
     stale.n[i], stale.w[i], stale.visits = 10**6, 10.0**6, 10**6
-    agent = ISMCTSAgent(iterations=5, seed=2)
+    agent = ISMCTSAgent(iterations=5, seed=2, reuse=1)
     agent._kept = (0, s.ply(), stale)
     choice = agent.act(View(s, 0))
     assert agent.last_reused == 10**6  # the stale tree was taken up ...
