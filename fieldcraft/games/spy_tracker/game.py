@@ -32,7 +32,6 @@ from fieldcraft.core.api import (
     MalformedActionError,
     RulesetError,
     State,
-    shuffle,
 )
 
 ROLES = ("Face", "Hacker", "Muscle")
@@ -619,7 +618,14 @@ class SpyTrackerState(State):
             if other != seat:
                 hidden += hand
         hidden.sort()  # canonical: depends on what the seat knows, not on the true deal
-        shuffle(hidden, rng)
+        # Only the other hands need random cards (the pool is kept sorted), so shuffle just
+        # their share into the front: a partial Fisher-Yates, a fraction of a full shuffle.
+        needed = sum(len(hand) for other, hand in enumerate(sample.hands) if other != seat)
+        random_ = rng.random
+        last = len(hidden)
+        for i in range(needed):
+            j = i + int(random_() * (last - i))
+            hidden[i], hidden[j] = hidden[j], hidden[i]
         used = 0
         for other, hand in enumerate(sample.hands):
             if other != seat:
