@@ -156,6 +156,27 @@ def test_json_round_trip_at_every_step(game):
         state.apply_action(_step(state, rng))
 
 
+def test_play_chance_appends_a_run_of_legal_outcomes(game):
+    """``play_chance`` may resolve several chance outcomes at once (a whole deal), but each must
+    be a legal outcome in turn: the history it leaves replays, step by checked step, to the
+    very state it made."""
+    rng = random.Random(9)
+    calls = 0
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                before = len(state.history())
+                state.play_chance(rng)
+                calls += 1
+                assert len(state.history()) > before
+                state.check_invariants()
+                assert game.replay(state.history()) == state
+            else:
+                state.apply_action(_step(state, rng))
+    assert calls > 0
+
+
 def test_clone_is_independent(game):
     rng = random.Random(6)
     state = game.new_initial_state()

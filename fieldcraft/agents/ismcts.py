@@ -195,6 +195,21 @@ class ISMCTSAgent:
         deadline = None if self.time is None else time.perf_counter() + self.time
         limit = self.iterations
         draw = self._sampler(view, rng)
+        game = view.game
+        # The settings every iteration reads, looked up once per search rather than per pass.
+        threshold = self.expand_after
+        if threshold is None:
+            threshold = game.search_expand_after
+        chance_nodes = self.chance_nodes
+        if chance_nodes is None:
+            chance_nodes = game.search_chance_nodes
+        settings = (
+            threshold,
+            self.c if self.c is not None else game.search_c,
+            chance_nodes,
+            (self.opponents or game.search_opponents) == "policy",
+        )
+        iterate = self._iterate
         done = 0
         while True:
             if limit is not None and done >= limit:
@@ -202,7 +217,7 @@ class ISMCTSAgent:
             if deadline is not None and done % 8 == 0 and time.perf_counter() >= deadline:
                 if done > 0:
                     break
-            self._iterate(root, draw(), rng)
+            iterate(root, draw(), rng, settings)
             done += 1
         self.last_iterations = done
         return root
@@ -242,19 +257,13 @@ class ISMCTSAgent:
             return lambda: pool[int(random_() * len(pool))].clone()
         return lambda: pool[min(bisect_right(cumulative, random_() * total), last)].clone()
 
-    def _iterate(self, root: _Node, state: State, rng: random.Random) -> None:
+    def _iterate(self, root: _Node, state: State, rng: random.Random,
+                 settings: tuple[int, float, int, bool]) -> None:
         path: list[tuple[_Node, int, int]] = []  # (node, child index, player who chose it)
         node = root
-        threshold = self.expand_after
-        if threshold is None:
-            threshold = state.game.search_expand_after
-        c = self.c if self.c is not None else state.game.search_c
+        threshold, c, chance_nodes, model = settings
         widening, alpha = self.widening, self.alpha
-        chance_nodes = self.chance_nodes
-        if chance_nodes is None:
-            chance_nodes = state.game.search_chance_nodes
         me = state.current_player()
-        model = (self.opponents or state.game.search_opponents) == "policy"
         random_ = rng.random
         sqrt = math.sqrt
         log = _LOG if root.visits + 2 < len(_LOG) else _log_table(root.visits + 2)
@@ -263,10 +272,12 @@ class ISMCTSAgent:
             if player == TERMINAL:
                 break
             if player == CHANCE:
-                outcome = sample_chance(state, rng)
                 if chance_nodes and len(state.chance_outcomes()) <= chance_nodes:
+                    outcome = sample_chance(state, rng)
                     node = node.branch(outcome)
-                state._apply(outcome)
+                    state._apply(outcome)
+                else:
+                    state.play_chance(rng)
                 continue
             if model and player != me:
                 # The opponent plays the game's policy from its own cards; its replies branch
@@ -346,7 +357,7 @@ class ISMCTSAgent:
             if player == TERMINAL:
                 return state.returns()
             if player == CHANCE:
-                state._apply(sample_chance(state, rng))
+                state.play_chance(rng)
                 continue
             if depth <= 0:
                 estimate = state.heuristic_returns()

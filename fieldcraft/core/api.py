@@ -186,6 +186,17 @@ class State:
         in long games; ``None`` (the default) means rollouts play on to the end."""
         return None
 
+    def play_chance(self, rng: random.Random) -> None:
+        """Apply at least one chance outcome, drawn by its odds (default: exactly one).
+
+        A game whose chance comes in long runs (a deal, card by card) may resolve the whole
+        run in one call: search and simulation only need the position after it, and one tight
+        loop is several times cheaper than a ``legal_actions`` and an ``_apply`` per card. The
+        outcomes must have the same joint distribution as drawing them one at a time, and every
+        one of them must still be appended to the history.
+        """
+        self._apply(sample_chance(self, rng))
+
     def search_actions(self) -> list[int]:
         """The legal actions worth searching here (default: all of them).
 

@@ -133,6 +133,29 @@ def test_deal_is_one_uniform_chance_node_per_card_from_the_undealt_cards():
         act(state, f"deal {MOSCOW[1]} to seat 1")
 
 
+def test_play_chance_deals_the_round_in_one_go_with_uniform_cards():
+    """Dealing the rest of a round in one call must give every card the same chance of every
+    place in every hand, as card-by-card chance nodes do; a sampler that could never pick the
+    last card of the pool, or favoured the first, shows up as an empty or swollen cell."""
+    game = load_game(GAME, players=2, **SMALL2)
+    rng = random.Random(3)
+    deals = 7200
+    counts = {}
+    for _ in range(deals):
+        state = game.new_initial_state()
+        act(state, "seat 1 opens")
+        state.play_chance(rng)
+        assert state.current_player() == 1
+        assert len(state.history()) == 1 + 6  # the opener and six dealt cards
+        for seat in (0, 1):
+            for place, card in enumerate(state.hands[seat]):
+                counts[seat, place, card] = counts.get((seat, place, card), 0) + 1
+    expected = deals / game.num_cards  # 200 for each card, place and hand
+    sigma = expected**0.5
+    assert len(counts) == 2 * 3 * game.num_cards
+    assert all(abs(n - expected) < 5 * sigma for n in counts.values())
+
+
 def test_first_bidder_override_skips_the_opening_chance_node():
     game = load_game(GAME, players=3, first_bidder="seat 2")
     state = game.new_initial_state()

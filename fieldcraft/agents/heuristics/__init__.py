@@ -11,7 +11,7 @@ import importlib
 import random
 from typing import Any
 
-from fieldcraft.core.api import CHANCE, TERMINAL, sample_chance
+from fieldcraft.core.api import CHANCE, TERMINAL
 
 _MODULES = {
     "under-current": "fieldcraft.agents.heuristics.under_current",
@@ -63,7 +63,7 @@ def lookahead(view: Any, rng: random.Random, samples: int = 4) -> int:
             state = world.clone()
             state._apply(action)
             while state.current_player() == CHANCE:
-                state._apply(sample_chance(state, rng))
+                state.play_chance(rng)
             if state.current_player() == TERMINAL:
                 total += state.returns()[seat]
             else:

@@ -32,6 +32,7 @@ from fieldcraft.core.api import (
     MalformedActionError,
     RulesetError,
     State,
+    sample_chance,
 )
 
 ROLES = ("Face", "Hacker", "Muscle")
@@ -413,6 +414,35 @@ class SpyTrackerState(State):
             self.opener = action - g.open_base
             self._start_deal()
 
+    def play_chance(self, rng: random.Random) -> None:
+        """Deal the rest of the round in one go (the opener is drawn as usual): each remaining
+        card is a uniform draw from what is left of the pool, as dealing card by card would be."""
+        if self.phase != DEALING:
+            self._apply(sample_chance(self, rng))
+            return
+        g = self.game
+        pool, hands, actions = self.pool, self.hands, self.actions
+        cps, base, size = g.cards_per_source, g.deal_base, g.num_cards
+        random_ = rng.random
+        last = len(pool)
+        i = 0
+        for seat in range(self.deal_seat, len(hands)):
+            hand = hands[seat]
+            first = base + seat * size
+            for _ in range(self.sources[seat] * cps - len(hand)):
+                j = i + int(random_() * (last - i))  # a partial Fisher-Yates over the pool
+                card = pool[j]
+                pool[j] = pool[i]
+                pool[i] = card
+                hand.append(card)
+                actions.append(first + card)
+                i += 1
+        del pool[:i]
+        pool.sort()
+        self.deal_seat = -1
+        self.phase = BIDDING
+        self.player = self.opener
+
     def _next_active(self, seat: int) -> int:
         """The next seat clockwise that still has an active Source."""
         players = len(self.sources)
@@ -635,15 +665,15 @@ class SpyTrackerState(State):
         sample.pool = sorted(hidden[used:])
         g = self.game
         base, size = g.deal_base, g.num_cards
-        dealt = [0] * len(sample.hands)
         history = sample.actions
-        for i in range(sample.deal_start, len(history)):
-            action = history[i]
-            if action >= base:
-                other = (action - base) // size
-                if other != seat:
-                    history[i] = base + other * size + sample.hands[other][dealt[other]]
-                    dealt[other] += 1
+        # This round's deal is one run of actions from ``deal_start``, seat after seat, each
+        # hand in the order it was dealt: rewrite the other seats' stretches of it.
+        i = sample.deal_start
+        for other, hand in enumerate(sample.hands):
+            if other != seat:
+                first = base + other * size
+                history[i : i + len(hand)] = [first + c for c in hand]
+            i += len(hand)
         return sample
 
     def heuristic_returns(self) -> list[float] | None:
@@ -654,7 +684,6 @@ class SpyTrackerState(State):
         """
         if self.winner >= 0:
             return self.returns()
-        g = self.game
         sources = self.sources[:]
         if (self.phase == BIDDING or self.phase == CHOOSING) and self.bid_count > 0:
             # Search calls this on a determinised state, where every hand is known: a false
@@ -669,14 +698,15 @@ class SpyTrackerState(State):
                 rivals = [s for s, n in enumerate(self.sources) if n and s != self.bidder]
                 for s in rivals:
                     sources[s] -= 0.5 / len(rivals)
-        weights = [
-            (s / g.start_sources) * (1.0 + p) ** 2 if s > 0 else 0.0
-            for s, p in zip(sources, self.points, strict=True)
-        ]
+        # Sources over the starting number, times (1 + points) squared (a constant factor
+        # does not change the normalised result, so the division by start_sources is left out).
+        weights = [s * (1.0 + p) * (1.0 + p) if s > 0 else 0.0
+                   for s, p in zip(sources, self.points, strict=True)]
         total = sum(weights)
         if total <= 0:
             return [1.0 / len(weights)] * len(weights)
-        return [w / total for w in weights]
+        scale = 1.0 / total
+        return [w * scale for w in weights]
 
     def search_actions(self) -> list[int]:
         """Challenges, and per trait the two lowest counts still open to this seat.
@@ -817,7 +847,7 @@ class SpyTrackerState(State):
         new.round = self.round
         new.sources = self.sources[:]
         new.points = self.points[:]
-        new.hands = [h[:] for h in self.hands]
+        new.hands = list(map(list.copy, self.hands))
         new.pool = self.pool[:]
         new.deal_seat = self.deal_seat
         new.deal_start = self.deal_start
