@@ -223,6 +223,28 @@ def test_observations_are_json_and_resample_hides_only_hidden(game):
         assert varied[seat] > 0, f"resample({seat}) never changed any hidden information"
 
 
+def test_resampler_draws_what_resample_draws(game):
+    """Search draws through ``resampler``; a game that prepares it once per position must not
+    drift from ``resample`` (same seed, same sample, field for field, history included)."""
+    rng = random.Random(10)
+    checked = 0
+    for _ in range(3):
+        state = game.new_initial_state()
+        step = 0
+        while not state.is_terminal():
+            step += 1
+            if not state.is_chance_node() and step % 3 == 0:
+                seat = state.current_player()
+                draw = state.resampler(seat)
+                for k in range(3):
+                    a = draw(random.Random(step * 7 + k))
+                    b = state.resample(seat, random.Random(step * 7 + k))
+                    assert a.to_dict() == b.to_dict()
+                    checked += 1
+            state.apply_action(_step(state, rng))
+    assert checked > 0
+
+
 def test_resample_depends_only_on_what_the_seat_knows(game):
     """Two states a seat cannot tell apart must resample identically for the same seed; this
     is what makes a searching bot decide alike in both (it cannot peek at hidden cards)."""

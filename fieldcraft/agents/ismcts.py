@@ -233,20 +233,21 @@ class ISMCTSAgent:
     def _sampler(self, view: Any, rng: random.Random) -> Callable[[], State]:
         """A function returning one determinisation per iteration: fresh uniform resamples, or
         draws from a weighted pool when the game weighs beliefs (see the module docstring)."""
-        first = view.resample(rng)
+        resample = view.resampler()
+        first = resample(rng)
         seat = view.seat
         weight = first.belief_weight(seat) if self.beliefs else None
         if weight is None:
             spare = [first]
 
             def fresh() -> State:
-                return spare.pop() if spare else view.resample(rng)
+                return spare.pop() if spare else resample(rng)
             return fresh
         size = self.beliefs if self.iterations is None else min(self.beliefs, self.iterations)
         pool = [first]
         weights = [weight]
         for _ in range(size - 1):
-            sample = view.resample(rng)
+            sample = resample(rng)
             pool.append(sample)
             weights.append(sample.belief_weight(seat))
         cumulative = list(accumulate(weights))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import operator
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 CHANCE = -1
@@ -165,6 +165,15 @@ class State:
 
     def resample(self, seat: int, rng: random.Random) -> State:
         raise NotImplementedError
+
+    def resampler(self, seat: int) -> Callable[[random.Random], State]:
+        """A function drawing ``resample(seat, rng)``, valid while this state is unchanged.
+
+        Search draws thousands of resamples from one position. A game whose ``resample`` spends
+        much of its time working out what the seat can know (the same for every draw) can work
+        it out once here; its draws must equal ``resample``'s for the same ``rng``.
+        """
+        return lambda rng: self.resample(seat, rng)
 
     def clone(self) -> State:
         raise NotImplementedError

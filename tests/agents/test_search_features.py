@@ -153,6 +153,9 @@ class _PoolView:
         label = self.made % 2  # alternate: odd samples weigh 3, even ones 1
         return _Weighted(label, 3.0 if label else 1.0)
 
+    def resampler(self):
+        return self.resample
+
 
 def test_ismcts_draws_determinisations_in_proportion_to_belief_weight():
     view = _PoolView()

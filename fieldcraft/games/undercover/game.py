@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 from fieldcraft.core.api import (
@@ -1324,9 +1325,15 @@ class UndercoverState(State):
         two states that look alike resample alike for the same ``rng``: the sample depends on
         what is known, not on the truth.
         """
-        new = self.clone()
+        return self.resampler(seat)(rng)
+
+    def resampler(self, seat: int) -> Callable[[random.Random], UndercoverState]:
+        """``resample`` with what the seat can know worked out once: which positions hold
+        which visible colour, what lies hidden, and where the deal outcomes are in the action
+        list. A search draws thousands of samples from one position, and this part is the same
+        for every one of them (the draws are the same as ``resample``'s for the same ``rng``)."""
         if self.phase == SETUP and not any(self.piles):
-            return new
+            return lambda rng: self.clone()
         tcell = self.tcell
         revealed = self.revealed
         tcol = self.tcol
@@ -1345,31 +1352,38 @@ class UndercoverState(State):
                 hidden += pile[:-1]
             else:
                 hidden += pile
-        undealt = [a for a in range(N_AGENTS) if tcell[a] == LOC_SUPPLY]
+        hidden += [a for a in range(N_AGENTS) if tcell[a] == LOC_SUPPLY]  # undealt
         unknown = [a for a in range(N_AGENTS) if not revealed[a]]  # public: flips are seen
-        mapping: dict[int, int] = {}
-        rest = set(unknown)
-        for c in range(N_COLOURS):
-            if not visible[c]:
-                continue
-            twins = [a for a in (2 * c, 2 * c + 1) if a in rest]
-            shuffle(twins, rng)
-            for old, a in zip(visible[c], twins, strict=False):
-                mapping[old] = a
-                rest.discard(a)
-        pool = sorted(rest)
-        shuffle(pool, rng)
-        for old, a in zip(hidden + undealt, pool, strict=True):
-            mapping[old] = a
-        for a in range(N_AGENTS):
-            mapping.setdefault(a, a)
-        new._relabel(mapping)
-        return new
+        # Per colour shown: the positions showing it and the twins that may sit there.
+        groups = [(visible[c], [a for a in (2 * c, 2 * c + 1) if not revealed[a]])
+                  for c in range(N_COLOURS) if visible[c]]
+        deal_lo = self.game.DEAL
+        deals = [(i, x - deal_lo) for i, x in enumerate(self.actions)
+                 if deal_lo <= x < deal_lo + N_AGENTS]
 
-    def _relabel(self, mapping: dict[int, int]) -> None:
-        """Swap Agent identities by position (old id -> new id). Only unflipped Agents with
-        matching visible colours are exchanged, so per-Agent ``tcol``/``up``/``revealed`` stay
-        valid as they are."""
+        def draw(rng: random.Random) -> UndercoverState:
+            mapping = list(range(N_AGENTS))  # old id -> new id
+            rest = set(unknown)
+            for olds, twins in groups:
+                twins = twins[:]
+                shuffle(twins, rng)
+                for old, a in zip(olds, twins, strict=False):
+                    mapping[old] = a
+                    rest.discard(a)
+            pool = sorted(rest)
+            shuffle(pool, rng)
+            for old, a in zip(hidden, pool, strict=True):
+                mapping[old] = a
+            new = self.clone()
+            new._relabel(mapping, deals)
+            return new
+        return draw
+
+    def _relabel(self, mapping: list[int], deals: list[tuple[int, int]]) -> None:
+        """Swap Agent identities by position (``mapping[old id]`` = new id). Only unflipped
+        Agents with matching visible colours are exchanged, so per-Agent ``tcol``/``up``/
+        ``revealed`` stay valid as they are. ``deals``: (index in the action list, Agent dealt)
+        for every deal outcome, rewritten to the Agent's new id."""
         g = self.game
         old_cells = self.tcell[:N_AGENTS]
         for a in range(N_AGENTS):
@@ -1381,9 +1395,9 @@ class UndercoverState(State):
         if 0 <= self.held < N_AGENTS:
             self.held = mapping[self.held]
         self.files = [mapping[f] if 0 <= f < N_AGENTS else f for f in self.files]
-        deal_lo, deal_hi = g.DEAL, g.DEAL + N_AGENTS
-        self.actions = [deal_lo + mapping[x - deal_lo] if deal_lo <= x < deal_hi else x
-                        for x in self.actions]
+        actions, deal_lo = self.actions, g.DEAL
+        for i, old in deals:
+            actions[i] = deal_lo + mapping[old]
 
     # -- plumbing ----------------------------------------------------------------------------------
     def clone(self) -> UndercoverState:
