@@ -103,12 +103,16 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         for r in results:
             search = bench_ismcts(r["game"], r["players"], runs=max(1, min(args.runs, 3)))
             r["ismcts_iterations_per_second"] = search["ismcts_iterations_per_second"]
+            r["ismcts_iterations_per_second_best"] = search["ismcts_iterations_per_second_best"]
+            r["ismcts_runs"] = search["runs"]
             r["ismcts_rollout_depth"] = search["rollout_depth"]
             r["ismcts_opponents"] = search["opponents"]
             if search["opponents"] != "tree":  # also the plain single-observer rate
                 tree = bench_ismcts(r["game"], r["players"], runs=max(1, min(args.runs, 3)),
                                     opponents="tree")
                 r["ismcts_tree_iterations_per_second"] = tree["ismcts_iterations_per_second"]
+                r["ismcts_tree_iterations_per_second_best"] = (
+                    tree["ismcts_iterations_per_second_best"])
     if args.json:
         print(json.dumps(results))
         return 0
@@ -118,10 +122,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                 f"median of {r['runs']} runs x {r['games_per_run']} games)")
         if "ismcts_iterations_per_second" in r:
             line += (f"\n{'':<26}{r['ismcts_iterations_per_second']:>10,} ISMCTS iterations/s "
-                     f"(CPU, opponents: {r['ismcts_opponents']})")
+                     f"(CPU, opponents: {r['ismcts_opponents']}; median of {r['ismcts_runs']} "
+                     f"runs, best {r['ismcts_iterations_per_second_best']:,})")
         if "ismcts_tree_iterations_per_second" in r:
             line += (f"\n{'':<26}{r['ismcts_tree_iterations_per_second']:>10,} ISMCTS "
-                     f"iterations/s (CPU, opponents: tree)")
+                     f"iterations/s (CPU, opponents: tree; median of {r['ismcts_runs']} runs, "
+                     f"best {r['ismcts_tree_iterations_per_second_best']:,})")
         print(line)
     return 0
 

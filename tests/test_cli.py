@@ -63,6 +63,16 @@ def test_bench_reports_both_search_rates_for_a_policy_game(capsys):
     r = results[0]
     assert r["ismcts_opponents"] == "policy"
     assert r["ismcts_iterations_per_second"] > 0 and r["ismcts_tree_iterations_per_second"] > 0
+    # one run: its best is its median
+    assert r["ismcts_iterations_per_second_best"] == r["ismcts_iterations_per_second"]
+    assert r["ismcts_tree_iterations_per_second_best"] == r["ismcts_tree_iterations_per_second"]
+
+
+def test_bench_text_gives_the_median_and_the_best_search_run(capsys):
+    assert main(["bench", "--game", "spy-tracker", "--games", "5", "--runs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "opponents: tree; median of 2 runs, best" in out
+    assert "opponents: policy; median of 2 runs, best" in out
 
 
 @pytest.mark.parametrize("argv,message", [
