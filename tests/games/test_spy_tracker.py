@@ -603,3 +603,17 @@ def test_random_games_end_and_keep_invariants():
                 assert state.points[winner] >= 3
             else:
                 assert [s for s, n in enumerate(state.sources) if n] == [winner]
+
+
+def test_hand_counts_add_each_cards_traits_and_the_cache_stays_bounded(monkeypatch):
+    import fieldcraft.games.spy_tracker.game as rules
+
+    game = load_game(GAME, players=3)
+    rng = random.Random(4)
+    monkeypatch.setattr(rules, "HAND_CACHE", 50)
+    for _ in range(400):
+        hand = rng.sample(range(game.num_cards), rng.randrange(1, 6))
+        expected = [sum(game.delta[a][c] for c in hand) for a in range(len(ATTRIBUTES))]
+        assert game.hand_counts(hand) == expected
+        assert game.hand_counts(hand) == expected  # the cached answer too
+        assert len(game._hand_counts) <= 50
