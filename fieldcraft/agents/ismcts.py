@@ -75,6 +75,12 @@ def _log_table(size: int) -> list[float]:
     return _LOG
 
 
+_NONE: list[Any] = []
+"""The child lists of a node without children; never appended to (``_Node.add`` replaces it)."""
+_NO_INDEX: dict[int, int] = {}
+_NO_SET: set[int] = set()
+
+
 class _Node:
     """Statistics of a node's children in parallel lists (one list comprehension scores them
     all, several times faster than touching one object per child)."""
@@ -83,18 +89,20 @@ class _Node:
                  "all_legal", "chance")
 
     def __init__(self) -> None:
-        self.actions: list[int] = []
-        self.index: dict[int, int] = {}
-        self.kids: list[_Node] = []
-        self.n: list[int] = []  # visits of each child
-        self.w: list[float] = []  # total reward of each child, for the player who chose it
-        self.avail: list[int] = []  # how often each child was legal when this node was visited
+        # Most nodes are made and never grow a child (a reply seen once, a young leaf), so the
+        # child lists start as shared empty ones and ``add`` gives a node its own.
+        self.actions: list[int] = _NONE
+        self.index: dict[int, int] = _NO_INDEX
+        self.kids: list[_Node] = _NONE
+        self.n: list[int] = _NONE  # visits of each child
+        self.w: list[float] = _NONE  # total reward of each child, for the player who chose it
+        self.avail: list[int] = _NONE  # how often each child was legal when this node was visited
         self.visits = 0
         # The legal actions seen at the last visit. Most nodes see the same list every time, so
         # only the tried children are looked at, not every legal action (hundreds of bids in Spy
         # Tracker).
-        self.legal: list[int] = []
-        self.legal_set: set[int] = set()
+        self.legal: list[int] = _NONE
+        self.legal_set: set[int] = _NO_SET
         self.all_legal = True  # every child is in ``legal``
         # The node after each move the search does not choose: a chance outcome when small
         # chance events branch the tree, or a modelled opponent's reply (see ``branch``).
@@ -112,6 +120,9 @@ class _Node:
         return child
 
     def add(self, action: int) -> int:
+        if self.kids is _NONE:
+            self.actions, self.index, self.kids = [], {}, []
+            self.n, self.w, self.avail = [], [], []
         i = len(self.actions)
         self.actions.append(action)
         self.index[action] = i
