@@ -166,6 +166,9 @@ def test_play_chance_appends_a_run_of_legal_outcomes(game):
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
+                if rng.random() < 0.3:  # sometimes start partway through a run (a deal)
+                    state.apply_action(sample_chance(state, rng))
+                    continue
                 before = len(state.history())
                 state.play_chance(rng)
                 calls += 1

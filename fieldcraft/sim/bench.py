@@ -79,7 +79,8 @@ def bench_ismcts(name: str, players: int | None = None, positions: int = 8,
     """ISMCTS iterations per second of CPU time (process time, so other load on the machine
     disturbs it less than wall time would), median over runs of several positions, and the best
     run: on a shared virtual machine CPU time itself swings by a quarter from minute to minute,
-    and the fastest run is the one least disturbed (``timeit``'s reasoning for its minimum).
+    and as every run does the same work (same positions, same seed), the fastest is the one
+    least disturbed (``timeit``'s reasoning for its minimum).
 
     ``opponents`` as for the agent (default: the game's). An iteration with opponents played by
     a policy also plays their replies up to the searcher's next choice, so it does more than a
@@ -91,8 +92,8 @@ def bench_ismcts(name: str, players: int | None = None, positions: int = 8,
         players = default_ruleset(name)["default_players"]
     states = decision_positions(name, players, positions)
     rates = []
-    for run in range(runs):
-        agent = ISMCTSAgent(iterations=iterations, seed=run, opponents=opponents)
+    for _ in range(runs):
+        agent = ISMCTSAgent(iterations=iterations, seed=0, opponents=opponents)
         start = time.process_time()
         for state in states:
             agent.search(View(state, state.current_player()))

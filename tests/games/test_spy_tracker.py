@@ -154,6 +154,20 @@ def test_play_chance_deals_the_round_in_one_go_with_uniform_cards():
     sigma = expected**0.5
     assert len(counts) == 2 * 3 * game.num_cards
     assert all(abs(n - expected) < 5 * sigma for n in counts.values())
+    # Whole hands, not just single cards: every pair of cards shares seat 0's hand now and then
+    # (about 34 times each). A sampler dealing runs of neighbouring cards passes the check above
+    # and fails this one.
+    pairs = {}
+    for _ in range(deals):
+        state = game.new_initial_state()
+        act(state, "seat 1 opens")
+        state.play_chance(rng)
+        a, b, c = sorted(state.hands[0])
+        for pair in ((a, b), (a, c), (b, c)):
+            pairs[pair] = pairs.get(pair, 0) + 1
+    per_pair = deals * 3 / (game.num_cards * (game.num_cards - 1) / 2)
+    assert len(pairs) == game.num_cards * (game.num_cards - 1) // 2
+    assert max(pairs.values()) < 3 * per_pair
 
 
 def test_first_bidder_override_skips_the_opening_chance_node():
@@ -613,7 +627,7 @@ def test_hand_counts_add_each_cards_traits_and_the_cache_stays_bounded(monkeypat
     monkeypatch.setattr(rules, "HAND_CACHE", 50)
     for _ in range(400):
         hand = rng.sample(range(game.num_cards), rng.randrange(1, 6))
-        expected = [sum(game.delta[a][c] for c in hand) for a in range(len(ATTRIBUTES))]
+        expected = tuple(sum(game.delta[a][c] for c in hand) for a in range(len(ATTRIBUTES)))
         assert game.hand_counts(hand) == expected
         assert game.hand_counts(hand) == expected  # the cached answer too
         assert len(game._hand_counts) <= 50

@@ -209,9 +209,9 @@ class SpyTrackerGame(Game):
         self._legal_cache: dict[tuple[int, int, int], list[int]] = {}
         self._tails: dict[int, list[float]] = {}
         self._search_cache: dict[tuple[int, int, int, int], list[int]] = {}
-        self._hand_counts: dict[tuple[int, ...], list[int]] = {}
+        self._hand_counts: dict[tuple[int, ...], tuple[int, ...]] = {}
 
-    def hand_counts(self, hand: list[int]) -> list[int]:
+    def hand_counts(self, hand: list[int]) -> tuple[int, ...]:
         """What ``hand`` adds to each trait's count. Cached: a search asks it for the same few
         thousand hands (its pool of determinisations) hundreds of thousands of times, and the
         sum over the hand was a fifth of a policy-played search. The cache is emptied when it
@@ -223,9 +223,9 @@ class SpyTrackerGame(Game):
                 self._hand_counts.clear()
             card_delta = self.card_delta
             if hand:
-                counts = list(map(sum, zip(*[card_delta[c] for c in hand], strict=True)))
+                counts = tuple(map(sum, zip(*[card_delta[c] for c in hand], strict=True)))
             else:
-                counts = [0] * NUM_ATTRIBUTES
+                counts = (0,) * NUM_ATTRIBUTES
             self._hand_counts[key] = counts
         return counts
 
