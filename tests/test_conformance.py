@@ -41,6 +41,19 @@ def _step(state, rng):
     return legal[rng.randrange(len(legal))]
 
 
+def _decision_points(game, rng, every, games=3):
+    """Every ``every``-th step of a few random games that is a seat's decision, as
+    (state, step); the game goes on from the state after the caller is done with it."""
+    for _ in range(games):
+        state = game.new_initial_state()
+        step = 0
+        while not state.is_terminal():
+            step += 1
+            if not state.is_chance_node() and step % every == 0:
+                yield state, step
+            state.apply_action(_step(state, rng))
+
+
 @pytest.fixture(params=CONFIGS, ids=[config_id(c) for c in CONFIGS])
 def game(request):
     name, players, overrides = request.param
@@ -229,22 +242,15 @@ def test_observations_are_json_and_resample_hides_only_hidden(game):
 def test_resampler_draws_what_resample_draws(game):
     """Search draws through ``resampler``; a game that prepares it once per position must not
     drift from ``resample`` (same seed, same sample, field for field, history included)."""
-    rng = random.Random(10)
     checked = 0
-    for _ in range(3):
-        state = game.new_initial_state()
-        step = 0
-        while not state.is_terminal():
-            step += 1
-            if not state.is_chance_node() and step % 3 == 0:
-                seat = state.current_player()
-                draw = state.resampler(seat)
-                for k in range(3):
-                    a = draw(random.Random(step * 7 + k))
-                    b = state.resample(seat, random.Random(step * 7 + k))
-                    assert a.to_dict() == b.to_dict()
-                    checked += 1
-            state.apply_action(_step(state, rng))
+    for state, step in _decision_points(game, random.Random(10), every=3):
+        seat = state.current_player()
+        draw = state.resampler(seat)
+        for k in range(3):
+            a = draw(random.Random(step * 7 + k))
+            b = state.resample(seat, random.Random(step * 7 + k))
+            assert a.to_dict() == b.to_dict()
+            checked += 1
     assert checked > 0
 
 
@@ -253,17 +259,11 @@ def test_resample_depends_only_on_what_the_seat_knows(game):
     is what makes a searching bot decide alike in both (it cannot peek at hidden cards)."""
     rng = random.Random(8)
     checked = 0
-    for _ in range(3):
-        state = game.new_initial_state()
-        step = 0
-        while not state.is_terminal():
-            step += 1
-            if not state.is_chance_node() and step % 4 == 0:
-                seat = state.current_player()
-                twin = state.resample(seat, rng)
-                a = state.resample(seat, random.Random(step))
-                b = twin.resample(seat, random.Random(step))
-                assert _hidden_fields(a) == _hidden_fields(b)
-                checked += 1
-            state.apply_action(_step(state, rng))
+    for state, step in _decision_points(game, rng, every=4):
+        seat = state.current_player()
+        twin = state.resample(seat, rng)
+        a = state.resample(seat, random.Random(step))
+        b = twin.resample(seat, random.Random(step))
+        assert _hidden_fields(a) == _hidden_fields(b)
+        checked += 1
     assert checked > 0
