@@ -1007,32 +1007,52 @@ class UndercoverState(State):
                     faces.add((off if self.up[held] else back, True))
             nmask, gcol, w2 = self.nmask, self.gcol, g.w2
             weight = 0.0 if self.end_trig else gamma[mover]  # open lanes are worthless at the end
-            best_bank = best_future = 0.0
+            # A placement moves each lane by the tiles it touches, plus its own lane by the
+            # face's steps. The touching counts are the same for every face, so each cell is
+            # scored once without the face and each face only swaps its own lane's entry.
+            value = [[b + weight * f for b, f in gain] for gain in gains]
+            cells = []
+            for y in self.frontier:
+                counts = [0] * (N_COLOURS + 3)
+                counts[gcol[y - 1]] += 1
+                counts[gcol[y + 1]] += 1
+                counts[gcol[y - w2]] += 1
+                counts[gcol[y + w2]] += 1
+                base = 0.0
+                for lane in range(N_COLOURS):
+                    if counts[lane]:
+                        base += value[lane][counts[lane]]
+                cells.append((y, counts, base))
+            origin = self.origin
             best_value = -1e9
+            best: tuple[int, int, int] | None = None  # (cell, colour, own steps)
             for c, flipped in faces:
                 if c == JOKER:
-                    cells = self.frontier
-                else:
-                    bad = BADMASK[c]
-                    cells = [y for y in self.frontier if not nmask[y] & bad]
-                for y in cells:
-                    if y == self.origin and not flipped:
-                        continue
-                    moves = [0] * N_COLOURS
-                    if c < N_COLOURS:
-                        moves[c] = g.flip_steps if flipped else 1
-                    for z in (y - 1, y + 1, y - w2, y + w2):
-                        k = gcol[z]
-                        if k < N_COLOURS:
-                            moves[k] += 1
-                    db = df = 0.0
-                    for lane, m in enumerate(moves):
-                        if m:
-                            pair = gains[lane][m if m < 6 else 5]
-                            db += pair[0]
-                            df += pair[1]
-                    if db + weight * df > best_value:
-                        best_bank, best_future, best_value = db, df, db + weight * df
+                    for y, _, base in cells:
+                        if base > best_value and (flipped or y != origin):
+                            best_value, best = base, (y, c, 0)
+                    continue
+                bad = BADMASK[c]
+                own = value[c]
+                steps = g.flip_steps if flipped else 1
+                for y, counts, base in cells:
+                    k = counts[c]
+                    v = base - own[k] + own[k + steps if k + steps < 6 else 5]
+                    if v > best_value and not nmask[y] & bad and (flipped or y != origin):
+                        best_value, best = v, (y, c, steps)
+            best_bank = best_future = 0.0
+            if best is not None:
+                y, c, steps = best
+                moves = [0] * (N_COLOURS + 3)
+                moves[c] = steps
+                for z in (y - 1, y + 1, y - w2, y + w2):
+                    moves[gcol[z]] += 1
+                for lane in range(N_COLOURS):
+                    m = moves[lane]
+                    if m:
+                        pair = gains[lane][m if m < 6 else 5]
+                        best_bank += pair[0]
+                        best_future += pair[1]
             bank[mover] += best_bank
             future[mover] += best_future
         if self.end_trig:
