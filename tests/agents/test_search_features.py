@@ -316,3 +316,78 @@ def test_a_kept_tree_never_yields_a_move_that_is_not_legal_now():
     choice = agent.act(View(s, 0))
     assert agent.last_reused == 10**6  # the stale tree was taken up ...
     assert choice in legal  # ... and its illegal favourite was not played
+
+
+def test_parallel_search_sums_the_root_counts_of_each_process_tree():
+    """``workers=3``: the helpers' trees are grown in other processes from their own seeds and
+    shares, and the move is read from the summed roots; the result is exactly the sum of the
+    three trees searched one by one here, so the helpers really searched and nothing is lost."""
+    from fieldcraft.agents.ismcts import _SHARE_OPTIONS, _search_share
+
+    state = decision_positions("undercover", 2, 2)[1]
+    view = View(state, state.current_player())
+    agent = ISMCTSAgent(iterations=302, seed=5, workers=3, c=0.3)
+    root = agent.search(view)
+    assert agent.last_iterations == 302 == sum(root.n) == root.visits
+
+    alone = ISMCTSAgent(iterations=101, seed=5, c=0.3)  # this process's share: 302 = 101+101+100
+    seeds = [alone.rng.randrange(1 << 62) for _ in range(2)]
+    mine = alone.search(view)
+    expected = {a: [n, w] for a, n, w in zip(mine.actions, mine.n, mine.w, strict=True)}
+    options = {key: getattr(alone, key) for key in _SHARE_OPTIONS}
+    for seed, share in zip(seeds, (101, 100), strict=True):
+        stats, done = _search_share(view, options, seed, share, None)
+        assert done == share
+        for a, n, w in stats:
+            total = expected.setdefault(a, [0, 0.0])
+            total[0] += n
+            total[1] += w
+    got = {a: [n, w] for a, n, w in zip(root.actions, root.n, root.w, strict=True)}
+    assert got == expected
+    assert sum(mine.n) == 101  # so the summed root is not one tree of 302
+
+
+def test_parallel_search_repeats_with_a_seed_and_plays_legal_moves():
+    from fieldcraft.agents import make_agent
+
+    states = decision_positions("spy-tracker", 3, 3)
+    runs = []
+    for _ in range(2):
+        agent = make_agent("ismcts(iterations=150, workers=2)", seed=9)
+        runs.append([agent.act(View(s, s.current_player())) for s in states])
+    assert runs[0] == runs[1]
+    assert all(a in s.legal_actions() for a, s in zip(runs[0], states, strict=True))
+    timed = ISMCTSAgent(time=0.1, seed=1, workers=2)
+    root = timed.search(View(states[0], states[0].current_player()))
+    assert sum(root.n) == timed.last_iterations == root.visits > 0
+
+
+def test_parallel_search_rejects_bad_worker_counts():
+    with pytest.raises(ValueError, match="workers"):
+        ISMCTSAgent(iterations=10, workers=0)
+    with pytest.raises(ValueError, match="reuse"):
+        ISMCTSAgent(iterations=10, workers=2, reuse=1)
+
+
+def test_parallel_search_recovers_when_a_helper_process_dies():
+    """A helper killed from outside (out of memory, a stray signal) breaks its pool; the next
+    search starts fresh helpers instead of failing for the rest of the process's life."""
+    import os
+    import signal
+    import time
+
+    from fieldcraft.agents import ismcts
+
+    state = decision_positions("against-the-current", 2, 1)[0]
+    view = View(state, state.current_player())
+    ISMCTSAgent(iterations=40, seed=1, workers=2).search(view)
+    pool = ismcts._pool[0]
+    for pid in list(pool._processes):
+        os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while not pool._broken and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert pool._broken
+    agent = ISMCTSAgent(iterations=40, seed=1, workers=2)
+    assert sum(agent.search(view).n) == 40
+    assert ismcts._pool[0] is not pool
