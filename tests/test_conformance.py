@@ -10,6 +10,7 @@ that shows something hidden is caught).
 from __future__ import annotations
 
 import json
+import pickle
 import random
 
 import pytest
@@ -167,6 +168,18 @@ def test_json_round_trip_at_every_step(game):
         if state.is_terminal():
             break
         state.apply_action(_step(state, rng))
+
+
+def test_pickled_states_share_one_game_per_ruleset(game):
+    """Parallel search sends views to other processes by pickle: a state must come back equal,
+    with a game loaded from the same ruleset rather than a copy of the game's caches, and every
+    state of that ruleset must share that one game."""
+    rng = random.Random(8)
+    for state, _ in _decision_points(game, rng, every=9, games=1):
+        copy = pickle.loads(pickle.dumps(state))
+        assert copy == state and copy.legal_actions() == state.legal_actions()
+        assert copy.game is not game and repr(copy.game) == repr(game)
+        assert pickle.loads(pickle.dumps(state)).game is copy.game
 
 
 def test_play_chance_appends_a_run_of_legal_outcomes(game):

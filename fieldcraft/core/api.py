@@ -116,6 +116,15 @@ class Game:
     def max_chance_outcomes(self) -> int:
         raise NotImplementedError
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A game goes to another process (parallel search) as what ``load_game`` needs, not
+        its tables and caches, which could be changing while they are pickled; each process
+        keeps one copy per ruleset, so its caches stay warm from one decision to the next."""
+        from fieldcraft.core.registry import shared_game
+
+        return shared_game, (self.name, self.num_players,
+                             json.dumps(self.overrides, sort_keys=True))
+
     def __repr__(self) -> str:
         extra = "".join(f", {k}={v!r}" for k, v in sorted(self.overrides.items()))
         return f"load_game({self.name!r}, players={self.num_players}{extra})"

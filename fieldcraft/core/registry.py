@@ -131,3 +131,18 @@ def load_game(name: str, players: int | None = None, **overrides: Any) -> Game:
         ruleset[key] = copy.deepcopy(value)
     game = cls(players, ruleset, overrides)
     return game
+
+
+_shared: dict[tuple[str, int, str], Game] = {}
+
+
+def shared_game(name: str, players: int, overrides: str) -> Game:
+    """The one game per ruleset (overrides as sorted JSON) that unpickled states of this process
+    share; see ``Game.__reduce__``."""
+    key = (name, players, overrides)
+    game = _shared.get(key)
+    if game is None:
+        if len(_shared) >= 64:  # a long-lived helper that has seen many rulesets
+            _shared.clear()
+        _shared[key] = game = load_game(name, players, **json.loads(overrides))
+    return game
