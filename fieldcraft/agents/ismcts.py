@@ -48,13 +48,18 @@ Undercover it won 21 of 38 games against the same search without it at equal ite
 
 With ``workers=N`` the search runs on N processes at once (root parallelisation, Chaslot,
 Winands & van den Herik 2008): this process and N-1 helpers each grow their own tree from the
-same view with their own seed and share of the iterations (or the whole time budget), and the
-move is chosen on the root counts summed over all trees. On a machine with N free cores that is
-about N times the iterations in the same time; summed roots are known to choose about as well as
-one tree of the summed size. The helpers are started once (forkserver) and shared by every
-search bot in the process. With an iteration budget the decisions depend only on the seed. As
-with any use of ``multiprocessing``, a script that makes such a bot needs the
-``if __name__ == "__main__":`` guard, because the helpers import the script's main module.
+same view with their own seed, and the move is chosen on the root counts summed over all trees.
+With ``time=`` every process searches for the whole time, so N free cores give about N times
+the iterations; with ``iterations=`` the total is split N ways (the same work, sooner).
+Progressive widening applies per tree, so the summed root has tried fewer of a wide node's moves
+than one tree of the summed size. In Undercover at 1 s a move against the heuristic bot, 2
+workers won 77 of 120 games (64%), level with one process (65% over 230 games): twice the
+iterations bought no measurable strength there, so it is off by default. The helpers are
+started once (forkserver) and shared by every search bot in the process; a study's worker
+processes each start their own, so there ``workers`` > 1 only competes for the same cores. With
+an iteration budget the decisions depend only on the seed. As with any use of
+``multiprocessing``, a script that makes such a bot needs the ``if __name__ == "__main__":``
+guard, because the helpers import the script's main module.
 
 Leaves are scored by a random rollout of at most ``rollout_depth`` decisions (default: the game's
 ``search_rollout_depth``), then by the game's ``heuristic_returns()`` if it has one (a cheap
@@ -63,15 +68,17 @@ estimate for long games), else the rollout runs on to the end.
 
 from __future__ import annotations
 
-import atexit
 import math
+import os
 import random
 import signal
 import threading
 import time
+import warnings
 from bisect import bisect_right
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
+from concurrent.futures.process import BrokenProcessPool
 from itertools import accumulate
 from typing import Any
 
@@ -190,6 +197,8 @@ class ISMCTSAgent:
         self.rng = random.Random(seed)
         self.last_iterations = 0
         self.last_reused = 0  # visits the last search started with from the kept subtree
+        # (process id, iterations) of each process in the last parallel search, this one first
+        self.last_shares: list[tuple[int, int]] = []
 
     def act(self, view: Any) -> int:
         legal = view.legal_actions()
@@ -218,8 +227,10 @@ class ISMCTSAgent:
         return root.actions[best]
 
     def search(self, view: Any, root: _Node | None = None) -> _Node:
-        """Grow the tree at ``root`` (a fresh one by default) for this decision's budget; with
-        ``workers`` > 1, a fresh root whose counts are summed over every process's tree."""
+        """Grow the tree at ``root`` (a fresh one by default) for this decision's budget.
+
+        With ``workers`` > 1 the result is a fresh root whose children's counts are summed over
+        every process's tree: statistics to choose a move by, not a tree to search further."""
         if root is None:
             if self.workers > 1:
                 return self._search_parallel(view)
@@ -236,28 +247,39 @@ class ISMCTSAgent:
             share, extra = divmod(self.iterations, count)
             shares = [share + (k < extra) for k in range(count)]
         options = {key: getattr(self, key) for key in _SHARE_OPTIONS}
-        futures = _submit(count - 1, [(view, options, seed, budget, self.time)
+        # The helpers stop at the same moment as this process, however long they waited to start.
+        deadline = None if self.time is None else time.time() + self.time
+        futures = _submit(count - 1, [(view, options, seed, budget, deadline)
                                       for seed, budget in zip(seeds, shares[1:], strict=True)
                                       if budget != 0])
-        root = self._grow(view, _Node(), shares[0], self.time)
-        done = self.last_iterations
-        for future in futures:
-            stats, iterations = future.result()
-            done += iterations
-            for action, visits, reward in stats:
-                i = root.index.get(action)
-                if i is None:
-                    i = root.add(action)
-                root.n[i] += visits
-                root.w[i] += reward
-        root.visits = done
-        self.last_iterations = done
+        try:
+            root = self._grow(view, _Node(), shares[0], self.time)
+            done = [(os.getpid(), self.last_iterations)]
+            for future in futures:
+                try:
+                    stats, iterations, pid = future.result()
+                except BrokenProcessPool:
+                    warnings.warn("a search helper process died; this move is chosen on the "
+                                  "trees that were finished", RuntimeWarning, stacklevel=3)
+                    continue
+                done.append((pid, iterations))
+                for action, visits, reward in stats:
+                    i = root.index.get(action)
+                    if i is None:
+                        i = root.add(action)
+                    root.n[i] += visits
+                    root.w[i] += reward
+        finally:
+            for future in futures:  # after an error here, shares not started are not run
+                future.cancel()
+        self.last_shares = done
+        root.visits = self.last_iterations = sum(n for _, n in done)
         return root
 
     def _grow(self, view: Any, root: _Node, limit: int | None, seconds: float | None) -> _Node:
         rng = self.rng
         deadline = None if seconds is None else time.perf_counter() + seconds
-        draw = self._sampler(view, rng)
+        draw = self._sampler(view, rng, limit)
         game = view.game
         # The settings every iteration reads, looked up once per search rather than per pass.
         threshold = self.expand_after
@@ -293,7 +315,8 @@ class ISMCTSAgent:
             self._model = HeuristicAgent(seed=self.rng.randrange(1 << 30))
         return self._model
 
-    def _sampler(self, view: Any, rng: random.Random) -> Callable[[], State]:
+    def _sampler(self, view: Any, rng: random.Random,
+                 limit: int | None = None) -> Callable[[], State]:
         """A function returning one determinisation per iteration: fresh uniform resamples, or
         draws from a weighted pool when the game weighs beliefs (see the module docstring)."""
         resample = view.resampler()
@@ -306,7 +329,7 @@ class ISMCTSAgent:
             def fresh() -> State:
                 return spare.pop() if spare else resample(rng)
             return fresh
-        size = self.beliefs if self.iterations is None else min(self.beliefs, self.iterations)
+        size = self.beliefs if limit is None else min(self.beliefs, limit)
         pool = [first]
         weights = [weight]
         for _ in range(size - 1):
@@ -444,21 +467,25 @@ def _helpers(count: int) -> Executor:
     """At least ``count`` helper processes, started on first use and shared by every search bot
     of this process: starting a pool per decision would cost more than a short search. They are
     forked from a clean server process, not from this one, which may be running threads (the
-    web table); they ignore Ctrl-C, which the bot's own process handles."""
+    web table)."""
     global _pool
     # A pool whose process died (killed, out of memory) fails every call: start a new one.
     if _pool is None or _pool[1] < count or getattr(_pool[0], "_broken", False):
         import multiprocessing
+        import multiprocessing.util
         from concurrent.futures import ProcessPoolExecutor
 
         if _pool is not None:
             _pool[0].shutdown(wait=False)
         else:
-            atexit.register(_close_helpers)
+            # Before multiprocessing joins a process's children at its exit (a study's worker
+            # process would otherwise wait there for its idle helpers for ever), and before it
+            # closes the pool's queues (priority 10), which must still carry the stop signal.
+            multiprocessing.util.Finalize(None, _close_helpers, exitpriority=20)
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        _pool = (ProcessPoolExecutor(count, mp_context=context, initializer=signal.signal,
-                                     initargs=(signal.SIGINT, signal.SIG_IGN)), count)
+        _pool = (ProcessPoolExecutor(count, mp_context=context, initializer=_helper_start,
+                                     initargs=(os.getpid(),)), count)
     return _pool[0]
 
 
@@ -467,8 +494,12 @@ def _submit(count: int, shares: list[tuple[Any, ...]]) -> list[Future[Any]]:
     web table runs each in one), so the pool is made, grown and used under one lock: a pool
     replaced by a larger one still finishes what it was given, but takes nothing new."""
     with _lock:
-        pool = _helpers(count)
-        return [pool.submit(_search_share, *share) for share in shares]
+        try:
+            pool = _helpers(count)
+            return [pool.submit(_search_share, *share) for share in shares]
+        except BrokenProcessPool:  # a helper died since the pool was last looked at
+            pool = _helpers(count)
+            return [pool.submit(_search_share, *share) for share in shares]
 
 
 def _close_helpers() -> None:
@@ -479,9 +510,42 @@ def _close_helpers() -> None:
         _pool = None
 
 
+def _forget_helpers() -> None:
+    """A forked child (a study's worker process) cannot use its parent's helpers, whose pipes
+    and manager thread stay with the parent; it starts its own if it needs them."""
+    global _pool, _lock
+    _pool = None
+    _lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_helpers)
+
+
+def _helper_start(parent: int) -> None:
+    """Helpers ignore Ctrl-C, which the bot's own process handles, and exit if that process
+    dies without stopping them (killed), instead of waiting for work for ever."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(parent, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except OSError:
+                pass
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def _search_share(view: Any, options: dict[str, Any], seed: int, iterations: int | None,
-                  seconds: float | None) -> tuple[list[tuple[int, int, float]], int]:
-    """One helper's search: its tree's root counts ``(action, visits, reward)`` and iterations."""
-    agent = ISMCTSAgent(iterations=iterations, time=seconds, seed=seed, **options)
-    root = agent.search(view)
-    return list(zip(root.actions, root.n, root.w, strict=True)), agent.last_iterations
+                  deadline: float | None) -> tuple[list[tuple[int, int, float]], int, int]:
+    """One helper's search, until ``iterations`` or the wall-clock ``deadline``: its tree's root
+    counts ``(action, visits, reward)``, its iterations and its process id."""
+    agent = ISMCTSAgent(seed=seed, **options)
+    seconds = None if deadline is None else max(deadline - time.time(), 1e-3)
+    root = agent._grow(view, _Node(), iterations, seconds)
+    return (list(zip(root.actions, root.n, root.w, strict=True)), agent.last_iterations,
+            os.getpid())

@@ -318,25 +318,34 @@ def test_a_kept_tree_never_yields_a_move_that_is_not_legal_now():
     assert choice in legal  # ... and its illegal favourite was not played
 
 
-def test_parallel_search_sums_the_root_counts_of_each_process_tree():
+@pytest.mark.parametrize("game, players, position", [("undercover", 2, 1),
+                                                    ("spy-tracker", 3, 2)])
+def test_parallel_search_sums_the_root_counts_of_each_process_tree(game, players, position):
     """``workers=3``: the helpers' trees are grown in other processes from their own seeds and
     shares, and the move is read from the summed roots; the result is exactly the sum of the
-    three trees searched one by one here, so the helpers really searched and nothing is lost."""
+    three trees searched one by one here, so the helpers really searched and nothing is lost.
+    Spy Tracker weighs its determinisations, so each process's belief pool is sized for its
+    own share, as a lone search of that share sizes it."""
+    import os
+
     from fieldcraft.agents.ismcts import _SHARE_OPTIONS, _search_share
 
-    state = decision_positions("undercover", 2, 2)[1]
+    state = decision_positions(game, players, 3)[position]
     view = View(state, state.current_player())
-    agent = ISMCTSAgent(iterations=302, seed=5, workers=3, c=0.3)
+    agent = ISMCTSAgent(iterations=302, seed=5, workers=3, c=0.3, beliefs=150)
     root = agent.search(view)
     assert agent.last_iterations == 302 == sum(root.n) == root.visits
+    assert [n for _, n in agent.last_shares] == [101, 101, 100]
+    pids = [pid for pid, _ in agent.last_shares]
+    assert pids[0] == os.getpid() and os.getpid() not in pids[1:]
 
-    alone = ISMCTSAgent(iterations=101, seed=5, c=0.3)  # this process's share: 302 = 101+101+100
+    alone = ISMCTSAgent(iterations=101, seed=5, c=0.3, beliefs=150)  # this process's share
     seeds = [alone.rng.randrange(1 << 62) for _ in range(2)]
     mine = alone.search(view)
     expected = {a: [n, w] for a, n, w in zip(mine.actions, mine.n, mine.w, strict=True)}
     options = {key: getattr(alone, key) for key in _SHARE_OPTIONS}
     for seed, share in zip(seeds, (101, 100), strict=True):
-        stats, done = _search_share(view, options, seed, share, None)
+        stats, done, _ = _search_share(view, options, seed, share, None)
         assert done == share
         for a, n, w in stats:
             total = expected.setdefault(a, [0, 0.0])
@@ -345,6 +354,16 @@ def test_parallel_search_sums_the_root_counts_of_each_process_tree():
     got = {a: [n, w] for a, n, w in zip(root.actions, root.n, root.w, strict=True)}
     assert got == expected
     assert sum(mine.n) == 101  # so the summed root is not one tree of 302
+
+
+def test_parallel_search_helpers_copy_every_search_setting():
+    """A setting missing from what the helpers copy would make their trees differ silently."""
+    import inspect
+
+    from fieldcraft.agents.ismcts import _SHARE_OPTIONS
+
+    own = {"self", "iterations", "time", "seed", "reuse", "workers"}
+    assert set(_SHARE_OPTIONS) == set(inspect.signature(ISMCTSAgent).parameters) - own
 
 
 def test_parallel_search_repeats_with_a_seed_and_plays_legal_moves():
@@ -357,9 +376,13 @@ def test_parallel_search_repeats_with_a_seed_and_plays_legal_moves():
         runs.append([agent.act(View(s, s.current_player())) for s in states])
     assert runs[0] == runs[1]
     assert all(a in s.legal_actions() for a, s in zip(runs[0], states, strict=True))
-    timed = ISMCTSAgent(time=0.1, seed=1, workers=2)
-    root = timed.search(View(states[0], states[0].current_player()))
-    assert sum(root.n) == timed.last_iterations == root.visits > 0
+    view = View(states[0], states[0].current_player())
+    timed = ISMCTSAgent(time=0.2, seed=1, workers=2)
+    root = timed.search(view)
+    assert sum(root.n) == timed.last_iterations == root.visits
+    assert len(timed.last_shares) == 2 and all(n > 0 for _, n in timed.last_shares)
+    few = ISMCTSAgent(iterations=2, seed=1, workers=3)  # fewer iterations than processes
+    assert sum(few.search(view).n) == 2 and [n for _, n in few.last_shares] == [1, 1]
 
 
 def test_parallel_search_rejects_bad_worker_counts():
@@ -369,12 +392,13 @@ def test_parallel_search_rejects_bad_worker_counts():
         ISMCTSAgent(iterations=10, workers=2, reuse=1)
 
 
-def test_parallel_search_recovers_when_a_helper_process_dies():
-    """A helper killed from outside (out of memory, a stray signal) breaks its pool; the next
-    search starts fresh helpers instead of failing for the rest of the process's life."""
+def test_parallel_search_survives_a_helper_process_that_dies():
+    """A helper killed from outside (out of memory, a stray signal) breaks its pool: the move
+    being searched is chosen on the trees that finished, and the next search starts fresh
+    helpers instead of failing for the rest of the process's life."""
     import os
     import signal
-    import time
+    import warnings
 
     from fieldcraft.agents import ismcts
 
@@ -384,10 +408,29 @@ def test_parallel_search_recovers_when_a_helper_process_dies():
     pool = ismcts._pool[0]
     for pid in list(pool._processes):
         os.kill(pid, signal.SIGKILL)
-    deadline = time.monotonic() + 10
-    while not pool._broken and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert pool._broken
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert sum(ISMCTSAgent(iterations=40, seed=1, workers=2).search(view).n) >= 20
     agent = ISMCTSAgent(iterations=40, seed=1, workers=2)
-    assert sum(agent.search(view).n) == 40
+    assert sum(agent.search(view).n) == 40 and len(agent.last_shares) == 2
     assert ismcts._pool[0] is not pool
+
+
+def test_a_study_of_parallel_search_bots_finishes(tmp_path):
+    """Each of a study's worker processes starts its own helpers; they must be stopped before
+    the worker exits, or the worker (and so the study) would wait for them for ever."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("pyarrow")
+    code = ("from pathlib import Path\n"
+            "from fieldcraft.sim.study import run_study\n"
+            "if __name__ == '__main__':\n"
+            "    run_study('spy-tracker', [2], ['ismcts(iterations=20, workers=2)', 'random'],"
+            f" 4, 1, {{}}, 2, Path({str(tmp_path)!r}))\n")
+    script = tmp_path / "study.py"
+    script.write_text(code)
+    done = subprocess.run([sys.executable, str(script)], timeout=120, capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "results.parquet").exists()
