@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from fieldcraft.agents import View, make_agent
 from fieldcraft.agents.heuristics import undercover as bot
+from fieldcraft.core import load_game
 from tests.games.test_undercover import new_state, piles_with_tops, play, set_staffer
 
 BLUE_EIGHT = {"Blue": [8, 5, 6, 7]}  # space order 5..8 (two players: no 4s)
@@ -163,3 +166,48 @@ def test_ismcts_finds_the_scoring_placement():
     agent = make_agent("ismcts(iterations=300)", seed=1)
     action = agent.act(View(state, 0))
     assert state.action_to_string(action) == "place 18,16"
+
+
+# -- games that stall ------------------------------------------------------------------------------
+STALLED_OPENING = [
+    "first seat 0", "colour Green", "colour Orange", "token 6", "token 5", "token 7", "token 8",
+    "token 5", "token 8", "token 7", "token 6", "token 5", "token 6", "token 7", "token 8",
+    "token 8", "token 6", "token 7", "token 5", "token 8", "token 5", "token 7", "token 6",
+    "token 8", "token 7", "token 6", "token 5", "deal Purple/Blue", "deal Blue/Purple",
+    "deal Green/Yellow", "deal Orange/Red", "deal Purple/Red", "deal Blue/Green",
+    "deal Yellow/Green", "deal Green/Blue", "deal Orange/Yellow", "deal Red/Purple",
+    "deal Red/Orange", "deal Yellow/Orange", "draw top B", "keep", "place 18,19", "draw top B",
+    "keep", "place 16,18", "draw top A", "flip", "place 19,19", "take 18,19", "keep",
+    "place 19,16", "draw top A", "flip", "place 17,19", "draw top A", "flip", "place 17,16",
+    "draw top A", "flip", "place 20,16", "draw top B", "keep", "place 16,19", "take 19,16",
+    "flip", "place 16,20", "draw top B", "flip", "place 19,16", "draw top A", "flip",
+    "place 16,17", "take 16,20", "flip", "place 20,17", "draw top A", "keep", "place 15,17",
+    "take 20,16", "flip", "place 19,20", "draw top B", "keep", "place 20,19", "take 17,19",
+    "flip", "place 15,18", "take 19,19", "keep", "place 20,20", "take 16,19", "keep",
+    "place 18,19", "take 20,19", "flip", "place 14,18", "take 16,17", "keep", "place 13,18",
+    "take 15,17", "flip", "place 20,19", "take 20,20", "flip", "place 19,21", "take 13,18",
+    "flip", "place 15,19", "take 15,18", "keep", "place 14,19", "take 19,20", "keep",
+    "place 20,21", "take 19,16", "keep", "place 20,16", "take 20,17", "keep", "place 21,16",
+    "take 16,18", "keep", "place 16,16", "take 14,19", "flip", "place 16,17", "draw top B",
+    "keep", "place 20,17",
+]
+"""The first 30 turns of a heuristic self-play game (study seed 7, game 6). By turn 24 each seat
+has five tokens and one open lane, Orange, where neither Staffer is near a token; with only a
+bonus for taking a token the two bots then placed tiles away from Orange until turn 360."""
+
+
+@pytest.mark.parametrize("seed", [2, 7])
+def test_heuristic_bots_end_a_stalled_game(seed):
+    """The bonus for taking a token alone left these games going past turn 140 (turns 182 and
+    230 with these seeds); with steps towards a token rewarded too they end soon after it
+    starts, at turn 80 (round STALL_TURNS)."""
+    state = load_game("undercover", players=2).new_initial_state()
+    play(state, *STALLED_OPENING)
+    assert state.turn == 30
+    assert [sum(state.frozen[s * 6:s * 6 + 6]) for s in range(2)] == [5, 5]
+    bots = [make_agent("heuristic", seed=seed * 2 + s) for s in range(2)]
+    limit = 2 * bot.STALL_TURNS + 20
+    while not state.is_terminal() and state.turn < limit:
+        seat = state.current_player()
+        state.apply_action(bots[seat].act(View(state, seat)))
+    assert state.is_terminal(), f"still going at turn {state.turn}"

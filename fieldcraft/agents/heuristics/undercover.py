@@ -32,7 +32,9 @@ wins about 60% of two-player games against the same bot without it.
 
 The rules have no turn limit and two seats can each prefer the game not to end (the one ahead
 waiting for a better token, the one behind never taking its sixth), so past a generous length
-taking a token earns a growing bonus and every game finishes.
+taking a token, and each step towards one, earns a growing bonus and every game finishes. (With
+a bonus for tokens alone, two seats whose open lanes were all far from a token kept placing
+tiles away from those colours for over 300 turns.)
 
 Hidden information is only the back of an Agent nobody has flipped. Its two possible colours are
 printed on its face and the twin rule narrows them: when the other Agent with the same official
@@ -78,8 +80,9 @@ TEMP1 = 0.28
 (log-loss of the winner) on self-play positions; ``heuristic_returns`` uses the same values."""
 END_TEMP = 1.25
 STALL_TURNS = 40
-STALL_BONUS = 0.01
-"""From round STALL_TURNS on, each turn adds STALL_BONUS to the worth of taking a token."""
+STALL_BONUS = 0.05
+"""From round STALL_TURNS on, each turn adds STALL_BONUS to the worth of taking a token, and a
+third of that to each free step a Staffer makes towards one."""
 REPLY_PLANS = 6
 """How many of the best turns are checked against the next seat's best answer."""
 REPLY_KEEP = 0.5
@@ -119,8 +122,11 @@ class _Model:
         # Two seats can each prefer the game not to end (the one ahead waits for a better token,
         # the one behind never takes its sixth); the rules have no turn limit, so past a
         # generous length every token (or Staffer over the line) taken earns a growing bonus.
+        # So does every step towards one: a seat whose open lanes are all far from a token
+        # would otherwise place tiles away from those colours for hundreds of turns.
         self.stall = max(0, state.turn - STALL_TURNS * n) * STALL_BONUS
         self.done_before = sum(stats[me][4] for stats in self.lanes)
+        self.work_before = sum(stats[me][3] for stats in self.lanes)
 
     # -- lanes -----------------------------------------------------------------------------------
     def _lane_stats(self, lane: int, pos: list[int], occ: list[int], tokens: list[int],
@@ -262,7 +268,8 @@ class _Model:
         best_other = max(scores[s] for s in range(n) if s != me)
         value = _softmax_share(scores, me, temp) + MARGIN * (scores[me] - best_other)
         if self.stall > 0:
-            value += self.stall * (done[me] - self.done_before)
+            value += self.stall * (done[me] - self.done_before
+                                   + (self.work_before - work[me]) / 3)
         return value
 
 
