@@ -1,0 +1,19 @@
+"""The golden replays recorded before the games were reorganised still play out identically.
+
+A sample of each recording runs here (the first games of every game, player count and variant,
+plus the heuristic-bot games and search decisions); ``python -m tests.golden.golden check``
+compares all of them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.golden.golden import CONFIGS, check_game
+
+SAMPLE = 4
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_golden_replays_are_unchanged(name: str) -> None:
+    assert check_game(name, SAMPLE) == []
