@@ -29,9 +29,9 @@ import time
 from typing import Any
 
 from fieldcraft.agents import View, make_agent
-from fieldcraft.agents.heuristics import against_the_current as heuristic
 from fieldcraft.core.api import CHANCE, TERMINAL, sample_chance
 from fieldcraft.core.registry import load_game
+from fieldcraft.games.against_the_current import bot as heuristic
 from fieldcraft.games.against_the_current.game import (
     ATTEMPT,
     CHALLENGE,

@@ -38,11 +38,11 @@ def parse_seats(text: str | None) -> list[int] | None:
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    from fieldcraft.core.registry import default_ruleset, list_games
+    from fieldcraft.core.registry import game_spec, list_games
 
     for name in list_games():
-        rules = default_ruleset(name)
-        print(f"{name}  ({rules['min_players']}-{rules['max_players']} players)")
+        spec = game_spec(name)
+        print(f"{name}  ({spec.min_players}-{spec.max_players} players)  {spec.title}")
     return 0
 
 
@@ -372,10 +372,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if getattr(args, "players", None) is None and hasattr(args, "game") and args.game:
         if args.command in ("play", "simulate", "tournament"):
-            from fieldcraft.core.registry import default_ruleset
+            from fieldcraft.core.registry import game_spec
 
             try:
-                args.players = default_ruleset(args.game)["default_players"]
+                args.players = game_spec(args.game).default_players
             except FieldcraftError as exc:
                 print(f"fieldcraft: error: {exc}", file=sys.stderr)
                 return 2

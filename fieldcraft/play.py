@@ -7,7 +7,7 @@ cleared and the next person must press Enter before their hand is shown.
 
 from __future__ import annotations
 
-import importlib
+import json
 import random
 import sys
 from collections.abc import Callable
@@ -24,20 +24,17 @@ from fieldcraft.core.api import (
     State,
     sample_chance,
 )
-from fieldcraft.core.registry import _game_class, load_game
+from fieldcraft.core.registry import game_spec, load_game
 
 LOG_LINES = 10
 
 
 def renderer_for(name: str) -> Callable[[dict[str, Any]], str]:
     """The game's ``render(observation)``; games without one get a plain JSON dump."""
-    package = _game_class(name).__module__.rpartition(".")[0]
-    try:
-        return importlib.import_module(f"{package}.render").render
-    except ModuleNotFoundError:
-        import json
-
+    render = game_spec(name).optional("render")
+    if render is None:
         return lambda obs: escape(json.dumps(obs, indent=1))
+    return render
 
 
 class TerminalTable:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from fieldcraft.core.registry import _game_class, default_ruleset, list_games
+from fieldcraft.core.registry import game_spec, list_games
 
 
 def game_configs() -> list[tuple[str, int, dict]]:
     """Every registered game at every supported player count, with each of its test configs."""
     configs = []
     for name in list_games():
-        rules = default_ruleset(name)
-        for overrides in _game_class(name).test_configs:
-            for players in range(rules["min_players"], rules["max_players"] + 1):
+        spec = game_spec(name)
+        for overrides in spec.test_configs:
+            for players in spec.player_counts:
                 configs.append((name, players, overrides))
     return configs
 

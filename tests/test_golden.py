@@ -16,4 +16,7 @@ SAMPLE = 4
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_golden_replays_are_unchanged(name: str) -> None:
-    assert check_game(name, SAMPLE) == []
+    # Spy Tracker's ruling ``no_repeat_bids`` (default true) came later and changes random
+    # games; with it off the recorded games must replay exactly.
+    extra = {"no_repeat_bids": False} if name == "spy-tracker" else None
+    assert check_game(name, SAMPLE, extra) == []

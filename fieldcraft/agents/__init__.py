@@ -72,7 +72,7 @@ class RandomAgent:
 
 
 def _heuristic(**options: Any) -> Agent:
-    from fieldcraft.agents.heuristics import HeuristicAgent
+    from fieldcraft.agents.heuristic import HeuristicAgent
 
     return HeuristicAgent(**options)
 

@@ -6,7 +6,8 @@ different determinisations allow different actions, UCB uses *availability count
 child was legal when its parent was visited) instead of the parent's visit count. Chance events
 below the root are sampled afresh each iteration and are not tree levels ("open loop"), which
 keeps one tree per decision rather than one per deal. A chance event with at most
-``chance_nodes`` outcomes (default: the game's ``search_chance_nodes``, 0 for every game so far)
+``chance_nodes`` outcomes (default: the game's ``SearchSettings.chance_nodes``, 0 for every game so
+far)
 branches the tree instead ("closed loop"), so that a choice after a die roll is judged per face;
 for Against the Current this lost to open loop at equal iterations (the subtrees get too few
 visits), so it is an option to try, not a default.
@@ -19,7 +20,7 @@ Tracker: call, spot, then bids from the smallest raise up), which keeps the deci
 being left out by chance; ``ordered=0`` adds them at random.
 
 A node grows children only after ``expand_after`` visits (default: the game's
-``search_expand_after``); until then its position is scored directly, which keeps a good
+``SearchSettings.expand_after``); until then its position is scored directly, which keeps a good
 evaluation from being diluted by a barely explored opponent reply.
 
 Determinisations are uniform over what the seat cannot see unless the game says otherwise: when
@@ -31,7 +32,7 @@ This is where inference about hands enters; ``beliefs=0`` turns it off.
 In single-observer ISMCTS the other seats' choices share the searcher's tree, so each is
 averaged over the searcher's guesses of their cards: in effect they play knowing the searcher's
 hand and not their own, which makes every bluff look hopeless. With ``opponents="policy"``
-(default: the game's ``search_opponents``) they instead play the game's ``policy_action``, a
+(default: the game's ``SearchSettings.opponents``) they instead play the game's ``policy_action``, a
 quick model that decides from their own cards in the determinisation (or, without one, the
 hand-written heuristic bot from their own view); their replies branch the tree like chance, so
 the searcher's later choices are kept apart per reply. The search then plays a best reply to
@@ -62,7 +63,7 @@ an iteration budget the decisions depend only on the seed. As with any use of
 guard, because the helpers import the script's main module.
 
 Leaves are scored by a random rollout of at most ``rollout_depth`` decisions (default: the game's
-``search_rollout_depth``), then by the game's ``heuristic_returns()`` if it has one (a cheap
+``SearchSettings.rollout_depth``), then by the game's ``heuristic_returns()`` if it has one (a cheap
 estimate for long games), else the rollout runs on to the end.
 """
 
@@ -280,19 +281,19 @@ class ISMCTSAgent:
         rng = self.rng
         deadline = None if seconds is None else time.perf_counter() + seconds
         draw = self._sampler(view, rng, limit)
-        game = view.game
+        defaults = view.game.spec.search
         # The settings every iteration reads, looked up once per search rather than per pass.
         threshold = self.expand_after
         if threshold is None:
-            threshold = game.search_expand_after
+            threshold = defaults.expand_after
         chance_nodes = self.chance_nodes
         if chance_nodes is None:
-            chance_nodes = game.search_chance_nodes
+            chance_nodes = defaults.chance_nodes
         settings = (
             threshold,
-            self.c if self.c is not None else game.search_c,
+            self.c if self.c is not None else defaults.c,
             chance_nodes,
-            (self.opponents or game.search_opponents) == "policy",
+            (self.opponents or defaults.opponents) == "policy",
         )
         iterate = self._iterate
         done = 0
@@ -310,7 +311,7 @@ class ISMCTSAgent:
     def _model_agent(self) -> Any:
         """The heuristic bot that stands in for opponents in games without a quick policy."""
         if self._model is None:
-            from fieldcraft.agents.heuristics import HeuristicAgent
+            from fieldcraft.agents.heuristic import HeuristicAgent
 
             self._model = HeuristicAgent(seed=self.rng.randrange(1 << 30))
         return self._model
@@ -435,7 +436,7 @@ class ISMCTSAgent:
     def _rollout(self, state: State, rng: random.Random) -> list[float]:
         depth = self.rollout_depth
         if depth is None:
-            depth = state.game.search_rollout_depth
+            depth = state.game.spec.search.rollout_depth
             if depth is None:
                 depth = 1 << 30
         random_ = rng.random

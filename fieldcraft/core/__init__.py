@@ -3,6 +3,7 @@
 from fieldcraft.core.api import (
     CHANCE,
     TERMINAL,
+    Choice,
     FieldcraftError,
     Game,
     IllegalActionError,
@@ -14,19 +15,32 @@ from fieldcraft.core.api import (
     sample_chance,
     shuffle,
 )
-from fieldcraft.core.registry import default_ruleset, list_games, load_game, register_game
+from fieldcraft.core.registry import (
+    default_ruleset,
+    game_spec,
+    list_games,
+    load_game,
+    register_game,
+)
+from fieldcraft.core.spec import GameInfo, GameSpec, GameType, SearchSettings
 
 __all__ = [
     "CHANCE",
     "TERMINAL",
+    "Choice",
     "FieldcraftError",
     "Game",
+    "GameInfo",
+    "GameSpec",
+    "GameType",
     "IllegalActionError",
     "MalformedActionError",
     "RulesetError",
+    "SearchSettings",
     "State",
     "UnknownGameError",
     "default_ruleset",
+    "game_spec",
     "list_games",
     "load_game",
     "random_playout",

@@ -5,9 +5,18 @@ creates ``State`` objects; a ``State`` is advanced one integer action at a time.
 enters through chance nodes (``current_player() == CHANCE``) whose outcomes are ordinary actions,
 so a game is exactly its list of actions and a replay is bit-for-bit identical.
 
-Games keep their state in plain ints and lists so that ``clone()`` is a handful of list copies and
-bots can run millions of steps. Nothing here validates in the hot path beyond the legality check
-in ``apply_action`` (which is what keeps illegal moves from ever corrupting a state).
+A game is its rules plus three concerns, each a class in the game's folder that the ``Game``
+makes once (lila's one class per concern): its :class:`~fieldcraft.core.notation.Notation`
+(action names, parsing, log lines, structured choices), its
+:class:`~fieldcraft.core.view.Observer` (what each seat sees) and its
+:class:`~fieldcraft.core.search.SearchModel` (resampling and what search may use). The public
+methods here are the template (as in pgx): they check, then call the rules' private ``_apply``
+or hand the state to the concern that answers.
+
+Games keep their state in plain ints and lists declared as annotated fields, from which
+``__slots__`` and ``clone()`` are generated (:mod:`fieldcraft.core.fields`), so a clone is a
+handful of list copies and bots can run millions of steps. Nothing here validates in the hot
+path beyond the legality check in ``apply_action``, which games make cheap with ``_is_legal``.
 """
 
 from __future__ import annotations
@@ -15,71 +24,101 @@ from __future__ import annotations
 import json
 import operator
 import random
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable
+from functools import cached_property
+from typing import Any, ClassVar
+
+from fieldcraft.core.errors import (
+    FieldcraftError,
+    IllegalActionError,
+    MalformedActionError,
+    RulesetError,
+    UnknownGameError,
+)
+from fieldcraft.core.fields import StateMeta
+from fieldcraft.core.notation import Choice, Notation
+from fieldcraft.core.search import SearchModel
+from fieldcraft.core.spec import GameInfo, GameSpec, GameType
+from fieldcraft.core.view import Observer
 
 CHANCE = -1
 """``current_player()`` value when the next action is drawn by chance."""
 TERMINAL = -4
 """``current_player()`` value once the game is over."""
 
-
-class FieldcraftError(Exception):
-    """Base class for every error fieldcraft raises on bad input."""
-
-
-class RulesetError(FieldcraftError, ValueError):
-    """A ruleset override names an unknown key or gives a value of the wrong shape."""
-
-
-class UnknownGameError(FieldcraftError, KeyError):
-    """``load_game`` was asked for a game that is not registered."""
-
-    def __str__(self) -> str:  # KeyError would otherwise quote the message
-        return str(self.args[0]) if self.args else "unknown game"
-
-
-class MalformedActionError(FieldcraftError, ValueError):
-    """A string could not be read as any action of this game (a typo, not a rules question)."""
-
-
-class IllegalActionError(FieldcraftError, ValueError):
-    """A well-formed action that the rules do not allow in this state.
-
-    Kept separate from :class:`MalformedActionError` (as python-chess does) so a user interface
-    can say "that is not a move" apart from "that move is not allowed now".
-    """
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Choice",
+    "FieldcraftError",
+    "Game",
+    "IllegalActionError",
+    "MalformedActionError",
+    "RulesetError",
+    "State",
+    "UnknownGameError",
+    "random_playout",
+    "sample_chance",
+    "shuffle",
+]
 
 
 class Game:
-    """Fixed parameters of one game: its name, player count and resolved ruleset.
+    """Fixed parameters of one game: its declaration, player count and resolved ruleset.
 
-    Subclasses set ``name`` and ``state_class`` and may override ``validate_ruleset``.
+    A game's rules subclass sets ``game_type`` and ``state_class``, checks its ruleset in
+    ``__init__`` (raising :class:`RulesetError`) and computes its :class:`GameInfo` in
+    ``_info``. Games are made by :func:`fieldcraft.load_game`.
     """
 
-    name: str = ""
-    state_class: type[State]
-    search_rollout_depth: int | None = None
-    """Default number of random decisions a search rollout makes before it asks
-    ``heuristic_returns``; ``None`` plays rollouts to the end."""
-    search_expand_after: int = 1
-    """Visits a search node needs before it grows children (1: at once)."""
-    search_c: float = 0.7
-    """UCB exploration constant that suits this game's reward scale."""
-    search_chance_nodes: int = 0
-    """Chance events with at most this many outcomes (a die) are tree levels in search, so a
-    choice made after a roll is judged per face; larger ones (a shuffle) stay open-loop."""
-    search_opponents: str = "tree"
-    """How search models the other seats: ``"tree"`` (their choices are searched in the shared
-    tree, as in plain single-observer ISMCTS) or ``"policy"`` (they play the state's
-    ``policy_action``, which decides from their own cards)."""
-    test_configs: tuple[dict[str, Any], ...] = ({},)
-    """Ruleset overrides (e.g. variants) the conformance suite runs besides the defaults."""
+    game_type: ClassVar[GameType] = GameType()
+    state_class: ClassVar[type[State]]
 
-    def __init__(self, players: int, ruleset: dict[str, Any], overrides: dict[str, Any]):
+    def __init__(self, spec: GameSpec, players: int, ruleset: dict[str, Any],
+                 overrides: dict[str, Any]):
+        self.spec = spec
+        self.name = spec.id
         self.num_players = players
         self.ruleset = ruleset
         self.overrides = dict(overrides)
+        self._reduce: tuple[Any, ...] | None = None
+
+    # -- what the game is ---------------------------------------------------------------------
+    def _info(self) -> GameInfo:
+        raise NotImplementedError
+
+    @cached_property
+    def _cached_info(self) -> GameInfo:
+        return self._info()
+
+    def info(self) -> GameInfo:
+        """The declared numbers of this game (see :class:`GameInfo`)."""
+        return self._cached_info
+
+    def num_distinct_actions(self) -> int:
+        """Size of the integer action space (actions are ``0 .. n-1``)."""
+        return self._cached_info.num_distinct_actions
+
+    def max_chance_outcomes(self) -> int:
+        """Size of the chance outcome range (see ``GameInfo.chance_offset``)."""
+        return self._cached_info.max_chance_outcomes
+
+    def max_game_length(self) -> int | None:
+        return self._cached_info.max_game_length
+
+    # -- the concerns, made once on first use --------------------------------------------------
+    @cached_property
+    def notation(self) -> Notation:
+        return self.spec.resolve(self.spec.notation)(self)
+
+    @cached_property
+    def observer(self) -> Observer:
+        return self.spec.resolve(self.spec.view)(self)
+
+    @cached_property
+    def search_model(self) -> SearchModel:
+        model = self.spec.optional("search_model") or SearchModel
+        return model(self)
 
     # -- construction -------------------------------------------------------------------------
     def new_initial_state(self) -> State:
@@ -109,43 +148,38 @@ class Game:
         state._load_fields(doc["state"])
         return state
 
-    def num_distinct_actions(self) -> int:
-        """Size of the integer action space (actions are ``0 .. n-1``)."""
-        raise NotImplementedError
-
-    def max_chance_outcomes(self) -> int:
-        raise NotImplementedError
-
     def __reduce__(self) -> tuple[Any, ...]:
         """A game goes to another process (parallel search) as what ``load_game`` needs, not
         its tables and caches, which could be changing while they are pickled; each process
-        keeps one copy per ruleset, so its caches stay warm from one decision to the next."""
-        from fieldcraft.core.registry import shared_game
-
-        return shared_game, (self.name, self.num_players,
-                             json.dumps(self.overrides, sort_keys=True))
+        keeps one copy per ruleset, so its caches stay warm from one decision to the next.
+        The registry that made the game says how to make it again (``_reduce``)."""
+        if self._reduce is None:
+            raise TypeError(f"{self!r} was not made by load_game and cannot be pickled")
+        return self._reduce
 
     def __repr__(self) -> str:
         extra = "".join(f", {k}={v!r}" for k, v in sorted(self.overrides.items()))
         return f"load_game({self.name!r}, players={self.num_players}{extra})"
 
 
-class State:
+class State(metaclass=StateMeta):
     """One position of a game. Subclasses implement the rules; this base holds the shared API.
 
-    Subclasses declare ``__slots__`` listing every field of their state; those fields must be
-    JSON-able plain data (ints, bools, strings, None, lists and str-keyed dicts of those), which
-    is what lets ``to_json`` and ``state_from_json`` work for every game without extra code.
+    Subclasses declare every field of their state as an annotation (see
+    :mod:`fieldcraft.core.fields`); fields are JSON-able plain data (ints, bools, strings, None,
+    lists and str-keyed dicts of those), which is what lets ``to_json``, ``state_from_json``,
+    ``==`` and ``clone`` work for every game without extra code. The list of every action
+    applied (chance included) is the field ``actions``.
     """
 
     __slots__ = ("game",)
 
     game: Game
-    uniform_chance: bool = False
+    uniform_chance: ClassVar[bool] = False
     """True when every chance node is uniform over ``legal_actions()``: lets sampling skip
     building the probability list (a large share of a random playout's time)."""
 
-    # -- to implement ---------------------------------------------------------------------------
+    # -- the rules: to implement ----------------------------------------------------------------
     def current_player(self) -> int:
         raise NotImplementedError
 
@@ -160,35 +194,17 @@ class State:
         """Apply an action already known to be legal."""
         raise NotImplementedError
 
-    def action_to_string(self, action: int) -> str:
-        raise NotImplementedError
-
-    def string_to_action(self, text: str) -> int:
-        raise NotImplementedError
+    def _is_legal(self, action: int) -> bool:
+        """Whether ``action`` (any int) is legal now. Games that can tell for one action without
+        listing them all override it: ``apply_action`` asks it at every step."""
+        return action in self.legal_actions()
 
     def returns(self) -> list[float]:
         raise NotImplementedError
 
-    def observation(self, seat: int | None) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def resample(self, seat: int, rng: random.Random) -> State:
-        raise NotImplementedError
-
-    def resampler(self, seat: int) -> Callable[[random.Random], State]:
-        """A function drawing ``resample(seat, rng)``, valid while this state is unchanged.
-
-        Search draws thousands of resamples from one position. A game whose ``resample`` spends
-        much of its time working out what the seat can know (the same for every draw) can work
-        it out once here; its draws must equal ``resample``'s for the same ``rng``.
-        """
-        return lambda rng: self.resample(seat, rng)
-
-    def clone(self) -> State:
-        raise NotImplementedError
-
     def history(self) -> list[int]:
-        raise NotImplementedError
+        """Every action applied so far, chance outcomes included."""
+        return self.actions[:]  # type: ignore[attr-defined]
 
     def ply(self) -> int | None:
         """How many actions, chance outcomes included, the game has seen so far; ``None`` if
@@ -197,12 +213,7 @@ class State:
         Public in every game (each action is seen to happen even when what it dealt is not), so
         a bot may use it to tell that nothing but its own last move happened since it last
         chose, and keep searching the tree it grew then."""
-        return len(self.history())
-
-    def heuristic_returns(self) -> list[float] | None:
-        """A cheap estimate of each seat's return from here, for cutting search rollouts short
-        in long games; ``None`` (the default) means rollouts play on to the end."""
-        return None
+        return len(self.actions)  # type: ignore[attr-defined]
 
     def play_chance(self, rng: random.Random) -> None:
         """Apply at least one chance outcome, drawn by its odds (default: exactly one).
@@ -215,43 +226,37 @@ class State:
         """
         self._apply(sample_chance(self, rng))
 
-    def search_actions(self) -> list[int]:
-        """The legal actions worth searching here (default: all of them).
-
-        A game may leave out actions that are almost never better than one it keeps (a bid far
-        above the lowest one on the same trait), so a search budget is not spread over hundreds
-        of near-copies. Agents still play only legal actions; this only narrows what they try.
-        """
-        return self.legal_actions()
-
-    def policy_action(self, rng: random.Random) -> int | None:
-        """A cheap, sensible action for the seat to move, using only what that seat could know
-        in this state (its own cards and public facts); ``None`` (the default) if the game has
-        no such policy.
-
-        Search can use it as its model of the other players (see ``search_opponents``); it must
-        never read another seat's hidden cards, or the model would play with open hands.
-        """
-        return None
-
-    def belief_weight(self, seat: int) -> float | None:
-        """How plausible this state's hidden part is to ``seat``, given what the other seats did
-        in public (up to a constant factor); ``None`` (the default) means every resample is
-        equally likely.
-
-        ``resample`` draws hidden cards uniformly, ignoring that an opponent's bids or passes
-        say something about its hand. Search agents weight their determinisations by this, so
-        a game can add inference from a simple model of how people play without touching its
-        sampler (which must stay canonical for the conformance checks). Whether the answer is
-        ``None`` must depend on public facts only (search asks one resample to decide).
-        """
-        return None
-
     def check_invariants(self) -> None:
         """Raise ``AssertionError`` if a conservation rule is broken (every card in exactly one
-        place, and so on). The conformance suite calls it after every step."""
+        place, and so on). The conformance suite calls it at the steps it samples."""
 
-    # -- shared behaviour -----------------------------------------------------------------------
+    def seat_label(self, seat: int) -> str | None:
+        """The side a seat plays for, for reports ("wins by faction/animal/colour").
+
+        ``None`` means the game has no sides beyond seats.
+        """
+        return None
+
+    def outcome(self) -> dict[str, Any]:
+        """JSON-able summary of a finished game for reports (how it ended, scores...)."""
+        return {"winners": self.winners()}
+
+    # -- the template: public methods --------------------------------------------------------
+    def apply_action(self, action: int) -> None:
+        """Apply ``action``; an illegal one raises and leaves the state unchanged."""
+        if type(action) is not int:
+            if isinstance(action, bool):
+                raise IllegalActionError(f"an action is an int, got the bool {action!r}")
+            try:  # numpy integers are fine; floats and strings are not actions
+                action = operator.index(action)
+            except TypeError:
+                raise IllegalActionError(
+                    f"an action is an int, got {type(action).__name__} {action!r}"
+                ) from None
+        if not self._is_legal(action):
+            raise IllegalActionError(self._illegal_message(action))
+        self._apply(action)
+
     @property
     def num_players(self) -> int:
         return self.game.num_players
@@ -268,47 +273,60 @@ class State:
             return []
         return [seat for seat, r in enumerate(self.returns()) if r > 0]
 
+    # -- notation ---------------------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        return self.game.notation.action_to_string(self, action)
+
+    def string_to_action(self, text: str) -> int:
+        """Inverse of ``action_to_string``; :class:`MalformedActionError` if unreadable."""
+        return self.game.notation.string_to_action(self, text)
+
     def describe_action(self, action: int, seat: int | None) -> str | None:
         """The log line ``seat`` (``None``: a spectator) sees when ``action`` is applied here.
 
-        Call it before applying. ``None`` means the seat sees nothing. The default shows decisions
-        to everyone and hides chance outcomes; games with secret actions (a card passed face
-        down) override it so that a table's public log never leaks.
+        Call it before applying. ``None`` means the seat sees nothing (a card passed face down
+        to someone else), so a table's public log never leaks.
         """
-        if self.is_chance_node():
-            return None
-        return f"seat {self.current_player()}: {self.action_to_string(action)}"
+        return self.game.notation.describe_action(self, action, seat)
 
-    def seat_label(self, seat: int) -> str | None:
-        """The side a seat plays for, for reports ("wins by faction/animal/colour").
+    def choices(self) -> list[Choice]:
+        """The legal actions with their labels and structured ``kind``/``args``."""
+        return self.game.notation.choices(self)
 
-        ``None`` means the game has no sides beyond seats.
-        """
-        return None
+    # -- view -------------------------------------------------------------------------------------
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` knows now, as JSON-able data (``None``: a spectator)."""
+        return self.game.observer.observation(self, seat)
 
-    def outcome(self) -> dict[str, Any]:
-        """JSON-able summary of a finished game for reports (how it ended, scores...)."""
-        return {"winners": self.winners()}
+    # -- search -----------------------------------------------------------------------------------
+    def resample(self, seat: int, rng: random.Random) -> State:
+        """A full state ``seat`` cannot tell from this one, hidden cards re-dealt."""
+        return self.game.search_model.resample(self, seat, rng)
 
-    def apply_action(self, action: int) -> None:
-        """Apply ``action``; an illegal one raises and leaves the state unchanged."""
-        legal = self.legal_actions()
-        if type(action) is not int:
-            if isinstance(action, bool):
-                raise IllegalActionError(f"an action is an int, got the bool {action!r}")
-            try:  # numpy integers are fine; floats and strings are not actions
-                action = operator.index(action)
-            except TypeError:
-                raise IllegalActionError(
-                    f"an action is an int, got {type(action).__name__} {action!r}"
-                ) from None
-        if action not in legal:
-            raise IllegalActionError(self._illegal_message(action, legal))
-        self._apply(action)
+    def resampler(self, seat: int) -> Callable[[random.Random], State]:
+        """``resample`` as a function, cheaper per draw when a search draws many."""
+        return self.game.search_model.resampler(self, seat)
 
-    def _illegal_message(self, action: Any, legal: Sequence[int]) -> str:
+    def heuristic_returns(self) -> list[float] | None:
+        return self.game.search_model.heuristic_returns(self)
+
+    def search_actions(self) -> list[int]:
+        return self.game.search_model.search_actions(self)
+
+    def policy_action(self, rng: random.Random) -> int | None:
+        return self.game.search_model.policy_action(self, rng)
+
+    def belief_weight(self, seat: int) -> float | None:
+        return self.game.search_model.belief_weight(self, seat)
+
+    # -- plumbing ---------------------------------------------------------------------------------
+    def clone(self) -> State:  # replaced in every subclass by one generated from its fields
+        raise NotImplementedError
+
+    def _illegal_message(self, action: Any) -> str:
         if self.is_terminal():
             return f"the game is over; action {action!r} cannot be applied"
+        legal = self.legal_actions()
         who = "chance" if self.is_chance_node() else f"seat {self.current_player()}"
         try:
             shown = self.action_to_string(action)
@@ -333,13 +351,8 @@ class State:
         return json.dumps(doc, separators=(",", ":"))
 
     @classmethod
-    def _field_names(cls) -> list[str]:
-        names: list[str] = []
-        for klass in reversed(cls.__mro__):
-            for name in getattr(klass, "__slots__", ()):
-                if name != "game" and name not in names:
-                    names.append(name)
-        return names
+    def _field_names(cls) -> tuple[str, ...]:
+        return cls._fields  # type: ignore[attr-defined]
 
     def _load_fields(self, fields: dict[str, Any]) -> None:
         expected = self._field_names()

@@ -1,107 +1,74 @@
-"""Game registry and ruleset loading.
+"""The registry: every game package found, each known by the ``SPEC`` it declares.
 
-Games are registered by id with the dotted path of their ``Game`` class, so importing fieldcraft
-does not import every engine. Each game's defaults live in a ``ruleset.json`` beside its code;
-``load_game`` merges caller overrides into a copy after checking that every key exists and every
-value has the shape of the default it replaces, so a typo in a balance study fails at once instead
-of silently running the default rules.
+Games are found, not listed: each package under ``fieldcraft.games`` (and under any folder named
+in the ``FIELDCRAFT_GAMES_PATH`` environment variable, ``os.pathsep``-separated) whose
+``__init__`` sets ``SPEC`` is a game. A package's ``__init__`` imports nothing heavy (its modules
+are named as strings), so listing the games imports no engine, and adding a game never means
+editing a shared list.
 """
 
 from __future__ import annotations
 
-import copy
 import importlib
 import json
+import os
 import pkgutil
-from functools import cache
-from importlib import resources
 from typing import Any
 
-from fieldcraft.core.api import Game, RulesetError, UnknownGameError
+from fieldcraft.core.api import Game
+from fieldcraft.core.errors import UnknownGameError
+from fieldcraft.core.ruleset import default_ruleset as _default_ruleset
+from fieldcraft.core.ruleset import resolve
+from fieldcraft.core.spec import GameSpec
 
-_REGISTRY: dict[str, str] = {}
-_DISCOVERED = False
+GAMES_PATH_ENV = "FIELDCRAFT_GAMES_PATH"
+
+_SPECS: dict[str, GameSpec] = {}
+_SEARCHED: set[str] = set()
 
 
 def _discover() -> None:
-    """Register every package under ``fieldcraft.games`` that names its game.
-
-    A game package's ``__init__`` sets ``GAME_ID`` and ``GAME_CLASS`` (and imports nothing heavy),
-    so adding a game never means editing a shared list.
-    """
-    global _DISCOVERED
-    if _DISCOVERED:
-        return
-    _DISCOVERED = True
+    """Import each game package not looked at yet and keep its ``SPEC``."""
     import fieldcraft.games as games
 
+    for folder in os.environ.get(GAMES_PATH_ENV, "").split(os.pathsep):
+        if folder and folder not in games.__path__:
+            games.__path__.append(folder)
     for info in pkgutil.iter_modules(games.__path__):
+        if info.name in _SEARCHED:
+            continue
+        _SEARCHED.add(info.name)
         module = importlib.import_module(f"fieldcraft.games.{info.name}")
-        game_id = getattr(module, "GAME_ID", None)
-        if game_id and game_id not in _REGISTRY:
-            _REGISTRY[game_id] = module.GAME_CLASS
-
-# Keys every ruleset has that describe the game rather than a rule a designer may change.
-_FIXED_KEYS = ("min_players", "max_players", "default_players")
+        spec = getattr(module, "SPEC", None)
+        if isinstance(spec, GameSpec) and spec.id not in _SPECS:
+            _SPECS[spec.id] = spec
 
 
-def register_game(name: str, target: str) -> None:
-    """Register a game id; ``target`` is ``"package.module:ClassName"``."""
-    _REGISTRY[name] = target
+def register_game(spec: GameSpec) -> None:
+    """Register a game that lives outside ``fieldcraft.games`` (its package is importable)."""
+    _SPECS[spec.id] = spec
 
 
 def list_games() -> list[str]:
     _discover()
-    return sorted(_REGISTRY)
+    return sorted(_SPECS)
 
 
-def _game_class(name: str) -> type[Game]:
-    _discover()
-    if name not in _REGISTRY:
-        raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(list_games())}")
-    module_name, _, class_name = _REGISTRY[name].partition(":")
-    return getattr(importlib.import_module(module_name), class_name)
-
-
-@cache
-def _default_ruleset_text(package: str) -> str:
-    return resources.files(package).joinpath("ruleset.json").read_text(encoding="utf-8")
+def game_spec(name: str) -> GameSpec:
+    """The declaration of a registered game; :class:`UnknownGameError` if there is none."""
+    spec = _SPECS.get(name)
+    if spec is None:
+        _discover()
+        spec = _SPECS.get(name)
+        if spec is None:
+            raise UnknownGameError(
+                f"unknown game {name!r}; known games: {', '.join(list_games())}")
+    return spec
 
 
 def default_ruleset(name: str) -> dict[str, Any]:
     """A fresh copy of a game's default ruleset (safe to modify)."""
-    cls = _game_class(name)
-    return json.loads(_default_ruleset_text(cls.__module__.rpartition(".")[0]))
-
-
-def _check_shape(default: Any, value: Any, path: str) -> None:
-    if isinstance(default, bool) or isinstance(value, bool):
-        ok = isinstance(default, bool) and isinstance(value, bool)
-    elif isinstance(default, int):
-        ok = isinstance(value, int)
-    elif isinstance(default, float):
-        ok = isinstance(value, (int, float))
-    elif isinstance(default, str):
-        ok = isinstance(value, str)
-    elif isinstance(default, list):
-        ok = isinstance(value, list)
-        if ok and default:
-            proto = default[0]
-            for i, item in enumerate(value):
-                _check_shape(proto, item, f"{path}[{i}]")
-    elif isinstance(default, dict):
-        ok = isinstance(value, dict)
-        if ok:
-            for key, item in value.items():
-                if key in default:
-                    _check_shape(default[key], item, f"{path}.{key}")
-    else:
-        ok = True
-    if not ok:
-        raise RulesetError(
-            f"ruleset value {path} must be {type(default).__name__} like the default "
-            f"{default!r}, got {value!r}"
-        )
+    return _default_ruleset(game_spec(name))
 
 
 def load_game(name: str, players: int | None = None, **overrides: Any) -> Game:
@@ -110,26 +77,10 @@ def load_game(name: str, players: int | None = None, **overrides: Any) -> Game:
     Raises :class:`UnknownGameError` for an unknown id and :class:`RulesetError` for an unknown
     override key, a value of the wrong shape, or a player count the game does not support.
     """
-    cls = _game_class(name)
-    ruleset = default_ruleset(name)
-    if players is None:
-        players = ruleset["default_players"]
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise RulesetError(f"players must be an int, got {players!r}")
-    if not ruleset["min_players"] <= players <= ruleset["max_players"]:
-        raise RulesetError(
-            f"{name} is for {ruleset['min_players']}-{ruleset['max_players']} players, "
-            f"not {players}"
-        )
-    for key, value in overrides.items():
-        if key in _FIXED_KEYS:
-            raise RulesetError(f"{key} is fixed by the game and cannot be overridden")
-        if key not in ruleset:
-            known = ", ".join(k for k in sorted(ruleset) if k not in _FIXED_KEYS)
-            raise RulesetError(f"unknown ruleset key {key!r} for {name}; known keys: {known}")
-        _check_shape(ruleset[key], value, key)
-        ruleset[key] = copy.deepcopy(value)
-    game = cls(players, ruleset, overrides)
+    spec = game_spec(name)
+    players, ruleset = resolve(spec, players, overrides)
+    game = spec.resolve(spec.rules)(spec, players, ruleset, overrides)
+    game._reduce = (shared_game, (name, players, json.dumps(overrides, sort_keys=True)))
     return game
 
 

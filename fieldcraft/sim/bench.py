@@ -12,13 +12,13 @@ import time
 from typing import Any
 
 from fieldcraft.core.api import random_playout
-from fieldcraft.core.registry import default_ruleset, list_games, load_game
+from fieldcraft.core.registry import game_spec, list_games, load_game
 
 
 def bench_game(name: str, players: int | None = None, games: int = 300, runs: int = 5,
                seed: int = 0) -> dict[str, Any]:
     if players is None:
-        players = default_ruleset(name)["default_players"]
+        players = game_spec(name).default_players
     game = load_game(name, players=players)
     rates, game_rates, steps_per_game = [], [], []
     for run in range(runs):
@@ -47,12 +47,13 @@ def bench_all(games: int = 300, runs: int = 5, names: list[str] | None = None,
     return [bench_game(name, players, games, runs) for name in (names or list_games())]
 
 
-def decision_positions(name: str, players: int, count: int, seed: int = 0) -> list[Any]:
+def decision_positions(name: str, players: int, count: int, seed: int = 0,
+                       overrides: dict[str, Any] | None = None) -> list[Any]:
     """Seeded positions where a seat has a real choice (two or more legal actions), taken from
     random games at varied depths, so search speed is measured where search is used."""
     from fieldcraft.core.api import sample_chance
 
-    game = load_game(name, players=players)
+    game = load_game(name, players=players, **(overrides or {}))
     rng = random.Random(seed)
     positions: list[Any] = []
     while len(positions) < count:
@@ -89,7 +90,7 @@ def bench_ismcts(name: str, players: int | None = None, positions: int = 8,
     from fieldcraft.agents.ismcts import ISMCTSAgent
 
     if players is None:
-        players = default_ruleset(name)["default_players"]
+        players = game_spec(name).default_players
     states = decision_positions(name, players, positions)
     rates = []
     for _ in range(runs):
@@ -106,6 +107,6 @@ def bench_ismcts(name: str, players: int | None = None, positions: int = 8,
         "runs": runs,
         "positions": len(states),
         "iterations_per_search": iterations,
-        "rollout_depth": load_game(name, players=players).search_rollout_depth,
-        "opponents": opponents or load_game(name, players=players).search_opponents,
+        "rollout_depth": game_spec(name).search.rollout_depth,
+        "opponents": opponents or game_spec(name).search.opponents,
     }

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 
 from fieldcraft.agents import View, make_agent
-from fieldcraft.agents.heuristics import against_the_current as bot
 from fieldcraft.core import load_game
+from fieldcraft.games.against_the_current import bot
 from fieldcraft.games.against_the_current.game import EVENTS, TERRAINS
 
 GAME = "against-the-current"

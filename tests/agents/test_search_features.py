@@ -3,12 +3,14 @@
 * ``search_actions``: the legal actions worth trying (Spy Tracker drops far-fetched bids);
 * ``policy_action``: a quick model of the seat to move that reads only its own cards;
 * ``belief_weight``: how well a resample explains the opponents' public actions;
-* ``search_chance_nodes`` (or the agent's ``chance_nodes``): small chance events branch the tree.
+* ``SearchSettings.chance_nodes`` (or the agent's ``chance_nodes``): small chance events branch
+  the tree.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -16,7 +18,7 @@ from fieldcraft.agents import View
 from fieldcraft.agents.ismcts import ISMCTSAgent
 from fieldcraft.core import load_game
 from fieldcraft.core.api import CHANCE, TERMINAL, sample_chance
-from fieldcraft.games.spy_tracker.game import ATTRIBUTES, CALL, SPOT
+from fieldcraft.games.spy_tracker.rules import ATTRIBUTES, CALL, SPOT
 from fieldcraft.sim.bench import decision_positions
 
 
@@ -235,7 +237,8 @@ def test_opponent_model_falls_back_to_the_heuristic_bot():
 
 
 def test_the_games_exploration_constant_is_the_default(monkeypatch):
-    """Without ``c`` the agent uses the game's ``search_c``; an explicit ``c`` wins."""
+    """Without ``c`` the agent uses the game's declared ``SearchSettings.c``; an explicit ``c``
+    wins."""
     state = decision_positions("spy-tracker", 2, 3, seed=8)[-1]
     view = View(state, state.current_player())
 
@@ -246,9 +249,10 @@ def test_the_games_exploration_constant_is_the_default(monkeypatch):
     greedy = visits(c=0.0)
     wide = visits(c=5.0)
     assert greedy != wide
-    monkeypatch.setattr(type(state.game), "search_c", 0.0)
+    spec = state.game.spec
+    monkeypatch.setattr(state.game, "spec", replace(spec, search=replace(spec.search, c=0.0)))
     assert visits() == greedy
-    monkeypatch.setattr(type(state.game), "search_c", 5.0)
+    monkeypatch.setattr(state.game, "spec", replace(spec, search=replace(spec.search, c=5.0)))
     assert visits() == wide
     assert visits(c=0.0) == greedy
 

@@ -19,8 +19,8 @@ import random
 import pytest
 
 from fieldcraft.agents import View, make_agent
-from fieldcraft.agents.heuristics import undercover as bot
 from fieldcraft.core import load_game
+from fieldcraft.games.undercover import bot
 from tests.games.test_undercover import new_state, piles_with_tops, play, set_staffer
 
 BLUE_EIGHT = {"Blue": [8, 5, 6, 7]}  # space order 5..8 (two players: no 4s)

@@ -16,8 +16,8 @@ from fieldcraft.core import (
     RulesetError,
     load_game,
 )
-from fieldcraft.games.spy_tracker.game import ATTRIBUTES
 from fieldcraft.games.spy_tracker.render import render
+from fieldcraft.games.spy_tracker.rules import ATTRIBUTES
 
 GAME = "spy-tracker"
 
@@ -620,14 +620,15 @@ def test_random_games_end_and_keep_invariants():
 
 
 def test_hand_counts_add_each_cards_traits_and_the_cache_stays_bounded(monkeypatch):
-    import fieldcraft.games.spy_tracker.game as rules
+    import fieldcraft.games.spy_tracker.search as search
 
     game = load_game(GAME, players=3)
+    model = game.search_model
     rng = random.Random(4)
-    monkeypatch.setattr(rules, "HAND_CACHE", 50)
+    monkeypatch.setattr(search, "HAND_CACHE", 50)
     for _ in range(400):
         hand = rng.sample(range(game.num_cards), rng.randrange(1, 6))
         expected = tuple(sum(game.delta[a][c] for c in hand) for a in range(len(ATTRIBUTES)))
-        assert game.hand_counts(hand) == expected
-        assert game.hand_counts(hand) == expected  # the cached answer too
-        assert len(game._hand_counts) <= 50
+        assert model.hand_counts(hand) == expected
+        assert model.hand_counts(hand) == expected  # the cached answer too
+        assert len(model._hand_counts) <= 50

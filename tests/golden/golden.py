@@ -99,14 +99,16 @@ def bot_games(name: str, players: int, overrides: dict[str, Any], games: int) ->
     return out
 
 
-def search_decisions(name: str, players: int) -> list[Any]:
+def search_decisions(name: str, players: int, overrides: dict[str, Any] | None = None
+                     ) -> list[Any]:
     """ISMCTS root statistics at seeded positions with a fixed budget and seed."""
     from fieldcraft.agents import View
     from fieldcraft.agents.ismcts import ISMCTSAgent
     from fieldcraft.sim.bench import decision_positions
 
     out = []
-    for state in decision_positions(name, players, SEARCH_POSITIONS, seed=3):
+    for state in decision_positions(name, players, SEARCH_POSITIONS, seed=3,
+                                    overrides=overrides):
         agent = ISMCTSAgent(iterations=SEARCH_ITERATIONS, seed=5)
         root = agent.search(View(state, state.current_player()))
         stats = sorted(zip(root.actions, root.n, [round(w, 9) for w in root.w], strict=True))
@@ -154,9 +156,9 @@ def check_game(name: str, games: int | None = None, overrides_extra: dict[str, A
                 if digest(stream(game, seed)) != want[seed]:
                     diffs.append(f"{key}#{seed}")
             if bots and not overrides:
-                if bot_games(name, players, overrides, BOT_GAMES) != doc["bots"][key]:
+                if bot_games(name, players, extra, BOT_GAMES) != doc["bots"][key]:
                     diffs.append(f"{key} bots")
-                if search_decisions(name, players) != doc["search"][key]:
+                if search_decisions(name, players, extra) != doc["search"][key]:
                     diffs.append(f"{key} search")
     return diffs
 

@@ -1,4 +1,17 @@
 """Against the Current: river race of four animals on a rotating terrain wheel (2-4 players)."""
 
-GAME_ID = "against-the-current"
-GAME_CLASS = "fieldcraft.games.against_the_current.game:AgainstTheCurrentGame"
+from fieldcraft.core.spec import GameSpec, SearchSettings
+
+SPEC = GameSpec(
+    id="against-the-current",
+    title="Against the Current",
+    package=__name__,
+    min_players=2,
+    max_players=4,
+    default_players=4,
+    rules="game:AgainstTheCurrentGame",
+    bot="bot:choose",
+    render="render:render",
+    search=SearchSettings(rollout_depth=0),
+    test_configs=({}, {"challenge_success": 0.5}),
+)

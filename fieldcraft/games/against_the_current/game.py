@@ -99,8 +99,6 @@ def _rerr(message: str) -> RulesetError:
 class AgainstTheCurrentGame(Game):
     """Holds the resolved ruleset as flat tuples so the state's hot path never parses data."""
 
-    name = "against-the-current"
-    test_configs = ({}, {"challenge_success": 0.5})
     # Search scores a leaf by ``heuristic_returns`` at once: at equal time this won 64.7% of
     # 150 2-player games against rollouts played to the end, and 57% of 100 against rollouts
     # cut after 5 random decisions (each leaf is also 2-2.5 times cheaper).
@@ -108,8 +106,9 @@ class AgainstTheCurrentGame(Game):
     # Letting the die branch the tree (ismcts ``chance_nodes=6``) lost 8 of 9 two-player games
     # to open-loop search at equal iterations: six subtrees per move share too few visits.
 
-    def __init__(self, players: int, ruleset: dict[str, Any], overrides: dict[str, Any]):
-        super().__init__(players, ruleset, overrides)
+    def __init__(self, spec: Any, players: int, ruleset: dict[str, Any],
+                 overrides: dict[str, Any]):
+        super().__init__(spec, players, ruleset, overrides)
         r = ruleset
         counts = r["terrain_counts"]
         if set(counts) != set(TERRAINS):

@@ -1,4 +1,17 @@
 """Under Current: hidden roles, a Central File Row, one card passed a turn (3-8 players)."""
 
-GAME_ID = "under-current"
-GAME_CLASS = "fieldcraft.games.under_current.game:UnderCurrentGame"
+from fieldcraft.core.spec import GameSpec, SearchSettings
+
+SPEC = GameSpec(
+    id="under-current",
+    title="Under Current",
+    package=__name__,
+    min_players=3,
+    max_players=8,
+    default_players=5,
+    rules="game:UnderCurrentGame",
+    bot="bot:choose",
+    render="render:render",
+    search=SearchSettings(),
+    test_configs=({},),
+)

@@ -68,10 +68,10 @@ _CHANCE_PHASES = frozenset({DEAL_ROLES, DEAL_CARDS, CHOOSE_START, SNATCH_PICK, S
 class UnderCurrentGame(Game):
     """Fixed tables for one player count: which cards and roles are in play, the action layout."""
 
-    name = "under-current"
 
-    def __init__(self, players: int, ruleset: dict[str, Any], overrides: dict[str, Any]):
-        super().__init__(players, ruleset, overrides)
+    def __init__(self, spec: Any, players: int, ruleset: dict[str, Any],
+                 overrides: dict[str, Any]):
+        super().__init__(spec, players, ruleset, overrides)
         self.state_class = UnderCurrentState
         n = players
         try:

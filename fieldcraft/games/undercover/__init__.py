@@ -1,4 +1,17 @@
 """Undercover: two-faced Agents, meetings on a growing grid, an Information Track (2-6 players)."""
 
-GAME_ID = "undercover"
-GAME_CLASS = "fieldcraft.games.undercover.game:UndercoverGame"
+from fieldcraft.core.spec import GameSpec, SearchSettings
+
+SPEC = GameSpec(
+    id="undercover",
+    title="Undercover",
+    package=__name__,
+    min_players=2,
+    max_players=6,
+    default_players=4,
+    rules="game:UndercoverGame",
+    bot="bot:choose",
+    render="render:render",
+    search=SearchSettings(rollout_depth=0, expand_after=1, c=0.1),
+    test_configs=({}, {"variant": "classified"}),
+)

@@ -111,8 +111,6 @@ class UndercoverGame(Game):
     """Fixed parameters: player count, resolved ruleset, and the derived tables the hot path
     reads (grid geometry, action bases, the setup script)."""
 
-    name = "undercover"
-    test_configs = ({}, {"variant": "classified"})
     # Search: a random rollout to the end is ~100-250 random decisions and says little, while
     # ``heuristic_returns`` (which also credits the seat to move with its best placement) is
     # cheap; scoring every new leaf with it at once gave ISMCTS about four times the iterations
@@ -126,8 +124,9 @@ class UndercoverGame(Game):
     search_expand_after = 1
     search_c = 0.1
 
-    def __init__(self, players: int, ruleset: dict[str, Any], overrides: dict[str, Any]):
-        super().__init__(players, ruleset, overrides)
+    def __init__(self, spec: Any, players: int, ruleset: dict[str, Any],
+                 overrides: dict[str, Any]):
+        super().__init__(spec, players, ruleset, overrides)
         r = ruleset
         self._validate(r)
         self.colour_names: list[str] = list(r["colours"])

@@ -49,7 +49,7 @@ import math
 import random
 from typing import Any
 
-from fieldcraft.games.undercover.game import (
+from .game import (
     ACTIVATE,
     BADMASK,
     FLIP,

@@ -29,7 +29,8 @@ import random
 from typing import Any
 
 from fieldcraft.core.api import CHANCE, TERMINAL
-from fieldcraft.games.against_the_current.game import (
+
+from .game import (
     A_ATTEMPT,
     A_NO_ABILITY,
     A_PICK,

@@ -1,24 +1,16 @@
-"""Hand-written bots, one module per game, chosen by the observation's ``game`` field.
+"""The heuristic bot: each game's hand-written policy, found through the game's declaration.
 
-Each module defines ``choose(view, rng) -> int`` written from the rules' logic. A game without a
-module falls back to a one-step lookahead on the game's ``heuristic_returns`` over a few
-determinisations, so every game has some heuristic bot.
+A game's folder may hold ``bot.py`` with ``choose(view, rng) -> int`` written from the rules'
+logic, named by its ``SPEC.bot``. A game without one falls back to a one-step lookahead on the
+game's ``heuristic_returns`` over a few determinisations, so every game has some heuristic bot.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import Any
 
 from fieldcraft.core.api import CHANCE, TERMINAL
-
-_MODULES = {
-    "under-current": "fieldcraft.agents.heuristics.under_current",
-    "spy-tracker": "fieldcraft.agents.heuristics.spy_tracker",
-    "against-the-current": "fieldcraft.agents.heuristics.against_the_current",
-    "undercover": "fieldcraft.agents.heuristics.undercover",
-}
 
 
 class HeuristicAgent:
@@ -37,12 +29,7 @@ class HeuristicAgent:
         name = view.game.name
         policy = self._policies.get(name)
         if policy is None:
-            target = _MODULES.get(name)
-            try:
-                module = importlib.import_module(target) if target else None
-            except ModuleNotFoundError:
-                module = None
-            policy = module.choose if module is not None else lookahead
+            policy = view.game.spec.optional("bot") or lookahead
             self._policies[name] = policy
         action = policy(view, self.rng)
         if action not in legal:  # a policy bug must not reach the table as an illegal move

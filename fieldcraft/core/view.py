@@ -1,0 +1,44 @@
+"""What a seat sees: a game's observer and the pieces its observation is made of.
+
+As in OpenSpiel, an observer names what a player sees. Each game's ``view.py`` declares the
+:class:`Piece` entries of its observation (every key of the dict, and whether only a seat's own
+view carries it) and builds the observation in one method. Deciding what a seat may know in one
+place is what lets the conformance suite catch a leak with ``resample``; declaring the pieces
+lets it catch a key that slipped in unannounced, and tells adapters what there is to encode.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fieldcraft.core.api import Game, State
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One key of an observation."""
+
+    name: str
+    doc: str
+    seat_only: bool = False
+    """Present only in a seat's own view (its hand, its role), never in a spectator's."""
+
+
+class Observer:
+    """Builds a game's observations. Subclasses set :attr:`pieces` and implement
+    :meth:`observation`."""
+
+    pieces: tuple[Piece, ...] = ()
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def observation(self, state: State, seat: int | None) -> dict[str, Any]:
+        """JSON-able dict of everything ``seat`` knows now (``None``: a spectator)."""
+        raise NotImplementedError
+
+    def piece_names(self, seat: int | None) -> list[str]:
+        """The keys an observation for ``seat`` has, in declared order."""
+        return [p.name for p in self.pieces if seat is not None or not p.seat_only]
