@@ -24,6 +24,8 @@ class Piece:
     doc: str
     seat_only: bool = False
     """Present only in a seat's own view (its hand, its role), never in a spectator's."""
+    optional: bool = False
+    """Present only at some moments (a pending card while it is being passed, say)."""
 
 
 class Observer:
@@ -39,6 +41,8 @@ class Observer:
         """JSON-able dict of everything ``seat`` knows now (``None``: a spectator)."""
         raise NotImplementedError
 
-    def piece_names(self, seat: int | None) -> list[str]:
-        """The keys an observation for ``seat`` has, in declared order."""
-        return [p.name for p in self.pieces if seat is not None or not p.seat_only]
+    def piece_names(self, seat: int | None, required: bool = False) -> list[str]:
+        """The keys an observation for ``seat`` may have (with ``required``: must have), in
+        declared order."""
+        return [p.name for p in self.pieces if (seat is not None or not p.seat_only)
+                and not (required and p.optional)]

@@ -1,0 +1,478 @@
+"""The conformance suite every game must pass, shipped with the library (as pgx ships its api
+test), so that a game's own test is one line::
+
+    from fieldcraft.core.conformance import pytest_tests
+    test_conformance = pytest_tests("spy-tracker")       # every player count and test config
+
+or, outside pytest, ``check_game(load_game("spy-tracker", players=3))``.
+
+Each check is written so that a stub or a leaky implementation fails it: playouts must really end
+within the declared bounds, illegal actions must really be rejected without side effects,
+replays and JSON must be exact, the declared observation pieces must be exactly what is sent, and
+``resample`` must change hidden information while leaving the seat's view untouched (so a view
+that shows something hidden is caught). Checks that cost a deep copy or a resample look at
+decision points sampled along seeded games rather than at every step; the cheap contracts are
+checked at every step. ``tests/core/test_conformance_faults.py`` plants a fault of each kind and
+shows that some check fails it.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from fieldcraft.core.api import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    IllegalActionError,
+    MalformedActionError,
+    State,
+    sample_chance,
+)
+from fieldcraft.core.spec import (
+    CONSTANT_SUM,
+    DETERMINISTIC,
+    EXPLICIT_STOCHASTIC,
+    GENERAL_SUM,
+    IMPERFECT_INFORMATION,
+    PERFECT_INFORMATION,
+    SEQUENTIAL,
+    TERMINAL_REWARDS,
+    ZERO_SUM,
+)
+
+PLAYOUTS = 25
+"""Seeded random games each configuration plays for the bounds and returns checks."""
+
+Check = Callable[[Game], None]
+CHECKS: dict[str, Check] = {}
+
+
+def check(function: Check) -> Check:
+    CHECKS[function.__name__] = function
+    return function
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+def _step(state: State, rng: random.Random) -> int:
+    if state.is_chance_node():
+        return sample_chance(state, rng)
+    legal = state.legal_actions()
+    return legal[rng.randrange(len(legal))]
+
+
+def _points(game: Game, seed: int, every: int, games: int = 3,
+            decisions_only: bool = True) -> Iterator[tuple[State, int]]:
+    """Every ``every``-th step of a few seeded random games (a seat's decision unless
+    ``decisions_only`` is off), as (state, step); the game goes on from the state after the
+    caller is done with it, so a caller must not change it."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.new_initial_state()
+        step = 0
+        while not state.is_terminal():
+            step += 1
+            if step % every == 0 and not (decisions_only and state.is_chance_node()):
+                yield state, step
+            state.apply_action(_step(state, rng))
+        if not decisions_only:
+            yield state, step + 1
+
+
+def _hidden_fields(state: State) -> dict[str, Any]:
+    """State fields without the action list (a resample keeps the list it was made from)."""
+    return {k: v for k, v in state.to_dict()["state"].items() if k not in ("actions", "history")}
+
+
+def _every(game: Game) -> int:
+    """How far apart sampled decision points lie: denser in short games, so each check still
+    sees a few dozen points per configuration."""
+    return 3 if game.num_players <= 3 else 4
+
+
+# -- declarations ---------------------------------------------------------------------------------
+@check
+def declared_metadata_is_well_formed(game: Game) -> None:
+    t = game.game_type
+    assert t.dynamics == SEQUENTIAL, t.dynamics
+    assert t.chance_mode in (DETERMINISTIC, EXPLICIT_STOCHASTIC), t.chance_mode
+    assert t.information in (PERFECT_INFORMATION, IMPERFECT_INFORMATION), t.information
+    assert t.utility in (ZERO_SUM, CONSTANT_SUM, GENERAL_SUM), t.utility
+    assert t.reward_model == TERMINAL_REWARDS, t.reward_model
+    info = game.info()
+    assert info.num_players == game.num_players
+    assert info.num_distinct_actions > 0
+    assert info.min_utility < info.max_utility
+    if t.utility == ZERO_SUM:
+        assert info.utility_sum == 0.0
+    elif t.utility == CONSTANT_SUM:
+        assert info.utility_sum is not None
+    else:
+        assert info.utility_sum is None
+    if t.chance_mode == DETERMINISTIC:
+        assert info.max_chance_outcomes == 0
+    else:
+        assert info.max_chance_outcomes > 0 and info.chance_offset >= 0
+    for bound in (info.max_game_length, info.max_chance_nodes):
+        assert bound is None or (isinstance(bound, int) and bound > 0)
+    assert game.num_distinct_actions() == info.num_distinct_actions
+    assert game.max_chance_outcomes() == info.max_chance_outcomes
+    names = [p.name for p in game.observer.pieces]
+    assert names and len(names) == len(set(names)), "observation pieces must be named once each"
+
+
+@check
+def random_playouts_end_within_the_declared_bounds(game: Game) -> None:
+    """Seeded random games end, their returns are valid and within the declared utility range
+    and sum, and no game takes more decisions or chance outcomes than declared."""
+    info = game.info()
+    rng = random.Random(1)
+    lengths = []
+    for _ in range(PLAYOUTS):
+        state = game.new_initial_state()
+        decisions = chance = 0
+        while True:
+            player = state.current_player()
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                chance += 1
+                state._apply(sample_chance(state, rng))
+            else:
+                decisions += 1
+                legal = state.legal_actions()
+                state._apply(legal[int(rng.random() * len(legal))])
+            assert decisions + chance <= 1_000_000, "a random game did not end"
+        if info.max_game_length is not None:
+            assert decisions <= info.max_game_length, (decisions, info.max_game_length)
+        if info.max_chance_nodes is not None:
+            assert chance <= info.max_chance_nodes, (chance, info.max_chance_nodes)
+        assert state.is_terminal() and state.legal_actions() == []
+        returns = state.returns()
+        assert len(returns) == game.num_players
+        assert all(info.min_utility <= r <= info.max_utility for r in returns), returns
+        if info.utility_sum is not None:
+            assert abs(sum(returns) - info.utility_sum) < 1e-9, returns
+        assert state.winners() == [s for s, r in enumerate(returns) if r > 0]
+        json.dumps(state.outcome())
+        lengths.append(decisions + chance)
+    assert min(lengths) > game.num_players  # a real game, not an immediate stop
+
+
+# -- contracts at every step ------------------------------------------------------------------
+@check
+def every_step_keeps_invariants_and_api_contracts(game: Game) -> None:
+    """At every step of a few games: the player, the legal list (sorted, in the declared id
+    ranges), chance odds, ``_is_legal`` against the list, ``ply``, invariants; at sampled steps
+    the names and structured choices of every legal action."""
+    info = game.info()
+    rng = random.Random(2)
+    low, high = info.chance_offset, info.chance_offset + info.max_chance_outcomes
+    every = _every(game)
+    for _ in range(6):
+        state = game.new_initial_state()
+        state.check_invariants()
+        step = 0
+        while not state.is_terminal():
+            step += 1
+            player = state.current_player()
+            assert player == CHANCE or 0 <= player < game.num_players
+            legal = state.legal_actions()
+            assert legal, "a non-terminal state must offer an action"
+            assert legal == sorted(set(legal))
+            if player == CHANCE:
+                assert all(low <= a < high for a in legal), ("chance id outside its range",
+                                                              legal, low, high)
+                outcomes = state.chance_outcomes()
+                assert sorted(a for a, _ in outcomes) == legal
+                assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+                assert all(p > 0 for _, p in outcomes)
+                if state.uniform_chance:  # the flag lets samplers skip the odds: verify it
+                    assert all(abs(p - outcomes[0][1]) < 1e-12 for _, p in outcomes)
+            else:
+                assert all(0 <= a < info.num_distinct_actions for a in legal)
+            legal_set = set(legal)
+            probes = legal + [rng.randrange(-2, info.num_distinct_actions + 3) for _ in range(6)]
+            for action in probes:
+                assert state._is_legal(action) == (action in legal_set), ("_is_legal", action)
+            if step % every == 0:
+                for action in legal:
+                    text = state.action_to_string(action)
+                    assert isinstance(text, str) and text
+                    assert state.string_to_action(text) == action, text
+                if player != CHANCE:
+                    choices = state.choices()
+                    assert [c["action"] for c in choices] == legal
+                    for c in choices:
+                        assert c["label"] == state.action_to_string(c["action"])
+                        assert isinstance(c["kind"], str) and c["kind"]
+                        assert isinstance(c["args"], dict)
+                        assert json.loads(json.dumps(c["args"])) == c["args"]
+            ply = state.ply()
+            assert ply == len(state.history())
+            state.apply_action(_step(state, rng))
+            assert state.ply() == ply + 1  # search bots rely on it to keep a turn's tree
+            state.check_invariants()
+
+
+@check
+def illegal_actions_are_rejected_and_change_nothing(game: Game) -> None:
+    rng = random.Random(3)
+    num_actions = game.num_distinct_actions()
+    checked = 0
+    for state, _ in _points(game, 3, _every(game), games=4, decisions_only=False):
+        legal = set(state.legal_actions())
+        illegal = [a for a in rng.sample(range(num_actions), min(8, num_actions))
+                   if a not in legal] + [-1, num_actions, 10**9]
+        before = state.to_dict()
+        for action in illegal + [True, 1.5, "1"]:
+            try:
+                state.apply_action(action)  # type: ignore[arg-type]
+            except IllegalActionError:
+                pass
+            else:
+                raise AssertionError(f"illegal action {action!r} was applied")
+            assert state.to_dict() == before, f"rejecting {action!r} changed the state"
+            checked += 1
+        if state.is_terminal():
+            assert state.legal_actions() == []
+    assert checked > 0
+
+
+@check
+def malformed_strings_are_rejected(game: Game) -> None:
+    state = game.new_initial_state()
+    for text in ["", "definitely not an action", "pass to seat 99", "42 42 42", None, 7]:
+        try:
+            state.string_to_action(text)  # type: ignore[arg-type]
+        except MalformedActionError:
+            continue
+        raise AssertionError(f"{text!r} was read as an action")
+
+
+# -- exact replays --------------------------------------------------------------------------------
+@check
+def replay_json_and_seed_are_exact(game: Game) -> None:
+    """A game is its action list (replay), its JSON (at sampled steps and at the end), and
+    the same seed plays the same game."""
+    rng = random.Random(4)
+    for _ in range(3):
+        state = game.new_initial_state()
+        step = 0
+        while True:
+            if step % 7 == 0 or state.is_terminal():
+                restored = game.state_from_json(state.to_json())
+                assert restored == state
+                assert restored.legal_actions() == state.legal_actions()
+                assert restored.current_player() == state.current_player()
+            if state.is_terminal():
+                break
+            state.apply_action(_step(state, rng))
+            step += 1
+        replayed = game.replay(state.history())
+        assert replayed == state
+        assert replayed.returns() == state.returns()
+    a, b = game.new_initial_state(), game.new_initial_state()
+    ra, rb = random.Random(99), random.Random(99)
+    while not a.is_terminal():
+        a.apply_action(_step(a, ra))
+    while not b.is_terminal():
+        b.apply_action(_step(b, rb))
+    assert a.history() == b.history()
+
+
+@check
+def pickled_states_share_one_game_per_ruleset(game: Game) -> None:
+    """Parallel search sends views to other processes by pickle: a state must come back equal,
+    with a game loaded from the same ruleset rather than a copy of the game's caches, and every
+    state of that ruleset must share that one game."""
+    for state, _ in _points(game, 8, 9, games=1):
+        copy = pickle.loads(pickle.dumps(state))
+        assert copy == state and copy.legal_actions() == state.legal_actions()
+        assert copy.game is not game and repr(copy.game) == repr(game)
+        assert pickle.loads(pickle.dumps(state)).game is copy.game
+
+
+@check
+def play_chance_appends_a_run_of_legal_outcomes(game: Game) -> None:
+    """``play_chance`` may resolve several chance outcomes at once (a whole deal), but each must
+    be a legal outcome in turn: the history it leaves replays, step by checked step, to the
+    very state it made."""
+    rng = random.Random(9)
+    calls = 0
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                if rng.random() < 0.3:  # sometimes start partway through a run (a deal)
+                    state.apply_action(sample_chance(state, rng))
+                    continue
+                before = len(state.history())
+                state.play_chance(rng)
+                calls += 1
+                assert len(state.history()) > before
+                state.check_invariants()
+                assert game.replay(state.history()) == state
+            else:
+                state.apply_action(_step(state, rng))
+    if game.game_type.chance_mode != DETERMINISTIC:
+        assert calls > 0
+
+
+@check
+def clones_are_independent(game: Game) -> None:
+    """A clone equals its original; playing the clone on (or playing the original on) changes
+    nothing in the other, at decision points and chance nodes alike."""
+    rng = random.Random(6)
+    checked = 0
+    for state, _ in _points(game, 6, 5, games=2, decisions_only=False):
+        if state.is_terminal():
+            continue
+        snapshot = state.to_dict()
+        copy = state.clone()
+        assert type(copy) is type(state) and copy == state
+        steps = 0
+        while not copy.is_terminal() and steps < 60:
+            copy.apply_action(_step(copy, rng))
+            steps += 1
+        assert state.to_dict() == snapshot, "playing a clone changed its original"
+        original = state.clone()  # now play an original on, and look at its clone
+        twin = original.clone()
+        kept = twin.to_dict()
+        for _ in range(60):
+            if original.is_terminal():
+                break
+            original.apply_action(_step(original, rng))
+        assert twin.to_dict() == kept, "playing an original changed its clone"
+        checked += 1
+    assert checked > 0
+
+
+# -- views and resampling -----------------------------------------------------------------------
+@check
+def observations_are_the_declared_pieces(game: Game) -> None:
+    """Every observation is JSON and has only the keys its observer declares, and every one of
+    them that is not optional (a seat's own pieces only in a seat's view), so nothing
+    unannounced reaches a table."""
+    observer = game.observer
+    seats = [None, *range(game.num_players)]
+    allowed = {seat: set(observer.piece_names(seat)) for seat in seats}
+    required = {seat: set(observer.piece_names(seat, required=True)) for seat in seats}
+    for state, _ in _points(game, 12, 2, games=2, decisions_only=False):
+        for seat in seats:
+            view = state.observation(seat)
+            assert json.loads(json.dumps(view)) == view
+            keys = set(view)
+            assert keys <= allowed[seat], ("undeclared pieces", seat, keys - allowed[seat])
+            assert keys >= required[seat], ("missing pieces", seat, required[seat] - keys)
+
+
+@check
+def resample_hides_only_hidden_information(game: Game) -> None:
+    """For each seat, resampling must keep that seat's observation identical, give a playable
+    state, and over a game actually vary the hidden information."""
+    rng = random.Random(7)
+    varied = [0] * game.num_players
+    decisions = [0] * game.num_players
+    for state, _ in _points(game, 7, 3):
+        truth = _hidden_fields(state)
+        for seat in range(game.num_players):
+            view = state.observation(seat)
+            decisions[seat] += 1
+            sample = state
+            for _ in range(3):
+                sample = state.resample(seat, rng)
+                assert sample.observation(seat) == view, f"resample({seat}) changed its view"
+                assert sample.current_player() == state.current_player()
+                sample.check_invariants()
+                if _hidden_fields(sample) != truth:
+                    varied[seat] += 1
+            steps = 0
+            while not sample.is_terminal() and steps < 200:
+                sample.apply_action(_step(sample, rng))
+                steps += 1
+    for seat in range(game.num_players):
+        assert decisions[seat] > 0
+        if game.game_type.information == IMPERFECT_INFORMATION:
+            assert varied[seat] > 0, f"resample({seat}) never changed any hidden information"
+
+
+@check
+def resampler_draws_what_resample_draws(game: Game) -> None:
+    """Search draws through ``resampler``; a game that prepares it once per position must not
+    drift from ``resample`` (same seed, same sample, field for field, history included)."""
+    checked = 0
+    for state, step in _points(game, 10, 3):
+        seat = state.current_player()
+        draw = state.resampler(seat)
+        for k in range(2):
+            a = draw(random.Random(step * 7 + k))
+            b = state.resample(seat, random.Random(step * 7 + k))
+            assert a.to_dict() == b.to_dict()
+            checked += 1
+    assert checked > 0
+
+
+@check
+def resample_depends_only_on_what_the_seat_knows(game: Game) -> None:
+    """Two states a seat cannot tell apart must resample identically for the same seed; this
+    is what makes a searching bot decide alike in both (it cannot peek at hidden cards)."""
+    rng = random.Random(8)
+    checked = 0
+    for state, step in _points(game, 8, 4):
+        seat = state.current_player()
+        twin = state.resample(seat, rng)
+        a = state.resample(seat, random.Random(step))
+        b = twin.resample(seat, random.Random(step))
+        assert _hidden_fields(a) == _hidden_fields(b)
+        checked += 1
+    assert checked > 0
+
+
+# -- running ---------------------------------------------------------------------------------------
+def configurations(name: str) -> list[tuple[int, dict[str, Any]]]:
+    """Every player count of a game with each of its declared test configurations."""
+    from fieldcraft.core.registry import game_spec
+
+    spec = game_spec(name)
+    return [(players, overrides) for overrides in spec.test_configs
+            for players in spec.player_counts]
+
+
+def check_game(game: Game, only: list[str] | None = None) -> None:
+    """Run every check (or those named in ``only``) on one game; the first failure raises
+    ``AssertionError`` naming the check."""
+    for name, function in CHECKS.items():
+        if only is not None and name not in only:
+            continue
+        try:
+            function(game)
+        except AssertionError as exc:
+            raise AssertionError(f"{name} failed for {game!r}: {exc}") from exc
+
+
+def pytest_tests(name: str) -> Any:
+    """A pytest test function running every check at every configuration of game ``name``."""
+    import pytest
+
+    from fieldcraft.core.registry import load_game
+
+    def config_id(config: tuple[int, dict[str, Any]]) -> str:
+        players, overrides = config
+        extra = "-".join(f"{k}={v}" for k, v in sorted(overrides.items()))
+        return f"{players}p" + (f"-{extra}" if extra else "")
+
+    configs = configurations(name)
+    params = [pytest.param(config, check_name, id=f"{name}-{config_id(config)}-{check_name}")
+              for config in configs for check_name in CHECKS]
+
+    @pytest.mark.parametrize(("config", "check_name"), params)
+    def test_conformance(config: tuple[int, dict[str, Any]], check_name: str) -> None:
+        players, overrides = config
+        CHECKS[check_name](load_game(name, players=players, **overrides))
+
+    return test_conformance
