@@ -632,3 +632,94 @@ def test_hand_counts_add_each_cards_traits_and_the_cache_stays_bounded(monkeypat
         assert model.hand_counts(hand) == expected
         assert model.hand_counts(hand) == expected  # the cached answer too
         assert len(model._hand_counts) <= 50
+
+
+# -- no_repeat_bids (RULINGS.md section 2) ------------------------------------------------------
+def test_a_bid_already_made_this_round_cannot_be_made_again():
+    game, state = two_seat_position()
+    act(state, "bid 2 Moscow", "next: seat 1", "bid 2 London", "next: seat 0")
+    assert state.string_to_action("bid 2 Moscow") not in state.legal_actions()
+    with pytest.raises(IllegalActionError):
+        act(state, "bid 2 Moscow")
+    act(state, "bid 2 Hacker", "next: seat 1")  # a trait not yet bid at this count is fine
+    assert state.string_to_action("bid 2 London") not in state.legal_actions()
+    act(state, "raise 3 Moscow")  # a raise names a count nobody has bid yet
+    assert state.string_to_action("raise 3 Moscow") not in state.legal_actions()
+
+
+def test_the_literal_reading_allows_repeats_when_the_ruling_is_off():
+    game, state = two_seat_position(no_repeat_bids=False)
+    act(state, "bid 2 Moscow", "next: seat 1", "bid 2 London", "next: seat 0")
+    act(state, "bid 2 Moscow", "next: seat 1")  # allowed: only the standing trait is barred
+    assert state.string_to_action("bid 2 London") in state.legal_actions()
+    assert state.string_to_action("bid 2 Moscow") not in state.legal_actions()
+    assert game.info().max_game_length is None  # rounds can go on for ever
+
+
+def test_the_declared_longest_game_is_a_game_that_can_be_played():
+    """Two seats, every (count, trait) pair bid in every round, each bid handed on, the round
+    ended by a call, Sources lost in turn so the game lasts as many rounds as it can: exactly
+    ``max_game_length`` decisions and ``max_chance_nodes`` chance outcomes. So the bound is true
+    (a game reaches it) and tight."""
+    game = load_game(GAME, players=2)
+    info = game.info()
+    state = game.new_initial_state()
+    act(state, "seat 0 opens")
+    decisions = 0
+    counting = MERC + [c for c in game.card_names if c.endswith("/Moscow")]
+    while not state.is_terminal():
+        sizes = state.sources[:]
+        top = sum(sizes)
+        loser = 0 if sizes[0] >= sizes[1] else 1  # keep both in the game as long as possible
+        # The bids alternate from the opener, so the last one ("top Moscow") is the opener's
+        # when there is an odd number of them; the other seat calls it.
+        last_bidder = state.opener if 9 * top % 2 else 1 - state.opener
+        cards = counting[:top]  # every card counts for Moscow: the call is wrong, caller loses
+        if loser == last_bidder:
+            cards = [*cards[:-1], TRAITOR[0]]  # now the top bid is false: the bidder loses
+        deal(state, [cards[:sizes[0]], cards[sizes[0]:]])
+        for count in range(1, top + 1):
+            for attr in ATTRIBUTES:
+                verb = "raise" if count > 1 and attr == ATTRIBUTES[0] else "bid"
+                act(state, f"{verb} {count} {attr}")
+                act(state, f"next: seat {1 - state.player}")
+                decisions += 2
+        assert (state.bid_count, ATTRIBUTES[state.bid_attr]) == (top, "Moscow")
+        act(state, "call")
+        decisions += 1
+        assert state.reveal["loser"] == loser
+    chance = len(state.history()) - decisions
+    assert decisions == info.max_game_length == 1397
+    assert chance == info.max_chance_nodes
+
+
+def test_is_legal_agrees_with_the_legal_list_in_every_phase():
+    game, state = two_seat_position()
+    ids = range(-3, game.num_distinct_actions() + 3)
+    for script in ([], ["bid 2 Moscow"], ["next: seat 1"], ["bid 2 London", "next: seat 0"]):
+        act(state, *script)
+        legal = set(state.legal_actions())
+        assert {a for a in ids if state._is_legal(a)} == legal
+    act(state, "call")  # round over: the next deal is a chance node
+    assert state.is_chance_node()
+    legal = set(state.legal_actions())
+    assert {a for a in ids if state._is_legal(a)} == legal
+
+
+def test_choices_carry_kind_and_args_a_board_can_use():
+    game, state = two_seat_position()
+    by_kind: dict[str, list] = {}
+    for choice in state.choices():
+        by_kind.setdefault(choice["kind"], []).append(choice)
+    assert set(by_kind) == {"bid"}  # the opening: bids only
+    bid = next(c for c in by_kind["bid"] if c["label"] == "bid 3 London")
+    assert bid["args"] == {"count": 3, "attribute": "London"}
+    assert bid["action"] == game.bid_action(3, ATTRIBUTES.index("London"))
+    act(state, "bid 2 Moscow")
+    assert [c["args"] for c in state.choices()] == [{"seat": 1}]
+    assert state.choices()[0]["kind"] == "next"
+    act(state, "next: seat 1")
+    kinds = {c["kind"] for c in state.choices()}
+    assert kinds == {"call", "spot", "bid", "raise"}
+    raise_ = next(c for c in state.choices() if c["kind"] == "raise")
+    assert raise_["args"] == {"count": 3, "attribute": "Face"}
