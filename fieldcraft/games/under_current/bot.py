@@ -21,7 +21,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-FACTIONS = ("Blue", "Red", "Yellow", "Green")
+from .constants import FACTIONS
+from .turns import balance_winner
 
 
 def _colour(card_name: str) -> str:
@@ -65,10 +66,7 @@ class _Reader:
         """Who would win on these row counts (ignoring a Green declaration)."""
         if counts["Green"]:
             return "Green"
-        blue, red, yellow = counts["Blue"], counts["Red"], counts["Yellow"]
-        if abs(blue - red) <= yellow:
-            return "Yellow"
-        return "Blue" if blue > red else "Red"
+        return FACTIONS[balance_winner(counts["Blue"], counts["Red"], counts["Yellow"])]
 
     def colour_value(self, colour: str) -> float:
         me, c = self.faction, self.counts

@@ -1,0 +1,550 @@
+"""Under Current rules core: hidden roles, one card passed a turn, a Central File Row.
+
+Everything is plain ints and lists. Intelligence cards and role cards are ids into the ruleset's
+tables. What each seat knows is kept as data, not recomputed from history:
+
+* ``known`` bitmasks, one per card slot (hand cards, row cards, burned cards): bit ``s`` means seat
+  ``s`` knows which card lies there, bit ``N`` means everybody does (a public card). Secret moves
+  clear the bits of onlookers who can no longer tell which card moved.
+* ``role_masks[v][p]``: the role ids that viewer ``v`` (``N`` = the public) still thinks possible
+  at role position ``p`` (seats ``0..N-1``, then the reserve). Public events (FLIP, a failed
+  RETIRE) update every viewer at once, so knowledge travels with the role cards.
+
+The observation (``view.py``) is derived from these alone, and ``resample`` (``search.py``)
+re-deals everything a seat cannot see while keeping them, which is why a leaking view is caught
+by the conformance suite. What each action does is in ``turns.py``.
+
+Action space (``N`` players, ``C`` intelligence cards, ``R`` reserve slots, ``P = N + R`` role
+positions, ``K = P`` role cards), consecutive blocks::
+
+    A_PASS      = 0           card * N + seat      pass a card to a seat
+    A_FILE      = C*N         file                 the receiver archives the card
+    A_USE       = A_FILE + 1  use                  the receiver lets the passer use it
+    A_TARGET    + seat        name a seat for SCAN, SPY, FLIP, SWAP or SNATCH
+    A_RESERVE   + slot        FLIP with a reserve slot
+    A_OWN       + card        a card of one's own hand (SWAP pick, DROP)
+    A_ROW       + index       a row card (FETCH, BURN)
+    A_RETIRE    + seat*4 + f  RETIRE a seat as faction f
+    A_NAME_RED  + position    a Green declaration: the Red Informer
+    A_NAME_BLUE + position    ... and the Blue Informer
+    A_DRAW      + card        chance: a card from the draw pile (deal, draw, SNATCH refill)
+    A_ROLE      + role        chance: the next role card dealt
+    A_START     + seat        chance: the starting seat
+    A_SNATCH    + card        chance: the card SNATCH takes at random
+
+Chance ids are everything from ``A_DRAW`` to the end of the space (``GameInfo.chance_offset``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fieldcraft.core.api import CHANCE, TERMINAL, FieldcraftError, Game, State
+from fieldcraft.core.errors import RulesetError
+from fieldcraft.core.spec import GENERAL_SUM, GameInfo, GameType
+
+from .constants import (
+    BLUE,
+    CHANCE_PHASES,
+    CHOOSE_START,
+    DEAL_ROLES,
+    DECK_PHASES,
+    DECLARE_BLUE,
+    DECLARE_RED,
+    DROP_CHOICE,
+    EFFECTS,
+    FACTIONS,
+    FLIP,
+    GREEN,
+    IS_CHANCE,
+    OVER,
+    PASS,
+    PEEK,
+    PHASE_NAMES,
+    RECEIVE,
+    RED,
+    RETIRE_CHOICE,
+    ROW_CHOICE,
+    SCAN,
+    SNATCH,
+    SNATCH_PICK,
+    SWAP,
+    SWAP_OWN,
+    SWAP_THEIRS,
+    SYMBOLS,
+    TARGET,
+)
+from .turns import STEPS, TurnRules
+
+GAME_TYPE = GameType(utility=GENERAL_SUM)
+"""Sequential, explicit chance (role deal, card draws, the starting seat, SNATCH's pick),
+imperfect information. Every seat of the winning faction wins, and nobody does when that
+faction has no seated player, so the returns have no fixed sum."""
+
+EXTRA_DECISIONS = {SWAP: 3, PEEK: 0}
+"""Decisions a used card's effect adds after pass and use: SWAP names a seat, then each side
+picks a card; PEEK needs none; every other effect one (a seat, a hand card, a row card, a
+RETIRE guess). Used by ``max_game_length``."""
+
+
+def _unique_names(names: list[str], suffix: str = "#{}") -> list[str]:
+    """Names must be unique for ``string_to_action``; repeats get a number (Green Agent 2)."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else name + suffix.format(seen[name]))
+    return out
+
+
+class UnderCurrentGame(Game):
+    """Fixed tables for one player count: which cards and roles are in play, the action layout."""
+
+    game_type = GAME_TYPE
+
+    def __init__(self, spec: Any, players: int, ruleset: dict[str, Any],
+                 overrides: dict[str, Any]):
+        super().__init__(spec, players, ruleset, overrides)
+        n = players
+        try:
+            roles = [r for r in ruleset["roles"] if r["from"] <= n]
+            self.role_names = _unique_names([r["name"] for r in roles], " {}")
+            self.role_faction = [FACTIONS.index(r["faction"]) for r in roles]
+            self.role_rank = [r["rank"] for r in roles]
+            self.role_symbol = [SYMBOLS.index(r["symbol"]) for r in roles]
+            cards = [c for c in ruleset["cards"] if c["from"] <= n]
+            self.card_colour = [FACTIONS.index(c["colour"]) for c in cards]
+            self.card_effect = [EFFECTS.index(c["effect"]) for c in cards]
+        except (KeyError, ValueError, TypeError) as exc:
+            raise RulesetError(
+                f"bad roles/cards table: {exc!r}; factions are {FACTIONS}, effects {EFFECTS}, "
+                f"symbols {SYMBOLS[1:]} or ''"
+            ) from None
+        for key in ("hand_size", "row_face_down_limit", "retire_min_row", "snatch_hand_size"):
+            if ruleset[key] < 1:
+                raise RulesetError(f"{key} must be at least 1, got {ruleset[key]}")
+        if len(roles) < n:
+            raise RulesetError(f"{len(roles)} role cards in play cannot cover {n} players")
+        if len(cards) < n * ruleset["hand_size"]:
+            raise RulesetError(f"{len(cards)} intelligence cards cannot deal {n} starting hands")
+        self.num_roles = len(roles)
+        self.num_reserve = len(roles) - n
+        self.num_cards = len(cards)
+        self.card_names = _unique_names(
+            [f"{c['colour']}/{c['effect']}" + (f"({c['from']}+)" if c["from"] > 3 else "")
+             for c in cards]
+        )
+        self.hand_size = ruleset["hand_size"]
+        self.row_limit = ruleset["row_face_down_limit"]
+        self.retire_min_row = ruleset["retire_min_row"]
+        self.snatch_hand = ruleset["snatch_hand_size"]
+        self.random_start = ruleset["random_start"]
+        self.informer_removal = ruleset["informer_removal"]
+        self.green_declaration = ruleset["green_declaration"]
+        self.all_known = (1 << (n + 1)) - 1  # every seat bit plus the public bit
+        self.full_role_mask = (1 << self.num_roles) - 1
+        self.faction_mask = [
+            sum(1 << r for r in range(self.num_roles) if self.role_faction[r] == f)
+            for f in range(4)
+        ]
+        self.symbol_mask = [
+            sum(1 << r for r in range(self.num_roles) if self.role_symbol[r] == s)
+            for s in range(3)
+        ]
+        self.informer_mask = sum(1 << r for r in range(self.num_roles)
+                                 if self.role_rank[r] == "Informer")
+        self.red_informers = [r for r in range(self.num_roles)
+                              if self.role_faction[r] == RED and self.role_rank[r] == "Informer"]
+        self.blue_informers = [r for r in range(self.num_roles)
+                               if self.role_faction[r] == BLUE and self.role_rank[r] == "Informer"]
+        # Action layout: consecutive blocks, each sized for this player count.
+        c, p = self.num_cards, n + self.num_reserve
+        self.A_PASS = 0
+        self.A_FILE = c * n
+        self.A_USE = self.A_FILE + 1
+        self.A_TARGET = self.A_USE + 1          # + seat
+        self.A_RESERVE = self.A_TARGET + n      # + reserve slot (FLIP)
+        self.A_OWN = self.A_RESERVE + self.num_reserve  # + card id (SWAP pick, DROP)
+        self.A_ROW = self.A_OWN + c             # + row index (FETCH, BURN)
+        self.A_RETIRE = self.A_ROW + c          # + seat * 4 + faction
+        self.A_NAME_RED = self.A_RETIRE + 4 * n  # + role position
+        self.A_NAME_BLUE = self.A_NAME_RED + p
+        self.A_DRAW = self.A_NAME_BLUE + p      # chance: + card id
+        self.A_ROLE = self.A_DRAW + c           # chance: + role id
+        self.A_START = self.A_ROLE + self.num_roles  # chance: + seat
+        self.A_SNATCH = self.A_START + n        # chance: + card id
+        self.num_actions = self.A_SNATCH + c
+        # pass_rows[a][card]: the ids of passing ``card`` from seat ``a`` to each other seat,
+        # ascending; a hand's pass list is its cards' rows in card order (already sorted).
+        self.pass_rows = [[[card * n + s for s in range(n) if s != a] for card in range(c)]
+                          for a in range(n)]
+        self.retire_rows = [[self.A_RETIRE + s * 4 + f for s in range(n) if s != a
+                             for f in range(4)] for a in range(n)]
+
+    def _info(self) -> GameInfo:
+        """The bounds follow from the rules (``D`` = the draw pile after the deal, ``C - N*H``).
+
+        Decisions. Only turns of a seat holding cards have decisions (an empty hand skips). In
+        every such turn the active seat passes a card and the receiver files or uses it; the
+        passer's hand is then below ``H``, so it draws back up whenever the pile has a card.
+
+        * A used card goes to the face-up used pile for good (nothing ever leaves it), so there
+          are at most ``C`` use turns, each card once, each worth 2 decisions plus its effect's
+          (``EXTRA_DECISIONS``: SWAP 3, PEEK 0, any other 1). FETCH brings a row card back
+          to a hand, but FETCH itself is used up doing it, so this count already pays for it.
+        * A filed turn (no effect; DROP and SNATCH file during use turns) with cards left in the
+          pile draws at least one, and nothing ever returns to the pile, so at most ``D``
+          filed turns happen while the pile lasts (and one more if the deal emptied it).
+          Once a turn ends with the pile empty, exactly ``N`` turns remain (skipped ones
+          count), so at most ``N`` more filed turns.
+        * Scoring happens once: each seated Green player names two positions.
+
+        Chance outcomes: the role deal (every card but the last, which has one place left), the
+        ``N*H`` opening cards, at most ``D`` draws in play (SNATCH's refill included), at most
+        one random pick per SNATCH card used, and the starting seat if it is drawn.
+        """
+        n, c, h = self.num_players, self.num_cards, self.hand_size
+        pile = c - n * h
+        used = sum(2 + EXTRA_DECISIONS.get(effect, 1) for effect in self.card_effect)
+        filed = max(pile, 1) + n
+        greens = min(n, self.role_faction.count(GREEN)) if self.green_declaration else 0
+        snatches = self.card_effect.count(SNATCH)
+        return GameInfo(
+            num_players=n,
+            num_distinct_actions=self.num_actions,
+            max_chance_outcomes=self.num_actions - self.A_DRAW,
+            chance_offset=self.A_DRAW,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=2 * filed + used + 2 * greens,
+            max_chance_nodes=(self.num_roles - 1) + c + snatches + (1 if self.random_start else 0),
+        )
+
+    def position_name(self, pos: int) -> str:
+        n = self.num_players
+        return f"seat {pos}" if pos < n else f"reserve {pos - n}"
+
+
+class UnderCurrentState(TurnRules, State):
+    """One position. Fields are in the order saved states list them."""
+
+    actions: list[int]
+    phase: int
+    roles: list[int]
+    """Role id per position: seats, then reserve slots (filled during the deal)."""
+    hands: list[list[int]]
+    hand_known: list[list[int]]
+    deck: list[int]
+    """Undrawn cards, kept sorted."""
+    row: list[int]
+    row_up: list[int]
+    row_known: list[int]
+    discard: list[int]
+    removed: list[int]
+    removed_known: list[int]
+    role_masks: list[list[int]]
+    eye_record: list[Any]
+    """Per seat, ``[eye seats, thumb seats]`` if it holds an Eye, else ``None``. Written in place
+    during the role deal, so copied (a clone used to share it; playing a clone through the deal
+    wrote into its original). Each entry is written once and never changed."""
+    active: int
+    receiver: int
+    pending: int
+    """The card being passed or used (-1: none)."""
+    pending_known: int
+    saved_known: list[int]
+    effect: int
+    target: int
+    swap_index: int
+    start_seat: int
+    turn: int
+    final_left: int
+    """Turns left in the extra round once the deck ran out; -1 before."""
+    eliminated: int
+    green_queue: list[int]
+    declarations: list[list[int]]
+    """``[seat, red position, blue position]`` per Green declaration."""
+    winner_faction: int
+    """-1 undecided or nobody; set at the end."""
+    how: str
+    draw_seat: int
+    sampled: bool
+    """A resample: its hidden past was imagined, so it has no history."""
+
+    game: UnderCurrentGame
+    uniform_chance = True  # every deal, draw, start seat and SNATCH pick is a fair pick
+
+    def __init__(self, game: UnderCurrentGame):
+        self.game = game
+        n = game.num_players
+        self.actions = []
+        self.phase = DEAL_ROLES
+        self.roles = []
+        self.hands = [[] for _ in range(n)]
+        self.hand_known = [[] for _ in range(n)]
+        self.deck = list(range(game.num_cards))
+        self.row = []
+        self.row_up = []
+        self.row_known = []
+        self.discard = []
+        self.removed = []
+        self.removed_known = []
+        positions = n + game.num_reserve
+        self.role_masks = [[game.full_role_mask] * positions for _ in range(n + 1)]
+        self.eye_record = [None] * n
+        self.active = -1
+        self.receiver = -1
+        self.pending = -1
+        self.pending_known = 0
+        self.saved_known = []
+        self.effect = -1
+        self.target = -1
+        self.swap_index = -1
+        self.start_seat = -1
+        self.turn = 0
+        self.final_left = -1
+        self.eliminated = -1
+        self.green_queue = []
+        self.declarations = []
+        self.winner_faction = -1
+        self.how = ""
+        self.draw_seat = -1
+        self.sampled = False
+
+    # -- core API -------------------------------------------------------------------------------
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def current_player(self) -> int:
+        phase = self.phase
+        if IS_CHANCE[phase]:
+            return CHANCE
+        if phase == PASS:
+            return self.active
+        if phase == RECEIVE:
+            return self.receiver
+        if phase == OVER:
+            return TERMINAL
+        if phase == SWAP_THEIRS:
+            return self.target
+        if phase == DECLARE_RED or phase == DECLARE_BLUE:
+            return self.green_queue[0]
+        return self.active
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_chance_node(self) -> bool:
+        return IS_CHANCE[self.phase]
+
+    def legal_actions(self) -> list[int]:
+        phase = self.phase
+        g = self.game
+        if phase in DECK_PHASES:
+            base = g.A_DRAW
+            return [base + c for c in self.deck]
+        if phase == PASS:
+            hand = self.hands[self.active]
+            rows = g.pass_rows[self.active]
+            if len(hand) == 2:
+                x, y = hand
+                return rows[x] + rows[y] if x < y else rows[y] + rows[x]
+            out: list[int] = []
+            for card in sorted(hand):
+                out += rows[card]
+            return out
+        if phase == RECEIVE:
+            return [g.A_FILE, g.A_USE]
+        if phase == DEAL_ROLES:
+            used = self.roles
+            base = g.A_ROLE
+            return [base + r for r in range(g.num_roles) if r not in used]
+        if phase == TARGET:
+            return self._target_actions()
+        if phase == SWAP_OWN or phase == DROP_CHOICE:
+            return sorted(g.A_OWN + c for c in self.hands[self.active])
+        if phase == SWAP_THEIRS:
+            return sorted(g.A_OWN + c for c in self.hands[self.target])
+        if phase == ROW_CHOICE:
+            return list(range(g.A_ROW, g.A_ROW + len(self.row)))
+        if phase == RETIRE_CHOICE:
+            return g.retire_rows[self.active][:]
+        if phase == CHOOSE_START:
+            return list(range(g.A_START, g.A_START + g.num_players))
+        if phase == SNATCH_PICK:
+            return sorted(g.A_SNATCH + c for c in self.hands[self.target])
+        if phase == DECLARE_RED:
+            me = self.green_queue[0]
+            return [g.A_NAME_RED + p for p in range(g.num_roles) if p != me]
+        if phase == DECLARE_BLUE:
+            me = self.green_queue[0]
+            red = self.declarations[-1][1]
+            return [g.A_NAME_BLUE + p for p in range(g.num_roles) if p != me and p != red]
+        return []
+
+    def _is_legal(self, action: int) -> bool:
+        phase = self.phase
+        g = self.game
+        if phase in DECK_PHASES:
+            return action - g.A_DRAW in self.deck
+        if phase == PASS:
+            if not 0 <= action < g.A_FILE:
+                return False
+            card, to = divmod(action, g.num_players)
+            return to != self.active and card in self.hands[self.active]
+        if phase == RECEIVE:
+            return action == g.A_FILE or action == g.A_USE
+        if phase == DEAL_ROLES:
+            role = action - g.A_ROLE
+            return 0 <= role < g.num_roles and role not in self.roles
+        if phase == TARGET:
+            return self._is_target(action)
+        if phase == SWAP_OWN or phase == DROP_CHOICE:
+            return action - g.A_OWN in self.hands[self.active]
+        if phase == SWAP_THEIRS:
+            return action - g.A_OWN in self.hands[self.target]
+        if phase == ROW_CHOICE:
+            return 0 <= action - g.A_ROW < len(self.row)
+        if phase == RETIRE_CHOICE:
+            index = action - g.A_RETIRE
+            return 0 <= index < 4 * g.num_players and index >> 2 != self.active
+        if phase == CHOOSE_START:
+            return 0 <= action - g.A_START < g.num_players
+        if phase == SNATCH_PICK:
+            return action - g.A_SNATCH in self.hands[self.target]
+        if phase == DECLARE_RED or phase == DECLARE_BLUE:
+            base = g.A_NAME_RED if phase == DECLARE_RED else g.A_NAME_BLUE
+            pos = action - base
+            if not 0 <= pos < g.num_roles or pos == self.green_queue[0]:
+                return False
+            return phase == DECLARE_RED or pos != self.declarations[-1][1]
+        return False
+
+    def _target_actions(self) -> list[int]:
+        g = self.game
+        a, eff, n = self.active, self.effect, g.num_players
+        hands = self.hands
+        if eff == SCAN or eff == SWAP:
+            seats = [s for s in range(n) if s != a and hands[s]]
+        elif eff == SNATCH:
+            seats = [s for s in range(n) if s != a and len(hands[s]) == g.snatch_hand]
+        else:  # SPY, FLIP
+            seats = [s for s in range(n) if s != a]
+        out = [g.A_TARGET + s for s in seats]
+        if eff == FLIP:
+            out.extend(range(g.A_RESERVE, g.A_RESERVE + g.num_reserve))
+        return out
+
+    def _is_target(self, action: int) -> bool:
+        """``action in self._target_actions()`` without building the list."""
+        g = self.game
+        eff = self.effect
+        seat = action - g.A_TARGET
+        if 0 <= seat < g.num_players:
+            if seat == self.active:
+                return False
+            if eff == SCAN or eff == SWAP:
+                return bool(self.hands[seat])
+            if eff == SNATCH:
+                return len(self.hands[seat]) == g.snatch_hand
+            return True
+        return eff == FLIP and 0 <= action - g.A_RESERVE < g.num_reserve
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        phase = self.phase
+        if phase in DECK_PHASES:
+            deck = self.deck
+            if not deck:
+                return []
+            base = self.game.A_DRAW
+            p = 1.0 / len(deck)
+            return [(base + c, p) for c in deck]
+        if phase not in CHANCE_PHASES:
+            return []
+        legal = self.legal_actions()
+        if not legal:
+            return []
+        p = 1.0 / len(legal)
+        return [(a, p) for a in legal]
+
+    def _apply(self, action: int) -> None:
+        self.actions.append(action)
+        STEPS[self.phase](self, action)
+
+    # -- results --------------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        n = self.game.num_players
+        if self.phase != OVER or self.winner_faction < 0:
+            return [0.0] * n
+        faction = self.game.role_faction
+        w = self.winner_faction
+        return [1.0 if faction[self.roles[s]] == w else 0.0 for s in range(n)]
+
+    def history(self) -> list[int]:
+        if self.sampled:
+            raise FieldcraftError(
+                "a resampled state has no history: its hidden past was imagined, and the real "
+                "one would reveal the cards the resampling seat cannot see"
+            )
+        return list(self.actions)
+
+    def ply(self) -> int | None:
+        if self.sampled:  # its past was imagined, so it has no count either
+            return None
+        return len(self.actions)  # the count is public even where the history is not
+
+    def card_name(self, card: int) -> str:
+        return self.game.card_names[card]
+
+    def seat_label(self, seat: int) -> str | None:
+        if len(self.roles) <= seat:
+            return None
+        return FACTIONS[self.game.role_faction[self.roles[seat]]]
+
+    def outcome(self) -> dict[str, Any]:
+        g = self.game
+        colours = [g.card_colour[c] for c in self.row]
+        ending, _, reason = self.how.partition(":")
+        return {
+            "winners": self.winners(),
+            "winning_faction": FACTIONS[self.winner_faction] if self.winner_faction >= 0
+            else None,
+            "ending": ending or None,
+            "decided_by": reason or None,
+            "eliminated": self.eliminated if self.eliminated >= 0 else None,
+            "row": {FACTIONS[f]: colours.count(f) for f in range(4)},
+            "roles": [g.role_names[r] for r in self.roles[: g.num_players]],
+            "factions": [self.seat_label(s) for s in range(g.num_players)],
+            "turns": self.turn,
+        }
+
+    def check_invariants(self) -> None:
+        g = self.game
+        n = g.num_players
+        places = self.deck + [c for h in self.hands for c in h] + self.row + self.discard \
+            + self.removed
+        if self.pending >= 0 and self.phase == RECEIVE:
+            places.append(self.pending)
+        assert sorted(places) == list(range(g.num_cards)), "intelligence cards not conserved"
+        assert self.deck == sorted(self.deck)
+        for s in range(n):
+            assert len(self.hands[s]) == len(self.hand_known[s])
+            assert all(m >> s & 1 for m in self.hand_known[s]), "a seat must know its own hand"
+            assert len(self.hands[s]) <= g.hand_size
+        assert len(self.row) == len(self.row_up) == len(self.row_known)
+        assert len(self.removed) == len(self.removed_known)
+        for up, m in zip(self.row_up, self.row_known, strict=True):
+            assert not up or m == g.all_known, "a face-up card must be known to all"
+        if self.phase != OVER:
+            assert self.row_up.count(0) <= g.row_limit, "too many face-down cards in the row"
+        if self.phase != DEAL_ROLES:
+            assert sorted(self.roles) == list(range(g.num_roles)), "role cards not conserved"
+            for masks in self.role_masks:
+                for p, mask in enumerate(masks):
+                    assert mask >> self.roles[p] & 1, "a viewer rules out the true role"
+
+
+UnderCurrentGame.state_class = UnderCurrentState
+

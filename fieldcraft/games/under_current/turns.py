@@ -1,0 +1,533 @@
+"""What each Under Current action does: the deal, a turn's flow, every effect, and scoring.
+
+The state class (``rules.py``) inherits these as methods and applies an action by looking up
+the step for the current phase in :data:`STEPS`, one index instead of a chain of comparisons.
+Knowledge moves here with the cards: each step updates the ``known`` bitmasks and role masks of
+the seats that saw it (see ``rules.py`` for what they mean), so no one ever re-reads history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .constants import (
+    BLUE,
+    BURN,
+    CHOOSE_START,
+    DEAL_CARDS,
+    DECLARE_BLUE,
+    DECLARE_RED,
+    DRAW,
+    DROP,
+    DROP_CHOICE,
+    EYE,
+    FETCH,
+    FLIP,
+    GREEN,
+    OVER,
+    PASS,
+    PEEK,
+    RECEIVE,
+    RED,
+    RETIRE,
+    RETIRE_CHOICE,
+    ROW_CHOICE,
+    SCAN,
+    SNATCH,
+    SNATCH_DRAW,
+    SNATCH_PICK,
+    SPY,
+    SWAP,
+    SWAP_OWN,
+    SWAP_THEIRS,
+    TARGET,
+    THUMB,
+    YELLOW,
+)
+
+if TYPE_CHECKING:
+    from .rules import UnderCurrentGame
+
+_TARGETED = frozenset({SWAP, SCAN, SPY, FLIP, SNATCH})
+"""Effects that name a seat (FLIP: or a reserve slot) before they resolve."""
+
+
+def balance_winner(blue: int, red: int, yellow: int) -> int:
+    """The faction a row without Green cards (and without a right Green declaration) makes win:
+    Yellow cards top up the smaller of Blue and Red, and Yellow wins if that evens them;
+    otherwise the larger colour wins. The heuristic bot reads the row with this same rule."""
+    if abs(blue - red) <= yellow:
+        return YELLOW
+    return BLUE if blue > red else RED
+
+
+class TurnRules:
+    """The rule steps of an Under Current state (a mixin: the state class holds the fields)."""
+
+    __slots__ = ()
+    game: UnderCurrentGame
+
+    # -- one step per phase (``STEPS``) ------------------------------------------------------------
+    def _step_deal_role(self, action: int) -> None:
+        self._deal_role(action - self.game.A_ROLE)
+
+    def _step_deal_card(self, action: int) -> None:
+        self._draw(self.draw_seat, action - self.game.A_DRAW)
+        self._next_setup_draw()
+
+    def _step_start(self, action: int) -> None:
+        self.start_seat = action - self.game.A_START
+        self._begin_turn(self.start_seat)
+
+    def _step_pass(self, action: int) -> None:
+        card, to = divmod(action, self.game.num_players)  # passes are ids 0.. (A_PASS = 0)
+        self._pass(card, to)
+
+    def _step_receive(self, action: int) -> None:
+        self._receive(action == self.game.A_USE)
+
+    def _step_target(self, action: int) -> None:
+        g = self.game
+        if action >= g.A_RESERVE:
+            self._flip(g.num_players + action - g.A_RESERVE)
+        else:
+            self._target(action - g.A_TARGET)
+
+    def _step_retire(self, action: int) -> None:
+        seat, faction = divmod(action - self.game.A_RETIRE, 4)
+        self._retire(seat, faction)
+
+    def _step_swap_own(self, action: int) -> None:
+        self.swap_index = self.hands[self.active].index(action - self.game.A_OWN)
+        self.phase = SWAP_THEIRS
+
+    def _step_swap_theirs(self, action: int) -> None:
+        self._swap(self.hands[self.target].index(action - self.game.A_OWN))
+
+    def _step_drop(self, action: int) -> None:
+        self._drop(action - self.game.A_OWN)
+
+    def _step_row(self, action: int) -> None:
+        self._row_choice(action - self.game.A_ROW)
+
+    def _step_snatch_pick(self, action: int) -> None:
+        self._snatch(action - self.game.A_SNATCH)
+
+    def _step_snatch_draw(self, action: int) -> None:
+        self._draw(self.target, action - self.game.A_DRAW)
+        self._end_turn()
+
+    def _step_draw(self, action: int) -> None:
+        self._draw(self.active, action - self.game.A_DRAW)
+        self._after_draw()
+
+    def _step_declare_red(self, action: int) -> None:
+        self.declarations.append([self.green_queue[0], action - self.game.A_NAME_RED, -1])
+        self.phase = DECLARE_BLUE
+
+    def _step_declare_blue(self, action: int) -> None:
+        self.declarations[-1][2] = action - self.game.A_NAME_BLUE
+        self.green_queue.pop(0)
+        if not self.green_queue:
+            self._finish_declarations()
+        else:
+            self.phase = DECLARE_RED
+
+    def _step_over(self, action: int) -> None:
+        """Nothing happens after the end (``_is_legal`` refuses every action there)."""
+
+    # -- setup -------------------------------------------------------------------------------------
+    def _deal_role(self, role: int) -> None:
+        g = self.game
+        roles = self.roles
+        roles.append(role)
+        positions = g.num_players + g.num_reserve
+        if len(roles) == positions - 1:  # the last card has nowhere else to go
+            roles.append(next(r for r in range(g.num_roles) if r not in roles))
+        if len(roles) < positions:
+            return
+        for s in range(g.num_players):
+            self.role_masks[s][s] = 1 << roles[s]
+        self._identity_confirmation()
+        self.draw_seat = 0
+        self.phase = DEAL_CARDS
+
+    def _identity_confirmation(self) -> None:
+        """Eye holders learn which seats hold Eye and Thumb cards (and so which hold neither)."""
+        g = self.game
+        n = g.num_players
+        sym = [g.role_symbol[self.roles[s]] for s in range(n)]
+        eyes = [s for s in range(n) if sym[s] == EYE]
+        thumbs = [s for s in range(n) if sym[s] == THUMB]
+        for v in eyes:
+            self.eye_record[v] = [eyes, thumbs]
+            masks = self.role_masks[v]
+            for s in range(n):
+                masks[s] &= g.symbol_mask[sym[s]]
+
+    def _next_setup_draw(self) -> None:
+        g = self.game
+        n = g.num_players
+        seat = self.draw_seat
+        hands = self.hands
+        while seat < n and len(hands[seat]) >= g.hand_size:
+            seat += 1
+        if seat < n:
+            self.draw_seat = seat
+            return
+        self.draw_seat = -1
+        if g.random_start:
+            self.phase = CHOOSE_START
+        else:
+            self.start_seat = 0
+            self._begin_turn(0)
+
+    # -- turn structure ----------------------------------------------------------------------------
+    def _begin_turn(self, seat: int) -> None:
+        """Start ``seat``'s turn; a seat with no cards skips (its turn still counts)."""
+        n = self.game.num_players
+        hands = self.hands
+        while True:
+            self.active = seat
+            if hands[seat]:
+                self.phase = PASS
+                return
+            if self._count_turn():
+                return
+            seat = (seat + 1) % n
+
+    def _count_turn(self) -> bool:
+        """Close the active seat's turn for the deck-out count; True if the game ended."""
+        self.turn += 1
+        left = self.final_left
+        if left > 0:
+            self.final_left = left - 1
+            if left == 1:
+                self._score("deck_out")
+                return True
+        elif left < 0 and not self.deck:
+            self.final_left = self.game.num_players
+        return False
+
+    def _end_turn(self) -> None:
+        """Draw back up for the active seat, then hand over to the next seat."""
+        self.effect = -1
+        self.target = -1
+        self.receiver = -1
+        self.pending = -1
+        self.pending_known = 0
+        self.swap_index = -1
+        self._after_draw()
+
+    def _after_draw(self) -> None:
+        a = self.active
+        g = self.game
+        if self.deck and len(self.hands[a]) < g.hand_size:
+            self.phase = DRAW
+            return
+        if self._count_turn():
+            return
+        self._begin_turn((a + 1) % g.num_players)
+
+    def _draw(self, seat: int, card: int) -> None:
+        self.deck.remove(card)
+        self.hands[seat].append(card)
+        self.hand_known[seat].append(1 << seat)
+
+    def _take_from_hand(self, seat: int, card: int, keep_mask: int) -> int:
+        """Remove ``card`` from ``seat``'s hand secretly; returns its old known mask.
+
+        Onlookers outside ``keep_mask`` cannot tell which card left when the hand held more than
+        one, so they forget the cards that stay.
+        """
+        hand = self.hands[seat]
+        i = hand.index(card)
+        hand.pop(i)
+        known = self.hand_known[seat]
+        old = known.pop(i)
+        if hand:
+            for j in range(len(known)):
+                known[j] &= keep_mask
+            return old & keep_mask
+        return old
+
+    def _pass(self, card: int, to: int) -> None:
+        """The passer and the receiver see the card. While it waits, the others cannot tell
+        which card left a hand of several; ``saved_known`` keeps what they knew of the rest,
+        restored if the card is used (shown to all)."""
+        a = self.active
+        hand = self.hands[a]
+        known = self.hand_known[a]
+        i = hand.index(card)
+        hand.pop(i)
+        old = known.pop(i)
+        self.saved_known = known[:]
+        pair = (1 << a) | (1 << to)
+        if hand:
+            for j in range(len(known)):
+                known[j] &= pair
+            self.pending_known = pair
+        else:  # a last card: nothing stays behind to mix it up with
+            self.pending_known = old | pair
+        self.pending = card
+        self.receiver = to
+        self.phase = RECEIVE
+
+    def _receive(self, use: bool) -> None:
+        g = self.game
+        card = self.pending
+        if not use:
+            self._file(card, self.pending_known)
+            self._end_turn()
+            return
+        # The card is shown to all, so the pass no longer hides which card left the hand.
+        self.hand_known[self.active] = self.saved_known
+        self.saved_known = []
+        self.discard.append(card)
+        self.pending_known = g.all_known
+        self._resolve(g.card_effect[card])
+
+    def _file(self, card: int, known: int) -> None:
+        """Add a face-down card to the row; past the limit the oldest face-down card turns up."""
+        row_up = self.row_up
+        self.row.append(card)
+        row_up.append(0)
+        self.row_known.append(known)
+        if row_up.count(0) > self.game.row_limit:
+            oldest = row_up.index(0)
+            row_up[oldest] = 1
+            self.row_known[oldest] = self.game.all_known
+
+    # -- effects -----------------------------------------------------------------------------------
+    def _resolve(self, effect: int) -> None:
+        g = self.game
+        a = self.active
+        self.effect = effect
+        if effect in _TARGETED:
+            if effect == SWAP and not self.hands[a]:
+                self._end_turn()
+                return
+            if self._has_target():
+                self.phase = TARGET
+            else:
+                self._end_turn()
+        elif effect == PEEK:
+            bit = 1 << a
+            known = self.row_known
+            for i in range(len(known)):
+                known[i] |= bit
+            self._end_turn()
+        elif effect == DROP:
+            if self.hands[a]:
+                self.phase = DROP_CHOICE
+            else:
+                self._end_turn()
+        elif effect == FETCH or effect == BURN:
+            if self.row:
+                self.phase = ROW_CHOICE
+            else:
+                self._end_turn()
+        elif effect == RETIRE:
+            if len(self.row) >= g.retire_min_row:
+                self.phase = RETIRE_CHOICE
+            else:
+                self._end_turn()
+
+    def _has_target(self) -> bool:
+        """Whether the pending targeted effect has a seat (or reserve slot) to name."""
+        g = self.game
+        eff = self.effect
+        if eff == SCAN or eff == SWAP:
+            a = self.active
+            return any(hand for s, hand in enumerate(self.hands) if s != a)
+        if eff == SNATCH:
+            a, size = self.active, g.snatch_hand
+            return any(len(hand) == size for s, hand in enumerate(self.hands) if s != a)
+        return True  # SPY and FLIP may name any other seat, and there are at least two
+
+    def _target(self, seat: int) -> None:
+        a = self.active
+        eff = self.effect
+        self.target = seat
+        if eff == SCAN:
+            bit = 1 << a
+            known = self.hand_known[seat]
+            for i in range(len(known)):
+                known[i] |= bit
+            self._end_turn()
+        elif eff == SPY:
+            self.role_masks[a][seat] = 1 << self.roles[seat]
+            self._end_turn()
+        elif eff == FLIP:
+            self._flip(seat)
+        elif eff == SWAP:
+            self.phase = SWAP_OWN
+        elif eff == SNATCH:
+            self.phase = SNATCH_PICK
+
+    def _flip(self, pos: int) -> None:
+        """Exchange role cards; the move is public, so every viewer's knowledge moves too."""
+        a = self.active
+        self.target = pos
+        roles = self.roles
+        roles[a], roles[pos] = roles[pos], roles[a]
+        for masks in self.role_masks:
+            masks[a], masks[pos] = masks[pos], masks[a]
+        self.role_masks[a][a] = 1 << roles[a]
+        if pos < self.game.num_players:
+            self.role_masks[pos][pos] = 1 << roles[pos]
+        self._end_turn()
+
+    def _swap(self, their_index: int) -> None:
+        a, t = self.active, self.target
+        pair = (1 << a) | (1 << t)
+        mine = self.hands[a][self.swap_index]
+        theirs = self.hands[t][their_index]
+        mine_known = self._take_from_hand(a, mine, pair)
+        theirs_known = self._take_from_hand(t, theirs, pair)
+        self.hands[a].append(theirs)
+        self.hand_known[a].append(theirs_known | pair)
+        self.hands[t].append(mine)
+        self.hand_known[t].append(mine_known | pair)
+        self._end_turn()
+
+    def _drop(self, card: int) -> None:
+        a = self.active
+        was_single = len(self.hands[a]) == 1
+        old = self._take_from_hand(a, card, 1 << a)
+        self._file(card, (old if was_single else 0) | (1 << a))
+        self._end_turn()
+
+    def _snatch(self, card: int) -> None:
+        t = self.target
+        was_single = len(self.hands[t]) == 1
+        old = self._take_from_hand(t, card, 1 << t)
+        self._file(card, (old if was_single else 0) | (1 << t))
+        if self.deck:
+            self.phase = SNATCH_DRAW
+        else:
+            self._end_turn()
+
+    def _row_choice(self, index: int) -> None:
+        a = self.active
+        card = self.row.pop(index)
+        self.row_up.pop(index)
+        known = self.row_known.pop(index)
+        if self.effect == FETCH:
+            self.hands[a].append(card)
+            self.hand_known[a].append(known | (1 << a))
+        else:
+            self.removed.append(card)
+            self.removed_known.append(known)
+        self._end_turn()
+
+    def _retire(self, seat: int, faction: int) -> None:
+        g = self.game
+        self.target = seat
+        if g.role_faction[self.roles[seat]] == faction:
+            self.eliminated = seat
+            known = g.faction_mask[faction]
+            for masks in self.role_masks:  # a right guess is public knowledge too
+                masks[seat] &= known
+            self._score("retire")
+            return
+        cleared = ~g.faction_mask[faction]
+        for masks in self.role_masks:  # a wrong guess is public knowledge
+            masks[seat] &= cleared
+        self._end_turn()
+
+    # -- scoring -----------------------------------------------------------------------------------
+    def _score(self, ending: str) -> None:
+        g = self.game
+        self.how = ending
+        self.active = -1
+        self.effect = -1
+        self.pending = -1
+        self.pending_known = 0
+        self.receiver = -1
+        self.phase = OVER
+        for i in range(len(self.row)):
+            self.row_up[i] = 1
+            self.row_known[i] = g.all_known
+        if self.eliminated >= 0 and g.informer_removal:
+            role = self.roles[self.eliminated]
+            colour = g.role_faction[role]
+            informer = g.role_rank[role] == "Informer"
+            if any(g.card_colour[c] == colour for c in self.row):
+                # whether cards leave the row shows everyone if the retired seat is an Informer
+                seen = g.informer_mask if informer else ~g.informer_mask
+                for masks in self.role_masks:
+                    masks[self.eliminated] &= seen
+            if informer:
+                keep = [i for i, c in enumerate(self.row) if g.card_colour[c] != colour]
+                for c in self.row:
+                    if g.card_colour[c] == colour:
+                        self.removed.append(c)
+                        self.removed_known.append(g.all_known)
+                self.row = [self.row[i] for i in keep]
+                self.row_up = [1] * len(keep)
+                self.row_known = [g.all_known] * len(keep)
+        if any(g.card_colour[c] == GREEN for c in self.row):
+            self._finish(GREEN, "green_card")
+            return
+        n = g.num_players
+        greens = [s for s in range(n) if g.role_faction[self.roles[s]] == GREEN]
+        if greens and g.green_declaration:
+            not_green = ~g.faction_mask[GREEN]
+            for masks in self.role_masks:  # every Green seat reveals, so the others are not Green
+                for s in range(n):
+                    masks[s] = 1 << self.roles[s] if s in greens else masks[s] & not_green
+            self.green_queue = greens
+            self.phase = DECLARE_RED
+            return
+        self._balance()
+
+    def _finish_declarations(self) -> None:
+        roles = self.roles
+        g = self.game
+        right = all(
+            roles[red] in g.red_informers and roles[blue] in g.blue_informers
+            for _, red, blue in self.declarations
+        )
+        if right:
+            self._finish(GREEN, "green_declaration")
+        else:
+            self._balance()
+
+    def _balance(self) -> None:
+        colours = [self.game.card_colour[c] for c in self.row]
+        winner = balance_winner(colours.count(BLUE), colours.count(RED), colours.count(YELLOW))
+        self._finish(winner, "yellow_balance" if winner == YELLOW else "majority")
+
+    def _finish(self, faction: int, reason: str) -> None:
+        g = self.game
+        seated = any(g.role_faction[self.roles[s]] == faction for s in range(g.num_players))
+        self.winner_faction = faction if seated else -1
+        self.how = f"{self.how}:{reason}"
+        self.phase = OVER
+        full = [1 << r for r in self.roles]
+        for v in range(len(self.role_masks)):  # the end reveals every role card
+            self.role_masks[v] = full[:]
+
+
+STEPS: tuple[Callable[[Any, int], None], ...] = (
+    TurnRules._step_deal_role,     # DEAL_ROLES
+    TurnRules._step_deal_card,     # DEAL_CARDS
+    TurnRules._step_start,         # CHOOSE_START
+    TurnRules._step_pass,          # PASS
+    TurnRules._step_receive,       # RECEIVE
+    TurnRules._step_target,        # TARGET
+    TurnRules._step_retire,        # RETIRE_CHOICE
+    TurnRules._step_swap_own,      # SWAP_OWN
+    TurnRules._step_swap_theirs,   # SWAP_THEIRS
+    TurnRules._step_drop,          # DROP_CHOICE
+    TurnRules._step_row,           # ROW_CHOICE
+    TurnRules._step_snatch_pick,   # SNATCH_PICK
+    TurnRules._step_snatch_draw,   # SNATCH_DRAW
+    TurnRules._step_draw,          # DRAW
+    TurnRules._step_declare_red,   # DECLARE_RED
+    TurnRules._step_declare_blue,  # DECLARE_BLUE
+    TurnRules._step_over,          # OVER
+)
+"""``STEPS[phase](state, action)`` applies a legal action in that phase."""
