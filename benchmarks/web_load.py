@@ -122,12 +122,12 @@ async def seat_client(url: str, token: str, table: TableRun, think: float, stop_
         await ws.send(json.dumps({"type": "hello", "token": token}))
         state: dict[str, Any] = {"version": None, "acting": False}
 
-        async def act_later(version: int, choices: list[list[Any]]) -> None:
+        async def act_later(version: int, choices: list[dict[str, Any]]) -> None:
             await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
             if state["version"] != version or time.perf_counter() >= stop_at:
                 state["acting"] = False
                 return
-            action = rng.choice(choices)[0]
+            action = rng.choice(choices)["action"]
             table.sent(version + 1, time.perf_counter())
             await ws.send(json.dumps({"type": "act", "token": token, "version": version,
                                       "action": action}))

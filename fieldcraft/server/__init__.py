@@ -1,9 +1,15 @@
 """The web table: play any registered game in the browser with friends and bots.
 
 ``run()`` starts the server (FastAPI on uvicorn); ``create_app()`` builds the ASGI app for tests
-and embedding. The parts: ``store`` (database, migrations, group-commit writer), ``rooms`` (live
-tables: state, seats, bots, timers, who sees what), ``protocol`` (WebSocket messages and error
-codes), ``app`` (pages, JSON API, WebSocket endpoint), ``i18n`` (message catalogues).
+and embedding. The parts, one concern each:
+
+* ``table``: a game on the server, no asyncio: moves as commits, the log, each seat's view;
+* ``seats``: seats, tokens and the turn clock; ``driver``: the bot and chance player;
+* ``room``: one live table (the lock, the connections, commit-then-tell); ``hub``: all rooms;
+* ``store``: database, migrations, group-commit writer; ``protocol``: WebSocket messages;
+* ``errors``: the one error type and its namespaced codes, mapped to HTTP or WebSocket answers
+  only at the edge; ``routes/``: pages, JSON API, the game channel, the games' assets;
+* ``i18n`` and ``catalogue``: words and games, from each game's own folder.
 """
 
 from __future__ import annotations

@@ -1,9 +1,11 @@
-"""Message catalogues: every piece of UI text lives in ``locales/<lang>.json``.
+"""Message catalogues: the page frame's in ``locales/<lang>.json``, each game's in its folder.
 
 Why catalogues rather than strings in templates: the same keys are used by the server-rendered
 pages and by the page's JavaScript (which receives the catalogue of the chosen language), so a
 translation is one JSON file and a missing key shows up in one test. English is the fallback for
-a key a catalogue lacks. Game action strings come from the engines and stay English.
+a key a catalogue lacks. A game's own words (its title, its board's labels) live in its folder's
+``messages/<lang>.json``, so no shared file names a game; the frame's catalogue gets each game's
+title as ``game.<id>`` for the lobby and page titles.
 """
 
 from __future__ import annotations
@@ -13,25 +15,49 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from fieldcraft.core.registry import game_spec, list_games
+from fieldcraft.core.spec import GameSpec
+
 LANGUAGES: dict[str, str] = {"en": "English", "ja": "日本語", "zh-Hant": "繁體中文"}
 DEFAULT = "en"
 
 
 @cache
-def catalogue(lang: str) -> dict[str, str]:
-    """The catalogue of ``lang`` with English filled in for any key it lacks."""
-    base = _load(DEFAULT)
+def _frame(lang: str) -> dict[str, str]:
+    base = _load_frame(DEFAULT)
     if lang == DEFAULT:
         return base
-    merged = dict(base)
-    merged.update(_load(lang))
-    return merged
+    return {**base, **_load_frame(lang)}
 
 
-def _load(lang: str) -> dict[str, str]:
+def _load_frame(lang: str) -> dict[str, str]:
     text = resources.files("fieldcraft.server").joinpath("locales", f"{lang}.json").read_text(
         encoding="utf-8")
     return json.loads(text)
+
+
+@cache
+def _game_file(package: str, folder: str, lang: str) -> dict[str, str]:
+    path = resources.files(package).joinpath(folder, f"{lang}.json")
+    if not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def game_messages(spec: GameSpec, lang: str) -> dict[str, str]:
+    """A game's own catalogue in ``lang``, English filled in, ``title`` always present."""
+    merged = {"title": spec.title, **_game_file(spec.package, spec.messages, DEFAULT)}
+    if lang != DEFAULT:
+        merged.update(_game_file(spec.package, spec.messages, lang))
+    return merged
+
+
+def catalogue(lang: str) -> dict[str, str]:
+    """The page frame's catalogue of ``lang`` with English filled in for any key it lacks, and
+    every registered game's title as ``game.<id>``."""
+    titles = {f"game.{name}": game_messages(game_spec(name), lang)["title"]
+              for name in list_games()}
+    return {**_frame(lang), **titles}
 
 
 def pick_language(query: str | None, cookie: str | None, accept: str | None) -> str:

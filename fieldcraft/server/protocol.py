@@ -1,4 +1,4 @@
-"""The WebSocket protocol: message schemas, their checking, and the error codes.
+"""The WebSocket protocol: message schemas and their checking.
 
 Every client message is one JSON object of at most 16 KB. The schema check is strict (unknown
 fields and wrong types are errors) because a message that is only half understood must change
@@ -14,7 +14,8 @@ Client -> server::
     {"type": "ping", "token"?: str}
 
 Server -> client: ``sync`` (view + log since a version), ``update`` (new events + view), ``ack``,
-``presence`` (who is connected / stood in for), ``error``, ``pong``. See docs/web.md.
+``presence`` (who is connected / stood in for), ``error``, ``pong``. See docs/web.md. Error codes
+are in :mod:`fieldcraft.server.errors`.
 """
 
 from __future__ import annotations
@@ -23,45 +24,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from fieldcraft.server.errors import BAD_JSON, BAD_MESSAGE, TOO_LARGE, UNKNOWN_TYPE, TableError
+
 MAX_MESSAGE_BYTES = 16 * 1024
-
-# Error codes (stable: the page and the tests match on them).
-TOO_LARGE = "too_large"
-BAD_JSON = "bad_json"
-BAD_MESSAGE = "bad_message"
-UNKNOWN_TYPE = "unknown_type"
-HELLO_REQUIRED = "hello_required"
-BAD_TOKEN = "bad_token"
-SPECTATOR = "spectator"
-NOT_STARTED = "not_started"
-GAME_OVER = "game_over"
-STALE_VERSION = "stale_version"
-NOT_YOUR_TURN = "not_your_turn"
-ILLEGAL_ACTION = "illegal_action"
-MALFORMED_ACTION = "malformed_action"
-STORAGE_ERROR = "storage_error"
-NO_SUCH_TABLE = "no_such_table"
-SERVER_CLOSING = "server_closing"  # not a refusal: the server is shutting down; reconnect
-
-ERROR_CODES = (TOO_LARGE, BAD_JSON, BAD_MESSAGE, UNKNOWN_TYPE, HELLO_REQUIRED, BAD_TOKEN,
-               SPECTATOR, NOT_STARTED, GAME_OVER, STALE_VERSION, NOT_YOUR_TURN, ILLEGAL_ACTION,
-               MALFORMED_ACTION, STORAGE_ERROR, NO_SUCH_TABLE, SERVER_CLOSING)
-
-
-class ProtocolError(Exception):
-    """A message that is refused; ``code`` is one of the codes above."""
-
-    def __init__(self, code: str, message: str, msg_id: Any = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.msg_id = msg_id
-
-    def payload(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
-        if self.msg_id is not None:
-            out["id"] = self.msg_id
-        return out
 
 
 @dataclass
@@ -90,44 +55,44 @@ _SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
 
 
 def parse_message(raw: str | bytes) -> Message:
-    """Check size, JSON, type and every field; raise :class:`ProtocolError` on any problem."""
+    """Check size, JSON, type and every field; raise :class:`TableError` on any problem."""
     size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8"))
     if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError(TOO_LARGE, f"message is {size} bytes; the limit is "
+        raise TableError(TOO_LARGE, f"message is {size} bytes; the limit is "
                                        f"{MAX_MESSAGE_BYTES}")
     try:
         doc = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        raise ProtocolError(BAD_JSON, "message is not valid JSON") from None
+        raise TableError(BAD_JSON, "message is not valid JSON") from None
     if not isinstance(doc, dict):
-        raise ProtocolError(BAD_JSON, "message must be a JSON object")
+        raise TableError(BAD_JSON, "message must be a JSON object")
     msg_id = doc.get("id") if isinstance(doc.get("id"), (str, int)) else None
     kind = doc.get("type")
     if not isinstance(kind, str):
-        raise ProtocolError(BAD_MESSAGE, "message needs a string field 'type'", msg_id)
+        raise TableError(BAD_MESSAGE, "message needs a string field 'type'", msg_id)
     schema = _SCHEMAS.get(kind)
     if schema is None:
-        raise ProtocolError(UNKNOWN_TYPE, f"unknown message type {kind!r}; known: "
+        raise TableError(UNKNOWN_TYPE, f"unknown message type {kind!r}; known: "
                                           f"{', '.join(sorted(_SCHEMAS))}", msg_id)
     extra = sorted(k for k in doc if k != "type" and k not in schema)
     if extra:
-        raise ProtocolError(BAD_MESSAGE, f"unknown field(s) in {kind!r}: {', '.join(extra)}",
+        raise TableError(BAD_MESSAGE, f"unknown field(s) in {kind!r}: {', '.join(extra)}",
                             msg_id)
     for name, (types, required) in schema.items():
         if name not in doc or doc[name] is None:
             if required:
-                raise ProtocolError(BAD_MESSAGE, f"{kind!r} needs field {name!r}", msg_id)
+                raise TableError(BAD_MESSAGE, f"{kind!r} needs field {name!r}", msg_id)
             continue
         value = doc[name]
         if isinstance(value, bool) or not isinstance(value, types):
             wanted = " or ".join(t.__name__ for t in types)
-            raise ProtocolError(BAD_MESSAGE, f"field {name!r} must be {wanted}", msg_id)
+            raise TableError(BAD_MESSAGE, f"field {name!r} must be {wanted}", msg_id)
         if isinstance(value, int) and value < 0 and name != "id":
-            raise ProtocolError(BAD_MESSAGE, f"field {name!r} must not be negative", msg_id)
+            raise TableError(BAD_MESSAGE, f"field {name!r} must not be negative", msg_id)
         if isinstance(value, str) and len(value) > 512:
-            raise ProtocolError(BAD_MESSAGE, f"field {name!r} is too long", msg_id)
+            raise TableError(BAD_MESSAGE, f"field {name!r} is too long", msg_id)
     if kind == "act" and (doc.get("action") is None) == (doc.get("action_text") is None):
-        raise ProtocolError(BAD_MESSAGE, "'act' needs exactly one of 'action' or 'action_text'",
+        raise TableError(BAD_MESSAGE, "'act' needs exactly one of 'action' or 'action_text'",
                             msg_id)
     return Message(type=kind, token=doc.get("token"), last_version=doc.get("last_version"),
                    version=doc.get("version"), action=doc.get("action"),

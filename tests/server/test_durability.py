@@ -42,7 +42,7 @@ class Player:
         return doc
 
     def act(self, rng: random.Random, wait: bool = True) -> int:
-        action = rng.choice(self.view["choices"])[0]
+        action = rng.choice(self.view["choices"])["action"]
         self.ws.send(json.dumps({"type": "act", "token": self.token, "version": self.version,
                                  "action": action}))
         if wait:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 import sqlite3
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
-from fieldcraft.core.registry import list_games
+from fieldcraft.core.registry import game_spec, list_games
 from fieldcraft.server import i18n
 from tests.server.helpers import create_table
 
@@ -48,26 +49,26 @@ def test_tokens_are_stored_hashed(client: TestClient, db_url: str) -> None:
 
 
 @pytest.mark.parametrize(("body", "status", "code"), [
-    ({"game": "chess"}, 400, "unknown_game"),
-    ({"game": "under-current", "players": 2}, 400, "bad_players"),
-    ({"game": "under-current", "players": 9}, 400, "bad_players"),
-    ({"game": "under-current", "players": 3, "seats": ["human"]}, 400, "bad_seats"),
+    ({"game": "chess"}, 400, "rules.unknown_game"),
+    ({"game": "under-current", "players": 2}, 400, "request.bad_players"),
+    ({"game": "under-current", "players": 9}, 400, "request.bad_players"),
+    ({"game": "under-current", "players": 3, "seats": ["human"]}, 400, "request.bad_seats"),
     ({"game": "under-current", "players": 3, "seats": ["human", "bot", "wizard"]}, 400,
-     "bad_seats"),
+     "request.bad_seats"),
     ({"game": "under-current", "players": 3, "seats": ["human", "bot:nobody", "bot"]}, 400,
-     "unknown_bot"),
+     "request.unknown_bot"),
     ({"game": "under-current", "players": 3, "overrides": {"no_such_rule": 1}}, 400,
-     "bad_rules"),
+     "rules.bad_ruleset"),
     ({"game": "under-current", "players": 3, "overrides": {"hand_size": "two"}}, 400,
-     "bad_rules"),
-    ({"game": "under-current", "players": 3, "turn_seconds": 1}, 400, "bad_timer"),
-    ({"game": "under-current", "players": "three"}, 400, "bad_request"),
-    ({"game": "under-current", "colour": "blue"}, 400, "bad_request"),
+     "rules.bad_ruleset"),
+    ({"game": "under-current", "players": 3, "turn_seconds": 1}, 400, "request.bad_timer"),
+    ({"game": "under-current", "players": "three"}, 400, "request.bad_request"),
+    ({"game": "under-current", "colour": "blue"}, 400, "request.bad_request"),
     ({"game": "under-current", "players": 3, "seats": ["bot", "bot", "human"], "seat": 0}, 400,
-     "bad_seat"),
-    ({"players": 3}, 400, "bad_request"),
-    ({"game": "under-current", "players": 3, "away_bot": "yes"}, 400, "bad_request"),
-    ({"game": "under-current", "players": 3, "seed": True}, 400, "bad_request"),
+     "request.bad_seat"),
+    ({"players": 3}, 400, "request.bad_request"),
+    ({"game": "under-current", "players": 3, "away_bot": "yes"}, 400, "request.bad_request"),
+    ({"game": "under-current", "players": 3, "seed": True}, 400, "request.bad_request"),
 ])
 def test_create_table_refusals(client: TestClient, body: dict, status: int, code: str) -> None:
     before = client.get("/api/tables").json()["tables"]
@@ -80,12 +81,12 @@ def test_create_table_refusals(client: TestClient, body: dict, status: int, code
 
 def test_bad_bodies(client: TestClient) -> None:
     res = client.post("/api/tables", content=b"{not json", headers={"content-type": "x"})
-    assert res.status_code == 400 and res.json()["error"]["code"] == "bad_json"
+    assert res.status_code == 400 and res.json()["error"]["code"] == "request.bad_json"
     res = client.post("/api/tables", json=[1, 2])
-    assert res.json()["error"]["code"] == "bad_json"
+    assert res.json()["error"]["code"] == "request.bad_json"
     big = {"game": "under-current", "name": "x" * 20000}
     res = client.post("/api/tables", json=big)
-    assert res.status_code == 413 and res.json()["error"]["code"] == "too_large"
+    assert res.status_code == 413 and res.json()["error"]["code"] == "request.too_large"
     assert client.get("/api/tables").json()["tables"] == []
 
 
@@ -102,13 +103,13 @@ def test_join_flow_and_refusals(client: TestClient) -> None:
     tid = made["id"]
     assert client.get(f"/api/tables/{tid}").json()["status"] == "waiting"
     res = client.post(f"/api/tables/{tid}/join", json={"seat": 0, "name": "Eve"})
-    assert res.status_code == 409 and res.json()["error"]["code"] == "seat_taken"
+    assert res.status_code == 409 and res.json()["error"]["code"] == "table.seat_taken"
     res = client.post(f"/api/tables/{tid}/join", json={"seat": 7})
-    assert res.status_code == 400 and res.json()["error"]["code"] == "bad_seat"
+    assert res.status_code == 400 and res.json()["error"]["code"] == "request.bad_seat"
     res = client.post(f"/api/tables/{tid}/join", json={"seat": 1, "name": "B" * 41})
     assert res.status_code == 400
     res = client.post(f"/api/tables/{tid}/join", json={"seat": 1, "name": "Bea", "x": 1})
-    assert res.status_code == 400 and res.json()["error"]["code"] == "bad_request"
+    assert res.status_code == 400 and res.json()["error"]["code"] == "request.bad_request"
     one = client.post(f"/api/tables/{tid}/join", json={"seat": 1, "name": "Bea"}).json()
     assert one["seat"] == 1 and one["token"] and one["token"] != made["token"]
     assert client.get(f"/api/tables/{tid}").json()["status"] == "waiting"
@@ -116,9 +117,9 @@ def test_join_flow_and_refusals(client: TestClient) -> None:
     assert two["seat"] == 2
     assert client.get(f"/api/tables/{tid}").json()["status"] == "playing"
     res = client.post(f"/api/tables/{tid}/join", json={})
-    assert res.status_code == 409 and res.json()["error"]["code"] == "not_waiting"
+    assert res.status_code == 409 and res.json()["error"]["code"] == "table.not_waiting"
     res = client.post("/api/tables/nope/join", json={})
-    assert res.status_code == 404 and res.json()["error"]["code"] == "no_such_table"
+    assert res.status_code == 404 and res.json()["error"]["code"] == "table.no_such_table"
 
 
 def test_host_can_start_with_bots(client: TestClient) -> None:
@@ -126,7 +127,7 @@ def test_host_can_start_with_bots(client: TestClient) -> None:
                         seats=["human", "human", "human"])
     tid = made["id"]
     res = client.post(f"/api/tables/{tid}/start", json={"token": "wrong"})
-    assert res.status_code == 403 and res.json()["error"]["code"] == "bad_token"
+    assert res.status_code == 403 and res.json()["error"]["code"] == "auth.bad_token"
     assert client.get(f"/api/tables/{tid}").json()["status"] == "waiting"
     res = client.post(f"/api/tables/{tid}/start", json={"token": made["host_token"]})
     assert res.status_code == 200
@@ -177,26 +178,47 @@ def test_accept_language_picks_japanese(client: TestClient) -> None:
 
 
 def test_catalogues_have_the_same_keys() -> None:
-    english = set(i18n._load("en"))
+    english = set(i18n._load_frame("en"))
     for lang in i18n.LANGUAGES:
-        assert set(i18n._load(lang)) == english, lang
-    assert i18n.Translator("ja")("uc.row") == "中央ファイル列"
+        assert set(i18n._load_frame(lang)) == english, lang
+    for name in list_games():
+        spec = game_spec(name)
+        words = set(i18n._game_file(spec.package, spec.messages, "en"))
+        assert "title" in words, name
+        for lang in i18n.LANGUAGES:
+            assert set(i18n._game_file(spec.package, spec.messages, lang)) == words, (name, lang)
+    assert i18n.game_messages(game_spec("under-current"), "ja")["row"] == "中央ファイル列"
+    assert i18n.Translator("ja")("game.under-current") == "アンダーカレント"
 
 
 def test_every_template_key_is_in_the_catalogue() -> None:
+    """Every key the frame's templates and scripts ask with ``t(...)`` is in the frame's
+    catalogue, and every key a game's board asks with ``T(...)`` is in that game's."""
     import re
     folder = Path(__file__).resolve().parents[2] / "fieldcraft" / "server"
-    english = set(i18n._load("en"))
+    english = set(i18n._load_frame("en"))
     used: set[str] = set()
+    board_keys = 0
     for path in list((folder / "templates").glob("*.html")) + list(
             (folder / "static").glob("*.js")):
         used |= set(re.findall(r"""\bt\(\s*["']([a-z_.-]+)["']""", path.read_text()))
+    for name in list_games():
+        spec = game_spec(name)
+        if spec.board is None:
+            continue
+        board = Path(importlib.import_module(spec.package).__file__).parent / spec.board
+        text = board.read_text()
+        used |= set(re.findall(r"""\bt\(\s*["']([a-z_.-]+)["']""", text))
+        asked = set(re.findall(r"""\bT\(\s*["']([a-z_.-]+)["']""", text))
+        words = set(i18n._game_file(spec.package, spec.messages, "en"))
+        assert not sorted(asked - words), (name, sorted(asked - words))
+        board_keys += len(asked)
     missing = sorted(k for k in used if k not in english and not k.endswith("."))
     assert not missing, missing
-    assert len(used) > 40
+    assert len(used) + board_keys > 40
 
 
 def test_replay_only_for_finished_games(client: TestClient) -> None:
     made = create_table(client, game="spy-tracker", players=2, seats=["human", "human"])
     res = client.get(f"/api/tables/{made['id']}/replay")
-    assert res.status_code == 409 and res.json()["error"]["code"] == "not_finished"
+    assert res.status_code == 409 and res.json()["error"]["code"] == "table.not_finished"

@@ -42,7 +42,7 @@ def test_play_restart_and_resume_on_postgres(pg_url: str) -> None:
             for _ in range(3):
                 view = me.my_turn()
                 me.send({"type": "act", "token": made["token"], "version": me.version,
-                         "action": rng.choice(view["choices"])[0]})
+                         "action": rng.choice(view["choices"])["action"]})
                 ack = me.until(lambda m: m["type"] == "ack")
                 me.until_version(ack["version"])
     history = room.state.history()

@@ -4,8 +4,8 @@ People at the table are played by random clients over the WebSocket, the other s
 server's bots, and a spectator watches. Afterwards the test rebuilds the game itself from the
 action list and checks each message a connection received, field by field:
 
-- the view is exactly ``observation(seat)`` at that version, the choices are the legal actions'
-  names only when it is that seat's turn, the result appears only at the end, and nothing else
+- the view is exactly ``observation(seat)`` at that version, the choices are the legal actions
+  (with their names, kinds and args) only when it is that seat's turn, the result appears only at the end, and nothing else
   (no token, no seed, no other seat's view) is in the message;
 - the log lines are exactly ``describe_action(action, seat)`` for the versions covered, with
   none missing and none extra;
@@ -86,7 +86,7 @@ def play_through_server(client: TestClient, game: str, players: int, humans: tup
             mover = conns[spy.view["current_player"]]
             mover.until_version(spy.version or 0)
             assert mover.view["choices"], "a person's turn must come with choices"
-            action = rng.choice(mover.view["choices"])[0]
+            action = rng.choice(mover.view["choices"])["action"]
             mover.send({"type": "act", "token": tokens[spy.view["current_player"]],
                         "version": mover.version, "action": action})
             reply = mover.until(lambda m: m["type"] in ("ack", "error"))
@@ -146,7 +146,10 @@ def check_view(audit: Audit, seat: int | None, humans: tuple[int, ...], view: di
     assert view["observation"] == plain(state.observation(seat))
     player = state.current_player()
     if seat is not None and player == seat and seat in humans and view["status"] == "playing":
-        expected = [[a, state.action_to_string(a)] for a in state.legal_actions()]
+        expected = plain(state.choices())
+        assert [c["action"] for c in expected] == state.legal_actions()
+        assert [c["label"] for c in expected] == [state.action_to_string(a)
+                                                  for a in state.legal_actions()]
     else:
         expected = []
     assert view["choices"] == expected

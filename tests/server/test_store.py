@@ -115,7 +115,7 @@ def test_resume_mid_game_with_a_corrupt_snapshot_replays_the_actions(
                 view = me.my_turn()
                 if view["terminal"]:
                     break
-                action = rng.choice(view["choices"])[0]
+                action = rng.choice(view["choices"])["action"]
                 me.send({"type": "act", "token": made["token"], "version": me.version,
                          "action": action})
                 ack = me.until(lambda m: m["type"] == "ack")

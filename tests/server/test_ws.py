@@ -47,15 +47,15 @@ def test_first_message_must_be_hello(client: TestClient) -> None:
     tid, _, _ = two_player_table(client)
     with client.websocket_connect(f"/ws/{tid}") as ws:
         seat = SeatSocket(ws)
-        expect_error(seat, {"type": "ping"}, "hello_required")
-        expect_error(seat, {"type": "hello", "token": "not-a-token"}, "bad_token")
+        expect_error(seat, {"type": "ping"}, "auth.hello_required")
+        expect_error(seat, {"type": "hello", "token": "not-a-token"}, "auth.bad_token")
         assert seat.hello()["type"] == "sync"  # still usable after refusals
 
 
 def test_unknown_table(client: TestClient) -> None:
     with client.websocket_connect("/ws/nothere") as ws:
         reply = SeatSocket(ws).recv()
-        assert reply["type"] == "error" and reply["code"] == "no_such_table"
+        assert reply["type"] == "error" and reply["code"] == "table.no_such_table"
 
 
 def test_seat_sees_own_hand_and_choices_only_on_its_turn(client: TestClient) -> None:
@@ -73,7 +73,7 @@ def test_seat_sees_own_hand_and_choices_only_on_its_turn(client: TestClient) -> 
         assert view["observation"] == state.observation(mover)
         assert other.view["observation"] == state.observation(1 - mover)
         assert view["observation"]["hand"] != other.view["observation"]["hand"]
-        labels = [label for _, label in view["choices"]]
+        labels = [c["label"] for c in view["choices"]]
         assert labels == [state.action_to_string(a) for a in state.legal_actions()]
         assert s0.messages[0]["you"] == {"seat": 0, "name": "Host"}
     finally:
@@ -83,7 +83,7 @@ def test_seat_sees_own_hand_and_choices_only_on_its_turn(client: TestClient) -> 
 
 def play_one(seat: SeatSocket, token: str, use_text: bool = False) -> dict[str, Any]:
     view = seat.my_turn()
-    action, label = view["choices"][0]
+    action, label = view["choices"][0]["action"], view["choices"][0]["label"]
     doc: dict[str, Any] = {"type": "act", "token": token, "version": seat.version, "id": "m1"}
     if use_text:
         doc["action_text"] = label
@@ -112,40 +112,40 @@ def test_bad_messages_change_nothing(client: TestClient) -> None:
         version = me.version
         legal = set(server_state(client, tid).legal_actions())
         illegal = next(a for a in range(10_000) if a not in legal)
-        good = me.view["choices"][0][0]
+        good = me.view["choices"][0]["action"]
         cases = [
             (me, {"type": "act", "token": their_tok, "version": version, "action": good},
-             "bad_token"),
-            (me, {"type": "act", "version": version, "action": good}, "bad_message"),
+             "auth.bad_token"),
+            (me, {"type": "act", "version": version, "action": good}, "request.bad_message"),
             (them, {"type": "act", "token": their_tok, "version": version, "action": good},
-             "not_your_turn"),
+             "move.not_your_turn"),
             (me, {"type": "act", "token": my_tok, "version": version, "action": illegal},
-             "illegal_action"),
+             "rules.illegal_action"),
             (me, {"type": "act", "token": my_tok, "version": version - 1, "action": good},
-             "stale_version"),
+             "move.stale_version"),
             (me, {"type": "act", "token": my_tok, "version": version,
-                  "action_text": "launch the rockets"}, "malformed_action"),
+                  "action_text": "launch the rockets"}, "rules.malformed_action"),
             (me, {"type": "act", "token": my_tok, "version": version, "action": good,
-                  "action_text": "call"}, "bad_message"),
+                  "action_text": "call"}, "request.bad_message"),
             (me, {"type": "act", "token": my_tok, "version": version, "action": "1"},
-             "bad_message"),
+             "request.bad_message"),
             (me, {"type": "act", "token": my_tok, "version": version, "action": True},
-             "bad_message"),
+             "request.bad_message"),
             (me, {"type": "act", "token": my_tok, "version": version, "action": -3},
-             "bad_message"),
+             "request.bad_message"),
             (me, {"type": "act", "token": my_tok, "version": version, "action": good,
-                  "extra": 1}, "bad_message"),
-            (me, {"type": "dance", "token": my_tok}, "unknown_type"),
-            (me, {"token": my_tok}, "bad_message"),
-            (me, "[1, 2, 3]", "bad_json"),
-            (me, "{oops", "bad_json"),
+                  "extra": 1}, "request.bad_message"),
+            (me, {"type": "dance", "token": my_tok}, "request.unknown_type"),
+            (me, {"token": my_tok}, "request.bad_message"),
+            (me, "[1, 2, 3]", "request.bad_json"),
+            (me, "{oops", "request.bad_json"),
             (me, json.dumps({"type": "act", "token": my_tok, "version": version,
-                             "action": good, "id": "x" * 17000}), "too_large"),
-            (me, {"type": "hello", "token": my_tok}, "bad_message"),
-            (me, {"type": "sync", "last_version": 0}, "bad_token"),
-            (me, {"type": "ping"}, "bad_token"),
-            (me, {"type": "back"}, "bad_message"),
-            (me, {"type": "back", "token": their_tok}, "bad_token"),
+                             "action": good, "id": "x" * 17000}), "request.too_large"),
+            (me, {"type": "hello", "token": my_tok}, "request.bad_message"),
+            (me, {"type": "sync", "last_version": 0}, "auth.bad_token"),
+            (me, {"type": "ping"}, "auth.bad_token"),
+            (me, {"type": "back"}, "request.bad_message"),
+            (me, {"type": "back", "token": their_tok}, "auth.bad_token"),
         ]
         for seat, doc, code in cases:
             expect_error(seat, doc, code)
@@ -166,7 +166,7 @@ def test_binary_frames_are_read_like_text(client: TestClient) -> None:
         ws.send_bytes(json.dumps({"type": "hello", "token": tok0}).encode())
         assert seat.recv()["type"] == "sync"
         ws.send_bytes(b"\xff\xfe")
-        assert seat.until(lambda m: m["type"] == "error")["code"] == "bad_json"
+        assert seat.until(lambda m: m["type"] == "error")["code"] == "request.bad_json"
 
 
 def test_spectator_gets_public_view_and_cannot_act(client: TestClient) -> None:
@@ -187,11 +187,11 @@ def test_spectator_gets_public_view_and_cannot_act(client: TestClient) -> None:
         lines = [e["line"] for e in spy.log]
         assert lines and not any("you" in line.split() for line in lines)
         assert not any(name in line for line in lines for name in state.game.role_names)
-        expect_error(spy, {"type": "act", "version": me.version, "action": 0}, "bad_message")
+        expect_error(spy, {"type": "act", "version": me.version, "action": 0}, "request.bad_message")
         expect_error(spy, {"type": "act", "token": made["token"], "version": me.version,
-                           "action": 0}, "spectator")
-        expect_error(spy, {"type": "back", "token": made["token"]}, "spectator")
-        expect_error(spy, {"type": "ping", "token": "x"}, "bad_token")
+                           "action": 0}, "auth.spectator")
+        expect_error(spy, {"type": "back", "token": made["token"]}, "auth.spectator")
+        expect_error(spy, {"type": "ping", "token": "x"}, "auth.bad_token")
         spy.send({"type": "ping"})
         assert spy.until(lambda m: m["type"] == "pong")["version"] == me.version
     finally:
@@ -226,7 +226,7 @@ def test_act_by_text_and_full_game_to_the_end(client: TestClient) -> None:
         assert info["status"] == "finished" and info["result"]["winners"]
         state = server_state(client, tid)
         expect_error(s0, {"type": "act", "token": tok0, "version": s0.version, "action": 0},
-                     "game_over")
+                     "table.game_over")
         # the finished game replays from any seat's point of view
         total = len(state.history())
         res = client.get(f"/api/tables/{tid}/replay?seat=1&step=5").json()
@@ -237,7 +237,7 @@ def test_act_by_text_and_full_game_to_the_end(client: TestClient) -> None:
         assert end["observation"] == state.observation(None) and end["step"] == total
         assert client.get(f"/api/tables/{tid}/replay?seat=9").status_code == 400
         bad = client.get(f"/api/tables/{tid}/replay?step=abc")
-        assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_request"
+        assert bad.status_code == 400 and bad.json()["error"]["code"] == "request.bad_request"
         assert client.get(f"/t/{tid}/replay").status_code == 200
     finally:
         c0.__exit__(None, None, None)
@@ -325,13 +325,13 @@ def test_silent_connection_is_closed(client: TestClient,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
     from starlette.websockets import WebSocketDisconnect
 
-    import fieldcraft.server.app as app_module
+    import fieldcraft.server.routes.live as live
 
-    monkeypatch.setattr(app_module, "HELLO_TIMEOUT", 0.2)
+    monkeypatch.setattr(live, "HELLO_TIMEOUT", 0.2)
     tid, _, _ = two_player_table(client)
     with client.websocket_connect(f"/ws/{tid}") as ws:
         seat = SeatSocket(ws)
         reply = seat.recv(5)
-        assert reply["type"] == "error" and reply["code"] == "hello_required"
+        assert reply["type"] == "error" and reply["code"] == "auth.hello_required"
         with pytest.raises(WebSocketDisconnect):
             seat.recv(5)

@@ -78,7 +78,7 @@
     const overrides = document.getElementById("overrides-input").value.trim();
     if (overrides) {
       try { body.overrides = JSON.parse(overrides); } catch (e) {
-        errorBox.textContent = errorText("bad_json"); return;
+        errorBox.textContent = errorText("request.bad_json"); return;
       }
     }
     if (body.name) Tokens.setName(body.name);

@@ -21,6 +21,9 @@
   let deadlineAt = null;
   let cardFilter = null; // clicking a card on the board narrows the choices to that card
 
+  // A choice is about a card when the card is one of its args (the notation names it there).
+  const mentions = (choice, card) => Object.values(choice.args || {}).includes(card);
+
   const $ = (id) => document.getElementById(id);
   $("share-link").value = window.location.origin + "/t/" + tableId;
   $("copy-link").addEventListener("click", async () => {
@@ -106,7 +109,7 @@
         break;
       case "error":
         waiting = false;
-        if (msg.code === "bad_token" && version === null) {
+        if (msg.code === "auth.bad_token" && version === null) {
           // The token does not hold a seat here (another server or database): watch instead.
           localStorage.removeItem("fc-token-" + tableId);
           token = null;
@@ -114,7 +117,7 @@
           return;
         }
         showError(msg.code, msg.message);
-        if (msg.code === "stale_version" || msg.code === "not_your_turn") {
+        if (msg.code === "move.stale_version" || msg.code === "move.not_your_turn") {
           send(withToken({ type: "sync", last_version: version || 0 }));
         }
         renderChoices();
@@ -202,7 +205,7 @@
       version = null;
       if (ws) ws.close(); // reconnect with the token
     } catch (e) {
-      $("join-error").textContent = e.code === "seat_taken" ? t("error.seat_taken") : e.message;
+      $("join-error").textContent = e.code === "table.seat_taken" ? t("error.table.seat_taken") : e.message;
     }
   }
 
@@ -269,7 +272,7 @@
     $("choices-panel").hidden = !you || view.status === "finished";
     let list = view.choices;
     if (cardFilter) {
-      const narrowed = list.filter(([, label]) => label.includes(cardFilter));
+      const narrowed = list.filter((c) => mentions(c, cardFilter));
       if (narrowed.length) {
         list = narrowed;
         box.appendChild(el("button", { type: "button", class: "filter-chip", onclick: () => { cardFilter = null; renderChoices(); } },
@@ -284,7 +287,7 @@
     const card = event.target.closest("[data-card]");
     if (!card || !view) return;
     const name = card.dataset.card;
-    if (!view.choices.some(([, label]) => label.includes(name))) return;
+    if (!view.choices.some((c) => mentions(c, name))) return;
     cardFilter = cardFilter === name ? null : name;
     renderChoices();
   });

@@ -1,0 +1,129 @@
+"""The bot and chance driver of one table: plays chance and bot moves until a person is to move.
+
+It runs as one asyncio task per table, started (``kick``) whenever something may have made it a
+bot's or chance's turn. Bots see ``View(state, seat)`` only, like at the terminal, and think in a
+worker thread (the search bot takes a second), so the server stays responsive; a bot that
+returned an illegal action is logged and a random legal one is played instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from typing import TYPE_CHECKING
+
+from fieldcraft.agents import Agent, View, make_agent
+from fieldcraft.core.api import CHANCE, TERMINAL
+from fieldcraft.server import store
+
+if TYPE_CHECKING:
+    from fieldcraft.server.room import Room
+
+log = logging.getLogger("fieldcraft.server")
+
+
+class Driver:
+    def __init__(self, room: Room, seed: int | None):
+        self.room = room
+        self.seed = seed
+        self.agents: dict[int, Agent] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._rng = random.Random(secrets.randbits(256))
+        self._rng_draws = 0
+
+    def kick(self) -> None:
+        """Make sure the driver runs if chance or a bot is to move."""
+        room = self.room
+        if room.status != "playing" or room.hub.closing:
+            return
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._drive())
+
+    @property
+    def task(self) -> asyncio.Task[None] | None:
+        return self._task
+
+    def next_mover(self) -> str:
+        """``"chance"``, ``"bot"``, ``"human"`` or ``"over"``."""
+        room = self.room
+        player = room.table.state.current_player()
+        if player == TERMINAL:
+            return "over"
+        if player == CHANCE:
+            return "chance"
+        return "bot" if room.seats.played_by_bot(player) else "human"
+
+    async def _drive(self) -> None:
+        room = self.room
+        hub = room.hub
+        try:
+            while not hub.closing:
+                async with room.lock:
+                    if room.status != "playing":
+                        return
+                    kind = self.next_mover()
+                    if kind == "chance":
+                        await room.commit([])  # just the chance draws
+                        continue
+                    if kind != "bot":
+                        return
+                    version = room.table.version
+                if hub.bot_delay > 0:
+                    await asyncio.sleep(hub.bot_delay)
+                async with room.lock:
+                    if hub.closing:
+                        return
+                    if room.table.version != version or room.status != "playing" \
+                            or self.next_mover() != "bot":
+                        continue
+                    player = room.table.state.current_player()
+                    action = await self._bot_action(player)
+                    await room.commit([(action, player, True)])
+        except store.StorageError as exc:
+            log.error("table %s: could not save a bot/chance move (%s); retrying", room.id, exc)
+            if not hub.closing:
+                asyncio.get_running_loop().call_later(1.0, self.kick)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: driver failed", room.id)
+
+    def chance_rng(self, version: int) -> random.Random:
+        """Chance draws are unpredictable unless the table was created with a seed, in which
+        case each draw depends only on (seed, version): reproducible even across restarts,
+        which the tests rely on.
+
+        Unpredictable means a generator seeded with 256 bits from ``secrets`` and re-seeded
+        every 64 draws, so that no one can rebuild its state from the cards they have seen;
+        (``SystemRandom`` costs a system call per draw, which showed up under load)."""
+        if self.seed is not None:
+            return random.Random(f"{self.seed}/{version}")
+        self._rng_draws += 1
+        if self._rng_draws >= 64:
+            self._rng.seed(secrets.randbits(256))
+            self._rng_draws = 0
+        return self._rng
+
+    async def _bot_action(self, player: int) -> int:
+        room = self.room
+        seat = room.seats[player]
+        name = seat.bot if seat.is_bot and seat.bot else room.settings.get("proxy_bot", "random")
+        agent = self.agents.get(player)
+        if agent is None or getattr(agent, "name", None) != name:
+            seed = None if self.seed is None else hash((self.seed, player, room.table.version))
+            agent = make_agent(name, seed)
+            self.agents[player] = agent
+        state = room.table.state
+        view = View(state.clone(), player)
+        if name == "random":
+            action = agent.act(view)
+        else:
+            action = await asyncio.to_thread(agent.act, view)
+        if not state._is_legal(action):
+            legal = state.legal_actions()
+            log.error("table %s: bot %s chose illegal action %r; playing random", room.id, name,
+                      action)
+            action = legal[self._rng.randrange(len(legal))]
+        return action

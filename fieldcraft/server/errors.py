@@ -1,0 +1,100 @@
+"""The web table's one error type and its namespaced codes.
+
+Everything the table refuses raises :class:`TableError` (or one of the engine's
+:class:`~fieldcraft.core.errors.FieldcraftError` subclasses, whose codes live in the ``rules``
+namespace). Nothing below the edge knows about transports: the HTTP routes turn an error into a
+status from :data:`STATUS` and a ``{"error": {code, message}}`` body, the WebSocket into an
+``error`` message, each in one place. A code names what went wrong as ``namespace.name``
+(``move.stale_version``); pages and tests match on codes, people read the message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fieldcraft.core.errors import (
+    FieldcraftError,
+    IllegalActionError,
+    MalformedActionError,
+    RulesetError,
+    UnknownGameError,
+)
+
+# request.*: the message or body itself is wrong
+TOO_LARGE = "request.too_large"
+BAD_JSON = "request.bad_json"
+BAD_MESSAGE = "request.bad_message"
+UNKNOWN_TYPE = "request.unknown_type"
+BAD_REQUEST = "request.bad_request"
+BAD_PLAYERS = "request.bad_players"
+BAD_SEATS = "request.bad_seats"
+BAD_SEAT = "request.bad_seat"
+BAD_TIMER = "request.bad_timer"
+UNKNOWN_BOT = "request.unknown_bot"
+NOT_FOUND = "request.not_found"
+# auth.*: who is asking
+HELLO_REQUIRED = "auth.hello_required"
+BAD_TOKEN = "auth.bad_token"
+SPECTATOR = "auth.spectator"
+# table.*: the table is not in a state that allows it
+NO_SUCH_TABLE = "table.no_such_table"
+NOT_WAITING = "table.not_waiting"
+TABLE_FULL = "table.table_full"
+SEAT_TAKEN = "table.seat_taken"
+NOT_STARTED = "table.not_started"
+GAME_OVER = "table.game_over"
+NOT_FINISHED = "table.not_finished"
+# move.*: a move that came at the wrong moment
+STALE_VERSION = "move.stale_version"
+NOT_YOUR_TURN = "move.not_your_turn"
+# rules.*: the engine's own codes (fieldcraft.core.errors)
+ILLEGAL_ACTION = IllegalActionError.code
+MALFORMED_ACTION = MalformedActionError.code
+BAD_RULESET = RulesetError.code
+UNKNOWN_GAME = UnknownGameError.code
+# server.*: not the client's fault
+STORAGE_ERROR = "server.storage_error"
+SERVER_CLOSING = "server.closing"  # not a refusal: the server is shutting down; reconnect
+
+STATUS: dict[str, int] = {
+    TOO_LARGE: 413, BAD_JSON: 400, BAD_MESSAGE: 400, UNKNOWN_TYPE: 400, BAD_REQUEST: 400,
+    BAD_PLAYERS: 400, BAD_SEATS: 400, BAD_SEAT: 400, BAD_TIMER: 400, UNKNOWN_BOT: 400,
+    HELLO_REQUIRED: 400, BAD_TOKEN: 403, SPECTATOR: 403,
+    NO_SUCH_TABLE: 404, NOT_WAITING: 409, TABLE_FULL: 409, SEAT_TAKEN: 409, NOT_STARTED: 409,
+    GAME_OVER: 409, NOT_FINISHED: 409, NOT_FOUND: 404, STALE_VERSION: 409, NOT_YOUR_TURN: 409,
+    ILLEGAL_ACTION: 400, MALFORMED_ACTION: 400, BAD_RULESET: 400, UNKNOWN_GAME: 400,
+    STORAGE_ERROR: 503, SERVER_CLOSING: 503,
+}
+"""HTTP status of each code; any other engine error is a 400."""
+
+ERROR_CODES = tuple(STATUS)
+
+
+class TableError(FieldcraftError):
+    """A refusal with a namespaced ``code`` and a message for people; ``msg_id`` is the id of
+    the WebSocket message it answers, if any."""
+
+    def __init__(self, code: str, message: str, msg_id: Any = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.msg_id = msg_id
+
+
+def http_status(exc: FieldcraftError) -> int:
+    return STATUS.get(exc.code, 400)
+
+
+def error_body(exc: FieldcraftError) -> dict[str, Any]:
+    """The JSON body of an HTTP refusal."""
+    return {"error": {"code": exc.code, "message": str(exc)}}
+
+
+def error_message(exc: FieldcraftError, msg_id: Any = None) -> dict[str, Any]:
+    """The WebSocket ``error`` message of a refusal."""
+    out: dict[str, Any] = {"type": "error", "code": exc.code, "message": str(exc)}
+    if msg_id is None:
+        msg_id = getattr(exc, "msg_id", None)
+    if msg_id is not None:
+        out["id"] = msg_id
+    return out

@@ -1,0 +1,365 @@
+"""A live table on the server: its :class:`Table`, seats, clock, driver and connections.
+
+A :class:`Room` serialises everything that changes its table behind one ``asyncio.Lock``. A
+change is always done the same way: the table prepares it on a clone, the writer thread commits
+its rows, and only then is it accepted, the actor answered and every connection told. So the
+state in memory never runs ahead of the database, and a crash between "applied" and "committed"
+leaves nothing that anyone has been told about.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from fieldcraft.core.api import State
+from fieldcraft.core.errors import FieldcraftError
+from fieldcraft.core.registry import load_game
+from fieldcraft.server import errors as E
+from fieldcraft.server import protocol as P
+from fieldcraft.server import store
+from fieldcraft.server.connection import Connection, dumps
+from fieldcraft.server.driver import Driver
+from fieldcraft.server.errors import TableError
+from fieldcraft.server.seats import Seats, SeatState, TurnClock, hash_token, new_token, same_token
+from fieldcraft.server.table import Commit, Table
+
+if TYPE_CHECKING:
+    from fieldcraft.server.hub import Hub
+
+log = logging.getLogger("fieldcraft.server")
+
+
+class Room:
+    def __init__(self, hub: Hub, row: store.TableRow, table: Table):
+        self.hub = hub
+        self.id = row.id
+        self.game_name = row.game
+        self.players = row.players
+        self.overrides = row.overrides
+        self.settings = row.settings
+        self.status = row.status
+        self.host_hash = row.host_hash
+        self.created_at = row.created_at
+        self.result = row.result
+        self.table = table
+        self.seats = Seats([SeatState(seat=s.seat, kind=s.kind, bot=s.bot, name=s.name,
+                                      token_hash=s.token_hash) for s in row.seats])
+        self.spectators: set[Connection] = set()
+        self.lock = asyncio.Lock()
+        self.clock = TurnClock(self.settings, lambda: hub.away_grace, self._on_timeout)
+        self.driver = Driver(self, self.settings.get("seed"))
+
+    @classmethod
+    def from_row(cls, hub: Hub, row: store.TableRow) -> Room:
+        """Rebuild the state: snapshot + the actions after it, or, if the snapshot cannot be
+        used (say the game's code changed its fields), a full replay of the action list."""
+        game = load_game(row.game, players=row.players, **row.overrides)
+        state: State | None = None
+        if row.snapshot is not None:
+            seq, text = row.snapshot
+            try:
+                state = game.state_from_json(text)
+                if len(state.history()) != seq:
+                    raise FieldcraftError("snapshot length does not match its sequence number")
+                for s, action, _, _ in row.actions:
+                    if s != len(state.history()) + 1:
+                        raise FieldcraftError(f"action {s} is missing from the log")
+                    state.apply_action(action)
+            except Exception as exc:  # noqa: BLE001 - fall back to the full action list
+                log.warning("table %s: snapshot unusable (%s); replaying all actions", row.id, exc)
+                state = None
+        if state is None:
+            state = game.replay(store.read_all_actions(hub.engine, row.id))
+        if len(state.history()) != row.version:
+            log.warning("table %s: %d actions stored, version column says %d", row.id,
+                        len(state.history()), row.version)
+        table = Table(game, state, hub.snapshot_every)
+        table.last_snapshot = row.snapshot[0] if row.snapshot else 0
+        return cls(hub, row, table)
+
+    # -- what the room is --------------------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        return self.table.state
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+    def table_info(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game_name, "players": self.players,
+                "overrides": self.overrides,
+                "turn_seconds": self.settings.get("turn_seconds"),
+                "away_bot": self.settings.get("away_bot", True),
+                "status": self.status, "version": self.version, "seats": self.seats.public(),
+                "created_at": self.created_at.isoformat() if self.created_at else None}
+
+    def idle(self) -> bool:
+        return not self.spectators and not self.seats.connected()
+
+    # -- views -------------------------------------------------------------------------------------
+    def view_for(self, seat: int | None, seats: list[dict[str, Any]] | None = None
+                 ) -> dict[str, Any]:
+        """Everything one seat (``None``: a spectator) is sent about the table right now.
+        ``seats`` is the public seat list when the caller already built it (a broadcast)."""
+        may_act = (seat is not None and self.status == "playing"
+                   and not self.seats[seat].is_bot)
+        view = self.table.view(seat, may_act)
+        view["status"] = self.status
+        view["seats"] = self.seats.public() if seats is None else seats
+        view["deadline_in"] = self.clock.left()
+        return view
+
+    def _audience(self) -> list[tuple[int | None, set[Connection]]]:
+        out: list[tuple[int | None, set[Connection]]] = list(self.seats.connected())
+        if self.spectators:
+            out.append((None, self.spectators))
+        return out
+
+    def broadcast_update(self, since: int) -> None:
+        seats = self.seats.public()
+        for seat, conns in self._audience():
+            text = dumps({"type": "update", "since": since, "version": self.version,
+                          "events": self.table.log_for(seat, since),
+                          "view": self.view_for(seat, seats)})
+            for conn in list(conns):
+                conn.send(text)
+
+    def broadcast_presence(self) -> None:
+        text = dumps({"type": "presence", "version": self.version, "seats": self.seats.public(),
+                      "deadline_in": self.clock.left(), "status": self.status})
+        for _, conns in self._audience():
+            for conn in list(conns):
+                conn.send(text)
+
+    def sync_message(self, seat: int | None, last_version: int | None) -> dict[str, Any]:
+        """What a (re)connecting client missed: the events after ``last_version`` if it is a
+        version this room has had, else the whole log; always with a fresh view."""
+        since = last_version if last_version is not None and last_version <= self.version else 0
+        you = None if seat is None else {"seat": seat, "name": self.seats[seat].name}
+        return {"type": "sync", "since": since, "version": self.version,
+                "events": self.table.log_for(seat, since), "view": self.view_for(seat),
+                "table": self.table_info(), "you": you}
+
+    # -- messages ----------------------------------------------------------------------------------
+    async def handle(self, conn: Connection, raw: str | bytes) -> None:
+        """Handle one client message; a refused message gets an error and changes nothing."""
+        msg_id = None
+        try:
+            msg = P.parse_message(raw)
+            msg_id = msg.id
+            if not conn.ready:
+                if msg.type != "hello":
+                    raise TableError(E.HELLO_REQUIRED, "the first message must be 'hello'")
+                await self._hello(conn, msg)
+                return
+            if msg.type == "hello":
+                raise TableError(E.BAD_MESSAGE, "already said hello")
+            if conn.seat is None and msg.type in ("act", "back"):
+                raise TableError(E.SPECTATOR, "spectators cannot act; take a seat or "
+                                 "reconnect with your seat token")
+            self._check_token(conn, msg)
+            if msg.type == "ping":
+                conn.send_doc({"type": "pong", "id": msg.id, "version": self.version})
+            elif msg.type == "sync":
+                async with self.lock:
+                    conn.send_doc(self.sync_message(conn.seat, msg.last_version))
+            elif msg.type == "back":
+                async with self.lock:
+                    self._returned(conn.seat)
+            elif msg.type == "act":
+                await self._act(conn, msg)
+        except FieldcraftError as exc:
+            conn.send_doc(E.error_message(exc, getattr(exc, "msg_id", None) or msg_id))
+
+    def _check_token(self, conn: Connection, msg: P.Message) -> None:
+        if conn.seat is None:
+            if msg.token is not None:
+                raise TableError(E.BAD_TOKEN, "spectators send no token")
+            return
+        if msg.token is None or not same_token(msg.token, conn.token_hash):
+            raise TableError(E.BAD_TOKEN, "missing or wrong seat token")
+
+    async def _hello(self, conn: Connection, msg: P.Message) -> None:
+        async with self.lock:
+            seat: int | None = None
+            if msg.token is not None:
+                seat = self.seats.holding(msg.token)
+                if seat is None:
+                    raise TableError(E.BAD_TOKEN, "this token holds no seat at this table")
+                conn.token_hash = hash_token(msg.token)
+            conn.seat = seat
+            conn.ready = True
+            if seat is None:
+                self.spectators.add(conn)
+            else:
+                self.seats[seat].connections.add(conn)
+                self.seats[seat].away = False
+                self.arm_clock()
+            conn.send_doc(self.sync_message(seat, msg.last_version))
+            if seat is not None:
+                self.broadcast_presence()
+        if seat is not None:
+            self.kick()
+
+    def detach(self, conn: Connection) -> None:
+        """Forget a closed connection; a seat left empty may be handed to the stand-in bot."""
+        conn.closed = True
+        if conn.seat is None:
+            self.spectators.discard(conn)
+            return
+        seat = self.seats[conn.seat]
+        if conn in seat.connections:
+            seat.connections.discard(conn)
+            if not seat.connections:
+                self.arm_clock()
+                self.broadcast_presence()
+
+    def _returned(self, seat: int | None) -> None:
+        if seat is not None and self.seats[seat].away:
+            self.seats[seat].away = False
+            self.arm_clock()
+            self.broadcast_presence()
+
+    async def _act(self, conn: Connection, msg: P.Message) -> None:
+        async with self.lock:
+            seat = conn.seat
+            if seat is None:
+                raise TableError(E.SPECTATOR, "spectators cannot act")
+            if self.status == "waiting":
+                raise TableError(E.NOT_STARTED, "the table is still waiting for players")
+            if self.status == "finished" or self.state.is_terminal():
+                raise TableError(E.GAME_OVER, "the game is over")
+            if msg.version != self.version:
+                raise TableError(E.STALE_VERSION, f"your view is version {msg.version}; the "
+                                 f"table is at version {self.version}")
+            if self.state.current_player() != seat:
+                raise TableError(E.NOT_YOUR_TURN, "it is not your turn")
+            if msg.action_text is not None:
+                action = self.table.parse(msg.action_text)
+            else:
+                action = int(msg.action or 0)
+            commit = self.table.prepare([(action, seat, False)], self.driver.chance_rng)
+            assert commit is not None  # a move was given
+            self.seats[seat].away = False
+            try:
+                await self._store(commit, ack=(conn, msg.id))
+            except store.StorageError as exc:
+                raise TableError(E.STORAGE_ERROR, f"could not save the action: {exc}") from None
+        self.kick()
+
+    # -- changing the table ------------------------------------------------------------------------
+    async def commit(self, moves: list[tuple[int, int, bool]],
+                     ack: tuple[Connection, Any] | None = None) -> None:
+        """Prepare ``moves`` (and the chance draws after them) on the table, store them in one
+        transaction, then accept them and tell everyone. Must be called with the lock held. An
+        illegal move raises the engine's ``IllegalActionError``; on a storage failure nothing
+        changes and :class:`store.StorageError` propagates."""
+        commit = self.table.prepare(moves, self.driver.chance_rng)
+        if commit is not None:
+            await self._store(commit, ack)
+
+    async def _store(self, commit: Commit, ack: tuple[Connection, Any] | None = None) -> None:
+        status = "finished" if commit.terminal else None
+        await self.hub.writer.submit(store.job_append_actions(
+            self.id, commit.since + 1, commit.rows, snapshot=commit.snapshot, status=status,
+            result=commit.result))
+        self.table.accept(commit)
+        if commit.terminal:
+            self.status = "finished"
+            self.result = commit.result
+            self.hub.evict_finished()
+        self.arm_clock()
+        if ack is not None:
+            conn, msg_id = ack
+            # the version of the acknowledged action itself (chance draws may follow it)
+            conn.send_doc({"type": "ack", "id": msg_id, "version": commit.acked})
+        self.broadcast_update(commit.since)
+        self.hub.actions_committed += len(commit.rows)
+
+    def kick(self) -> None:
+        self.driver.kick()
+
+    # -- the clock ---------------------------------------------------------------------------------
+    def arm_clock(self) -> None:
+        """(Re)start the clock of the person to move, if there is one."""
+        player = self.state.current_player()
+        if self.status != "playing" or self.hub.closing or player < 0:
+            self.clock.stop()
+            return
+        self.clock.arm(self.seats[player], self.version)
+
+    def _on_timeout(self, version: int, player: int) -> None:
+        self.hub.spawn(self._timed_out(version, player))
+
+    async def _timed_out(self, version: int, player: int) -> None:
+        async with self.lock:
+            if self.version != version or self.state.current_player() != player \
+                    or self.status != "playing":
+                return
+            self.seats[player].away = True
+            self.clock.stop()
+            self.broadcast_presence()
+        self.kick()
+
+    # -- seats -------------------------------------------------------------------------------------
+    async def claim(self, seat: int | None, name: str) -> tuple[int, str]:
+        """Give a person an unclaimed human seat; returns (seat, token). Starts the game when
+        every human seat is taken."""
+        async with self.lock:
+            if self.status != "waiting":
+                raise TableError(E.NOT_WAITING, "this table is no longer taking players")
+            free = self.seats.free()
+            if seat is None:
+                if not free:
+                    raise TableError(E.TABLE_FULL, "every seat is taken")
+                seat = free[0]
+            if not 0 <= seat < self.players:
+                raise TableError(E.BAD_SEAT, f"seat must be 0-{self.players - 1}")
+            if seat not in free:
+                raise TableError(E.SEAT_TAKEN, f"seat {seat} is not free")
+            token = new_token()
+            digest = hash_token(token)
+            ok = await self.hub.writer.submit(store.job_claim_seat(self.id, seat, name, digest))
+            if not ok:
+                raise TableError(E.SEAT_TAKEN, f"seat {seat} is not free")
+            self.seats[seat].name = name
+            self.seats[seat].token_hash = digest
+            if len(free) == 1:
+                await self._start({})
+            else:
+                self.broadcast_presence()
+        self.kick()
+        return seat, token
+
+    async def start_now(self, host_token: str, bot: str) -> None:
+        """The host starts without waiting: unclaimed seats become bots."""
+        async with self.lock:
+            if not self.host_hash or not same_token(host_token, self.host_hash):
+                raise TableError(E.BAD_TOKEN, "only the table's host can start it")
+            if self.status != "waiting":
+                raise TableError(E.NOT_WAITING, "the game has already started")
+            await self._start({seat: bot for seat in self.seats.free()})
+        self.kick()
+
+    async def _start(self, bots: dict[int, str]) -> None:
+        await self.hub.writer.submit(store.job_set_status(self.id, "playing", bots))
+        for seat, bot in bots.items():
+            self.seats[seat].kind = "bot"
+            self.seats[seat].bot = bot
+        self.status = "playing"
+        self.arm_clock()
+        self.broadcast_update(self.version)
+
+    def close(self) -> None:
+        """Stop the clock and tell the connections; the driver stops by itself at its next
+        step (``hub.closing``), so a move being committed is finished, not cut in half."""
+        self.clock.stop()
+        closing = E.error_message(TableError(E.SERVER_CLOSING,
+                                             "the server is restarting; reconnecting"))
+        for _, conns in self._audience():
+            for conn in list(conns):
+                conn.send_doc(closing)
+                conn.closed = True

@@ -1,0 +1,68 @@
+"""The pages: the lobby, a table, a finished game's replay. Each is a Jinja2 template with the
+page catalogue of the chosen language; a table's page also loads its game's board and words."""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from fieldcraft.agents import AGENTS
+from fieldcraft.core.registry import game_spec
+from fieldcraft.server import i18n
+from fieldcraft.server.catalogue import assets, game_catalogue
+from fieldcraft.server.room import Room
+from fieldcraft.server.routes.requests import hub_of, script_json
+
+router = APIRouter()
+templates = Jinja2Templates(directory=str(resources.files("fieldcraft.server") / "templates"))
+
+
+def page(request: Request, name: str, context: dict[str, Any],
+         status_code: int = 200) -> Response:
+    lang = i18n.pick_language(request.query_params.get("lang"), request.cookies.get("lang"),
+                              request.headers.get("accept-language"))
+    t = i18n.Translator(lang)
+    ctx = {"t": t, "lang": lang, "languages": i18n.LANGUAGES,
+           "catalogue_json": script_json(t.messages), **context}
+    game = context.get("game")
+    if game is not None:
+        spec = game_spec(game)
+        ctx["game_assets"] = assets(spec)
+        ctx["game_messages_json"] = script_json(i18n.game_messages(spec, lang))
+    response = templates.TemplateResponse(request, name, ctx, status_code=status_code)
+    if request.query_params.get("lang") in i18n.LANGUAGES:
+        response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
+    return response
+
+
+def table_context(room: Room) -> dict[str, Any]:
+    info = room.table_info()
+    return {"table_json": script_json(info), "table": info, "game": room.game_name}
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby(request: Request) -> Response:
+    return page(request, "lobby.html", {
+        "games_json": script_json(game_catalogue()),
+        "bots_json": script_json(sorted(AGENTS)),
+    })
+
+
+@router.get("/t/{table_id}", response_class=HTMLResponse)
+async def table_page(request: Request, table_id: str) -> Response:
+    room = await hub_of(request).get(table_id)
+    if room is None:
+        return page(request, "missing.html", {"table_id": table_id}, status_code=404)
+    return page(request, "table.html", table_context(room))
+
+
+@router.get("/t/{table_id}/replay", response_class=HTMLResponse)
+async def replay_page(request: Request, table_id: str) -> Response:
+    room = await hub_of(request).get(table_id)
+    if room is None:
+        return page(request, "missing.html", {"table_id": table_id}, status_code=404)
+    return page(request, "replay.html", table_context(room))

@@ -1,0 +1,163 @@
+"""The JSON API: things that happen once (list games, create a table, claim a seat, start,
+replay a finished game). The game itself goes over the WebSocket (``routes/live.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from fieldcraft.agents import AGENTS
+from fieldcraft.core.registry import game_spec, list_games
+from fieldcraft.server import errors as E
+from fieldcraft.server import store
+from fieldcraft.server.catalogue import game_catalogue
+from fieldcraft.server.errors import TableError
+from fieldcraft.server.routes.requests import field, hub_of, only, person_name, read_json
+
+router = APIRouter(prefix="/api")
+
+CREATE_FIELDS = {"game", "players", "seats", "bot", "overrides", "turn_seconds", "seat", "name",
+                 "seed", "proxy_bot", "away_bot"}
+
+
+@router.get("/games")
+async def api_games() -> dict[str, Any]:
+    return {"games": game_catalogue(), "bots": sorted(AGENTS)}
+
+
+@router.get("/tables")
+async def api_tables(request: Request) -> dict[str, Any]:
+    hub = hub_of(request)
+    live = [r.table_info() for r in sorted(hub.live_rooms(), key=lambda r: r.created_at,
+                                           reverse=True)]
+    finished = await asyncio.to_thread(store.read_recent_finished, hub.engine)
+    return {"tables": live, "finished": [
+        {"id": f.id, "game": f.game, "players": f.players, "status": f.status,
+         "version": f.version, "result": f.result,
+         "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name}
+                   for s in f.seats]} for f in finished]}
+
+
+def seat_kinds(raw: list[Any], players: int, default_bot: str) -> list[tuple[str, str | None]]:
+    """``["human", "bot", "bot:<name>", {"kind": ..., "bot": ...}]`` read and checked."""
+    if len(raw) != players:
+        raise TableError(E.BAD_SEATS, f"'seats' must list {players} seats")
+    kinds: list[tuple[str, str | None]] = []
+    for entry in raw:
+        if entry == "human":
+            kinds.append(("human", None))
+        elif entry == "bot":
+            kinds.append(("bot", default_bot))
+        elif isinstance(entry, str) and entry.startswith("bot:"):
+            kinds.append(("bot", entry[4:]))
+        elif isinstance(entry, dict) and entry.get("kind") in ("human", "bot"):
+            bot = entry.get("bot", default_bot) if entry["kind"] == "bot" else None
+            if bot is not None and not isinstance(bot, str):
+                raise TableError(E.BAD_SEATS, "a seat's bot must be a bot name")
+            kinds.append((entry["kind"], bot))
+        else:
+            raise TableError(E.BAD_SEATS, "each seat is 'human', 'bot', 'bot:<name>' or "
+                             "{'kind': 'human'|'bot', 'bot': name}")
+    return kinds
+
+
+def known_bot(name: str) -> str:
+    if name not in AGENTS:
+        raise TableError(E.UNKNOWN_BOT, f"unknown bot {name!r}")
+    return name
+
+
+@router.post("/tables", status_code=201)
+async def api_create(request: Request) -> JSONResponse:
+    doc = await read_json(request)
+    only(doc, CREATE_FIELDS)
+    game = field(doc, "game", (str,), required=True)
+    if game not in list_games():
+        raise TableError(E.UNKNOWN_GAME, f"unknown game {game!r}; known games: "
+                         f"{', '.join(list_games())}")
+    spec = game_spec(game)
+    players = field(doc, "players", (int,), spec.default_players)
+    if not spec.min_players <= players <= spec.max_players:
+        raise TableError(E.BAD_PLAYERS, f"{game} is for {spec.min_players}-"
+                         f"{spec.max_players} players, not {players}")
+    default_bot = field(doc, "bot", (str,), "random")
+    raw_seats = field(doc, "seats", (list,), None)
+    if raw_seats is None:
+        raw_seats = ["human"] + ["bot"] * (players - 1)
+    kinds = seat_kinds(raw_seats, players, default_bot)
+    overrides = field(doc, "overrides", (dict,), {})
+    turn_seconds = field(doc, "turn_seconds", (int,), None)
+    if turn_seconds is not None and not 5 <= turn_seconds <= 86400:
+        raise TableError(E.BAD_TIMER, "turn_seconds must be 5-86400 (or null for none)")
+    proxy_bot = known_bot(field(doc, "proxy_bot", (str,), "random"))
+    away_bot = field(doc, "away_bot", (bool,), True)
+    seed = field(doc, "seed", (int,), None)
+    humans = [i for i, (k, _) in enumerate(kinds) if k == "human"]
+    if "seat" in doc:
+        host_seat = field(doc, "seat", (int,), None)
+    else:
+        host_seat = humans[0] if humans else None
+    name = person_name(doc, "Host")
+    settings: dict[str, Any] = {"turn_seconds": turn_seconds, "proxy_bot": proxy_bot,
+                                "away_bot": away_bot}
+    if seed is not None:
+        settings["seed"] = seed
+    room, host_token, seat = await hub_of(request).create(
+        game, players, kinds, overrides, settings, host_seat, name)
+    return JSONResponse({
+        "id": room.id, "url": f"/t/{room.id}", "join_code": room.id,
+        "host_token": host_token, "seat": seat,
+        "token": host_token if seat is not None else None,
+        "table": room.table_info()}, status_code=201)
+
+
+@router.get("/tables/{table_id}")
+async def api_table(request: Request, table_id: str) -> dict[str, Any]:
+    room = await hub_of(request).require(table_id)
+    info = room.table_info()
+    if room.status == "finished":
+        info["result"] = room.result
+    return info
+
+
+@router.post("/tables/{table_id}/join")
+async def api_join(request: Request, table_id: str) -> dict[str, Any]:
+    doc = await read_json(request)
+    only(doc, {"seat", "name"})
+    room = await hub_of(request).require(table_id)
+    seat = field(doc, "seat", (int,), None)
+    name = person_name(doc, "Player")
+    seat, token = await room.claim(seat, name)
+    return {"id": room.id, "seat": seat, "token": token, "table": room.table_info()}
+
+
+@router.post("/tables/{table_id}/start")
+async def api_start(request: Request, table_id: str) -> dict[str, Any]:
+    doc = await read_json(request)
+    token = field(doc, "token", (str,), required=True)
+    bot = known_bot(field(doc, "bot", (str,), "random"))
+    room = await hub_of(request).require(table_id)
+    await room.start_now(token, bot)
+    return room.table_info()
+
+
+@router.get("/tables/{table_id}/replay")
+async def api_replay(request: Request, table_id: str, step: int = -1,
+                     seat: str = "") -> dict[str, Any]:
+    """One step of a finished game from one seat's point of view (``seat`` empty: the
+    spectator's). Only finished games: during play this would reveal hidden cards."""
+    room = await hub_of(request).require(table_id)
+    if room.status != "finished":
+        raise TableError(E.NOT_FINISHED, "replays are for finished games")
+    viewer: int | None = None
+    if seat not in ("", "spectator"):
+        if not seat.isdigit() or not 0 <= int(seat) < room.players:
+            raise TableError(E.BAD_SEAT, f"seat must be 0-{room.players - 1} or empty")
+        viewer = int(seat)
+    doc = room.table.replay_view(viewer, step)
+    doc["result"] = room.result
+    doc["seats"] = room.seats.public()
+    return doc

@@ -1,0 +1,186 @@
+"""A table's game, with no asyncio: moves applied as one commit, the log, each seat's view.
+
+:class:`Table` owns the authoritative ``State`` of one game. A change is prepared on a clone
+(:meth:`Table.prepare`: the moves, the chance draws that follow them, their log lines, the
+snapshot and result to store) and only swapped in by :meth:`Table.accept` once the caller has
+committed it, so the state never runs ahead of the database. Legality is the engine's:
+``apply_action`` on the clone refuses an illegal move and the clone is dropped.
+
+:meth:`Table.view` is the one place where a seat's view is cut (as boardgame.io cuts it at the
+broadcast edge): ``observation(seat)``, the seat's structured choices only when it is that seat's
+turn, and the result at the end. Log lines come from ``describe_action(action, seat)`` per seat,
+so what a seat is told is decided by the game's notation and nothing else.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fieldcraft.core.api import CHANCE, TERMINAL, Game, State, sample_chance
+from fieldcraft.core.errors import MalformedActionError
+
+CHANCE_BATCH = 256
+"""Chance draws folded into one commit at most (a whole deal is far fewer)."""
+
+
+@dataclass
+class Commit:
+    """A prepared change: apply it with :meth:`Table.accept` after storing it."""
+
+    since: int
+    rows: list[tuple[int, int, bool]]
+    """(action, actor, by_bot) per action; the actor is ``CHANCE`` for a draw."""
+    state: State
+    lines: list[tuple[str | None, ...]] | None
+    snapshot: str | None = None
+    result: dict[str, Any] | None = None
+    acked: int = field(default=0)
+    """The version of the first move (what an ``ack`` reports; chance may follow it)."""
+
+    @property
+    def version(self) -> int:
+        return self.since + len(self.rows)
+
+    @property
+    def terminal(self) -> bool:
+        return self.result is not None
+
+
+class Table:
+    """One game's state, version and log."""
+
+    def __init__(self, game: Game, state: State, snapshot_every: int = 50):
+        self.game = game
+        self.state = state
+        self.players = game.num_players
+        self.version = len(state.history())
+        self.snapshot_every = snapshot_every
+        self.last_snapshot = 0
+        self._lines: list[tuple[str | None, ...]] | None = None
+
+    @classmethod
+    def new(cls, game: Game, snapshot_every: int = 50) -> Table:
+        table = cls(game, game.new_initial_state(), snapshot_every)
+        table._lines = []
+        return table
+
+    # -- the log -----------------------------------------------------------------------------------
+    @property
+    def lines(self) -> list[tuple[str | None, ...]]:
+        """Per action, the log line of every seat and (last) of a spectator. Built lazily by
+        replaying the history, since a resumed table may never be asked for its old log."""
+        if self._lines is None:
+            scratch = self.game.new_initial_state()
+            built = []
+            for action in self.state.history():
+                built.append(self._describe(scratch, action))
+                scratch.apply_action(action)
+            self._lines = built
+        return self._lines
+
+    def _describe(self, state: State, action: int) -> tuple[str | None, ...]:
+        out = [state.describe_action(action, seat) for seat in range(self.players)]
+        out.append(state.describe_action(action, None))
+        return tuple(out)
+
+    def log_for(self, seat: int | None, since: int, until: int | None = None
+                ) -> list[dict[str, Any]]:
+        """Log entries (version, line) that ``seat`` sees for versions after ``since``."""
+        col = self.players if seat is None else seat
+        lines = self.lines
+        end = len(lines) if until is None else until
+        return [{"version": v + 1, "line": lines[v][col]} for v in range(since, end)
+                if lines[v][col] is not None]
+
+    def marks(self, seat: int | None) -> list[int]:
+        """Versions at which ``seat`` saw something happen (a replay steps between them)."""
+        col = self.players if seat is None else seat
+        return [v + 1 for v, line in enumerate(self.lines) if line[col] is not None]
+
+    # -- views -------------------------------------------------------------------------------------
+    def view(self, seat: int | None, choices: bool) -> dict[str, Any]:
+        """What ``seat`` (``None``: a spectator) is told about the game now; ``choices`` says
+        whether this seat may act (its turn, a person's seat, the table playing)."""
+        state = self.state
+        player = state.current_player()
+        return {
+            "version": self.version,
+            "current_player": player if player >= 0 else None,
+            "terminal": player == TERMINAL,
+            "observation": state.observation(seat),
+            "choices": state.choices() if choices and seat is not None and player == seat
+            else [],
+            "result": self.result() if player == TERMINAL else None,
+        }
+
+    def result(self) -> dict[str, Any]:
+        return {"winners": self.state.winners(), "outcome": self.state.outcome()}
+
+    def replay_view(self, seat: int | None, step: int) -> dict[str, Any]:
+        """A finished game at ``step`` from ``seat``'s point of view."""
+        history = self.state.history()
+        total = len(history)
+        if step < 0 or step > total:
+            step = total
+        state = self.game.replay(history[:step])
+        player = state.current_player()
+        return {"step": step, "steps": total, "seat": seat,
+                "observation": state.observation(seat), "log": self.log_for(seat, 0, step),
+                "marks": self.marks(seat),
+                "current_player": player if player >= 0 else None}
+
+    # -- changes -----------------------------------------------------------------------------------
+    def parse(self, text: str) -> int:
+        """An action typed as text; :class:`MalformedActionError` if it names none."""
+        try:
+            return self.state.string_to_action(text)
+        except MalformedActionError:
+            raise
+        except Exception:  # noqa: BLE001 - any other parser failure is the same thing
+            raise MalformedActionError("that is not an action of this game") from None
+
+    def prepare(self, moves: list[tuple[int, int, bool]],
+                chance_rng: Callable[[int], random.Random]) -> Commit | None:
+        """Apply ``moves`` (action, actor, by_bot) to a clone, then the chance draws that
+        follow them (at most ``CHANCE_BATCH``), and return the commit; ``None`` if there was
+        nothing to do. An illegal move raises ``IllegalActionError`` and changes nothing.
+
+        Folding the chance draws (the card drawn at the end of a turn, the next deal) into the
+        move that caused them saves a commit and a whole round of messages per turn.
+        ``chance_rng(version)`` gives the generator for the draw that makes ``version``."""
+        scratch = self.state.clone()
+        rows = list(moves)
+        lines: list[tuple[str | None, ...]] | None = [] if self._lines is not None else None
+        for action, _, _ in rows:
+            if lines is not None:
+                lines.append(self._describe(scratch, action))
+            scratch.apply_action(action)
+        draws = 0
+        while scratch.current_player() == CHANCE and draws < CHANCE_BATCH:
+            action = sample_chance(scratch, chance_rng(self.version + len(rows)))
+            if lines is not None:
+                lines.append(self._describe(scratch, action))
+            scratch.apply_action(action)
+            rows.append((action, CHANCE, False))
+            draws += 1
+        if not rows:
+            return None
+        commit = Commit(since=self.version, rows=rows, state=scratch, lines=lines,
+                        acked=self.version + 1)
+        if scratch.is_terminal():
+            commit.result = {"winners": scratch.winners(), "outcome": scratch.outcome()}
+        if commit.terminal or commit.version - self.last_snapshot >= self.snapshot_every:
+            commit.snapshot = scratch.to_json()
+        return commit
+
+    def accept(self, commit: Commit) -> None:
+        """Make a stored commit the table's state."""
+        self.state = commit.state
+        self.version = commit.version
+        if commit.snapshot is not None:
+            self.last_snapshot = commit.version
+        if commit.lines is not None and self._lines is not None:
+            self._lines.extend(commit.lines)
