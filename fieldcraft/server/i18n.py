@@ -45,8 +45,10 @@ def _game_file(package: str, folder: str, lang: str) -> dict[str, str]:
 
 
 def game_messages(spec: GameSpec, lang: str) -> dict[str, str]:
-    """A game's own catalogue in ``lang``, English filled in, ``title`` always present."""
-    merged = {"title": spec.title, **_game_file(spec.package, spec.messages, DEFAULT)}
+    """A game's own catalogue in ``lang``, English filled in. Its English title is the one in
+    its ``SPEC`` (so a copied folder is renamed in one place); other languages translate it as
+    ``title``."""
+    merged = {**_game_file(spec.package, spec.messages, DEFAULT), "title": spec.title}
     if lang != DEFAULT:
         merged.update(_game_file(spec.package, spec.messages, lang))
     return merged

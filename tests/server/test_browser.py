@@ -258,3 +258,33 @@ def test_restart_mid_game_resumes_in_the_page(browser: Any, tmp_path: Path) -> N
     finally:
         context.close()
         srv.stop()
+
+
+def test_a_copied_game_folder_plays_in_the_browser_with_its_board(
+        browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fifth game of ``tests/test_fifth_game.py`` (Spy Tracker's folder copied under a new
+    id, nothing else edited) in a real server and a real browser: the lobby offers it, the
+    table draws its own board (not the generic one) in its own words, and a person plays it
+    to the end against its heuristic bot."""
+    from tests.test_fifth_game import NEW_ID, copy_game
+
+    monkeypatch.setenv("FIELDCRAFT_GAMES_PATH", str(copy_game(tmp_path)))
+    srv = ServerProcess(f"sqlite:///{tmp_path / 'fifth.db'}", bot_delay=0.0).start()
+    context, page, errors = new_page(browser)
+    try:
+        create_in_lobby(page, srv.base, NEW_ID, 2, seats={1: "bot:heuristic"})
+        assert page.text_content("#game-title") == "Double Agents"
+        page.wait_for_selector(f".board-{NEW_ID} .st-seats")  # its board, from its folder
+        assert page.locator(".board-generic").count() == 0
+        assert "Cards in play" in (page.text_content("#board") or "")
+        rng = random.Random(5)
+        moves = 0
+        while take_turn(page, rng):
+            moves += 1
+            assert moves < 500
+        assert moves > 0
+        page.wait_for_selector("#result")
+        assert not errors, errors
+    finally:
+        context.close()
+        srv.stop()

@@ -183,9 +183,8 @@ def test_catalogues_have_the_same_keys() -> None:
         assert set(i18n._load_frame(lang)) == english, lang
     for name in list_games():
         spec = game_spec(name)
-        words = set(i18n._game_file(spec.package, spec.messages, "en"))
-        assert "title" in words, name
-        for lang in i18n.LANGUAGES:
+        words = set(i18n._game_file(spec.package, spec.messages, "en")) | {"title"}
+        for lang in set(i18n.LANGUAGES) - {"en"}:  # English titles come from the SPEC
             assert set(i18n._game_file(spec.package, spec.messages, lang)) == words, (name, lang)
     assert i18n.game_messages(game_spec("under-current"), "ja")["row"] == "中央ファイル列"
     assert i18n.Translator("ja")("game.under-current") == "アンダーカレント"

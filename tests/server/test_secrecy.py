@@ -5,8 +5,8 @@ server's bots, and a spectator watches. Afterwards the test rebuilds the game it
 action list and checks each message a connection received, field by field:
 
 - the view is exactly ``observation(seat)`` at that version, the choices are the legal actions
-  (with their names, kinds and args) only when it is that seat's turn, the result appears only at the end, and nothing else
-  (no token, no seed, no other seat's view) is in the message;
+  (with their names, kinds and args) only when it is that seat's turn, the result appears only
+  at the end, and nothing else (no token, no seed, no other seat's view) is in the message;
 - the log lines are exactly ``describe_action(action, seat)`` for the versions covered, with
   none missing and none extra;
 - and, as a literal check, no card name the seat has never been allowed to see (in any of its

@@ -187,7 +187,8 @@ def test_spectator_gets_public_view_and_cannot_act(client: TestClient) -> None:
         lines = [e["line"] for e in spy.log]
         assert lines and not any("you" in line.split() for line in lines)
         assert not any(name in line for line in lines for name in state.game.role_names)
-        expect_error(spy, {"type": "act", "version": me.version, "action": 0}, "request.bad_message")
+        expect_error(spy, {"type": "act", "version": me.version, "action": 0},
+                     "request.bad_message")
         expect_error(spy, {"type": "act", "token": made["token"], "version": me.version,
                            "action": 0}, "auth.spectator")
         expect_error(spy, {"type": "back", "token": made["token"]}, "auth.spectator")
