@@ -32,7 +32,7 @@ from fieldcraft.agents import View, make_agent
 from fieldcraft.core.api import CHANCE, TERMINAL, sample_chance
 from fieldcraft.core.registry import load_game
 from fieldcraft.games.against_the_current import bot as heuristic
-from fieldcraft.games.against_the_current.game import (
+from fieldcraft.games.against_the_current.layout import (
     ATTEMPT,
     CHALLENGE,
     PICK,

@@ -14,7 +14,7 @@ import random
 from fieldcraft.agents import View, make_agent
 from fieldcraft.core import load_game
 from fieldcraft.games.against_the_current import bot
-from fieldcraft.games.against_the_current.game import EVENTS, TERRAINS
+from fieldcraft.games.against_the_current.layout import EVENTS, TERRAINS
 
 GAME = "against-the-current"
 AXO, POR, EEL, STU = "Axolotl", "Yangtze Porpoise", "European Eel", "Chinese Sturgeon"

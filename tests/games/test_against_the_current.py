@@ -22,7 +22,7 @@ from fieldcraft.core import (
     load_game,
     random_playout,
 )
-from fieldcraft.games.against_the_current.game import EVENTS, TERRAINS
+from fieldcraft.games.against_the_current.layout import EVENTS, TERRAINS
 from fieldcraft.games.against_the_current.render import render
 
 GAME = "against-the-current"

@@ -30,7 +30,7 @@ from typing import Any
 
 from fieldcraft.core.api import CHANCE, TERMINAL
 
-from .game import (
+from .layout import (
     A_ATTEMPT,
     A_NO_ABILITY,
     A_PICK,
@@ -42,11 +42,8 @@ from .game import (
     TOKEN,
     TRIB,
 )
+from .search import BOOST_SPACES
 
-# Spaces a Boost is expected to save over a game (as in the race model): Regeneration and Slip
-# Through turn one -2 into PASS; Echolocation moves a landing off a bad card; Migration Burst
-# always moves 2 more and also picks the landing.
-BOOST_SPACES = (1.5, 2.5, 1.5, 3.5)
 LANDINGS = 14  # about how many landings an animal's three tokens make in a game
 STOP_SPACES = 1.0  # a STOP costs a turn of one token; with three tokens another one moves
 TIE = 1e-7  # random tie-break size, far below any real difference in value
@@ -90,16 +87,13 @@ def _settle(state: Any, seat: int) -> float:
 
 
 def _animal_cost(g: Any, animal: int) -> float:
-    """Spaces an animal expects to lose to terrain over a game, less what its Boost saves.
+    """Spaces an animal expects to lose to terrain over a game, less what its Boost saves
+    (:data:`~.search.BOOST_SPACES`, as in the race model).
 
-    The river's mix is the setup one: every marker sits on one of its host cards."""
-    counts = list(g.terrain_counts)
-    for m in g.marker_terrain:
-        if counts[g.marker_host] > 0:
-            counts[g.marker_host] -= 1
-            counts[m] += 1
+    The river's mix is the setup one (``setup_mix``): every marker sits on one of its host
+    cards."""
     loss = 0.0
-    for terrain, c in enumerate(counts):
+    for terrain, c in enumerate(g.setup_mix):
         r = g.table[animal][terrain]
         loss += c * (STOP_SPACES if r == STOP_RESULT else -r)
     return loss / g.cards * LANDINGS - BOOST_SPACES[animal]

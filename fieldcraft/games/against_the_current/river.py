@@ -1,0 +1,232 @@
+"""Moving a token over the wheel: the roll, the ability windows, the landing and its terrain
+result, arrival in River Sanctuary and the tributary it claims.
+
+A mixin of :class:`~.rules.AgainstTheCurrentState` (it works on that class's fields and
+declares none of its own), kept apart because the terrain result and its modifiers are the
+densest rules of the game and read best on their own.
+"""
+
+from __future__ import annotations
+
+from .layout import (
+    A_BURST,
+    A_ECHO_DOWN,
+    A_ECHO_UP,
+    A_NO_ABILITY,
+    A_PRESSURE,
+    A_REGEN,
+    A_SLIP,
+    AFTER_ROLL,
+    AXOLOTL,
+    END,
+    FISHING_NETS,
+    LAND,
+    M_BOOST,
+    M_PRESSURE,
+    M_SUPPORT,
+    M_WAVE,
+    PORPOISE,
+    R_AFTER_MOVE,
+    STOP_RESULT,
+    STURGEON,
+    TERRAINS,
+    TOKENS,
+    TRIB,
+)
+
+
+class River:
+    """The movement rules of the state (see the module docstring)."""
+
+    __slots__ = ()  # the state declares every field
+
+    def _can_boost(self) -> bool:
+        return not (self.boost_used[self.seat] or self.used_ability or self.turn_squeeze)
+
+    def _after_roll(self) -> None:
+        a = self.animal[self.seat]
+        if (a == PORPOISE or a == STURGEON) and self._can_boost():
+            g = self.game
+            if a == PORPOISE:
+                opts = [A_NO_ABILITY, A_ECHO_UP]
+                if self.roll - g.echo_change >= g.echo_floor:
+                    opts.append(A_ECHO_DOWN)
+            else:
+                opts = [A_NO_ABILITY, A_BURST]
+            self.options = opts
+            self.phase = AFTER_ROLL
+        else:
+            self._move(self.roll)
+
+    def _apply_after_roll(self, action: int) -> None:
+        d = self.roll
+        if action != A_NO_ABILITY:
+            self.boost_used[self.seat] = 1
+            self.used_ability = True
+            g = self.game
+            if action == A_ECHO_UP:
+                d += g.echo_change
+            elif action == A_ECHO_DOWN:
+                d -= g.echo_change
+            else:
+                d += g.burst
+        self._move(d)
+
+    def _slot_at(self, space: int) -> int:
+        g = self.game
+        return (space - 1 - g.wheel_shift * self.rot) % g.cards
+
+    def _space_of(self, slot: int) -> int:
+        g = self.game
+        return (slot + g.wheel_shift * self.rot) % g.cards + 1
+
+    def _terrain(self, slot: int) -> int:
+        """The terrain a card resolves as: a marker on it overrides the printed terrain."""
+        markers = self.markers
+        for m in range(len(markers)):
+            if markers[m] == slot:
+                return self.game.marker_terrain[m]
+        return self.ring[slot]
+
+    def current_number(self) -> int:
+        """The Current (1-based) the wheel shows now."""
+        return self.rot + 1
+
+    def space_terrain(self, space: int) -> str | None:
+        """Terrain name the card now at ``space`` resolves as (None before it is dealt)."""
+        slot = self._slot_at(space)
+        return TERRAINS[self._terrain(slot)] if slot < len(self.ring) else None
+
+    def _move(self, d: int) -> None:
+        self.dist = d
+        if d <= 0:  # Echolocation down to 0: no move and no terrain
+            self._after_move()
+            return
+        g = self.game
+        t = self.mover
+        np = self.pos[t] + d
+        if np >= g.sanctuary:
+            self._arrive(t, R_AFTER_MOVE)
+            return
+        self.pos[t] = np
+        slot = self.land = self._slot_at(np)
+        if self.used_ability:
+            self._resolve(False)
+            return
+        terr = self._terrain(slot)
+        s = self.seat
+        a = self.animal[s]
+        opts = []
+        if g.pass_terrains[a][terr] and self._can_boost():
+            opts.append(A_REGEN if a == AXOLOTL else A_SLIP)
+        if g.pressure_terrain[a] == terr and not self.pressure_used[s]:
+            opts.append(A_PRESSURE)
+        if opts:
+            self.options = [A_NO_ABILITY, *opts]
+            self.phase = LAND
+        else:
+            self._resolve(False)
+
+    def _apply_land(self, action: int) -> None:
+        if action == A_PRESSURE:
+            s = self.seat
+            self.pressure[s] = self.land
+            self.pressure_used[s] = 1
+            self.used_ability = True
+            self._resolve(False)
+        elif action == A_NO_ABILITY:
+            self._resolve(False)
+        else:
+            self.boost_used[self.seat] = 1
+            self.used_ability = True
+            self._resolve(True)
+
+    def terrain_result(self, token: int, slot: int, boosted: bool) -> int:
+        """The result code for ``token`` landing on the card in ``slot`` (no side effects).
+
+        Applies the modifiers in ``modifier_order`` (RULINGS section 3); public so tests and
+        screens can show what a landing would do.
+        """
+        return self._result(token, slot, boosted, False)
+
+    def _result(self, t: int, slot: int, boosted: bool, consume: bool) -> int:
+        g = self.game
+        owner = t // TOKENS
+        terr = self._terrain(slot)
+        r = g.table[self.animal[owner]][terr]
+        for m in g.modifier_order:
+            if m == M_BOOST:
+                if boosted:
+                    r = 0
+            elif m == M_SUPPORT:
+                if terr == FISHING_NETS and self.support[t]:
+                    r = 0
+                    if consume:
+                        self.support[t] = 0
+            elif m == M_PRESSURE:
+                for o, card in enumerate(self.pressure):
+                    if card == slot and o != owner and -3 < r < 1:
+                        r -= 1
+            elif m == M_WAVE:
+                if self.wave[t]:
+                    if -3 < r < 1:
+                        r -= 1
+                    if consume:
+                        self.wave[t] = 0
+            elif r < 0 and self.shelter[t]:
+                r += 1
+                if consume:
+                    self.shelter[t] = 0
+        return r
+
+    def _resolve(self, boosted: bool) -> None:
+        t = self.mover
+        r = self._result(t, self.land, boosted, True)
+        if r:
+            if r == 1:
+                np = self.pos[t] + 1
+                if np >= self.game.sanctuary:
+                    self._arrive(t, R_AFTER_MOVE)
+                    return
+                self.pos[t] = np
+            elif r == STOP_RESULT:
+                self.stop[t] = 1
+            else:
+                np = self.pos[t] + r
+                self.pos[t] = np if np > 0 else 0
+        self._after_move()
+
+    def _after_move(self) -> None:
+        g = self.game
+        if not self.extra and (self.dist if g.event_modified else self.roll) == g.event_roll:
+            self._draw_event()
+        else:
+            self._end_turn()
+
+    def _arrive(self, t: int, resume: int) -> None:
+        """Put a token in River Sanctuary; its owner then picks an unclaimed tributary."""
+        self.pos[t] = self.game.sanctuary
+        self.stop[t] = self.shelter[t] = self.support[t] = self.wave[t] = 0
+        owner = t // TOKENS
+        self.left[owner] -= 1
+        if not self.left[owner]:
+            self.finish.append(owner)
+        self.arrived += 1
+        self.mover = t
+        self.resume = resume
+        self.options = [self.game.a_trib + i for i, c in enumerate(self.claimed) if c < 0]
+        self.phase = TRIB
+
+    def _apply_trib(self, action: int) -> None:
+        i = action - self.game.a_trib
+        t = self.mover
+        self.claimed[i] = t
+        self.trib_of[t] = i
+        if self.arrived == TOKENS * self.game.num_players:
+            self.phase = END
+            self.options = []
+            return
+        if self.resume == R_AFTER_MOVE:
+            self._after_move()
+        else:
+            self._end_turn()

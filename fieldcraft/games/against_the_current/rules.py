@@ -1,0 +1,645 @@
+"""Against the Current: the rules core (no I/O).
+
+Three tokens per animal race from Start (0) over river spaces 1..N to River Sanctuary (N+1).
+The terrain cards sit on a wheel that turns after every round, so the same space changes meaning
+as the game goes on. All randomness (terrain deal, marker placement, event deck shuffles, first
+player, dice, challenges) is a chance node, so a game is exactly its action list.
+
+The only hidden information is the order of the face-down event pile: it is dealt by chance nodes
+when the deck is shuffled, then drawn from the top without further chance, which is what lets
+``resample`` re-deal it for a bot that must not peek.
+
+State is flat lists of ints indexed by token (``3 * seat + k``) or seat, so ``clone`` is a
+handful of slices. Rules defaults that the rulebook leaves open (RULINGS.md section 3) are read
+from ``ruleset.json``; see ``docs/rules/against-the-current.md``. This module holds the ruleset,
+the state's fields, setup and the turn cycle; moving over the wheel is in :mod:`.river` and the
+event cards in :mod:`.events` (both mixed into the state), the numbers in :mod:`.layout`.
+
+Action ids (``S`` die sides, ``K`` markers, ``N`` cards, ``T`` tributaries)::
+
+    0-2    move token A/B/C        12-15  pick an animal          32-35  first player (chance)
+    3      no ability              16-19  target a seat           36/37  challenge passed/failed
+    4/5    echolocation +1/-1      20-31  target a token (3s+k)   38-44  deal a terrain (chance)
+    6      migration burst                                        45-56  deck card (chance)
+    7/8    regeneration/slip through                              57..   roll 1..S (chance)
+    9      place pressure          a_remove = 57 + S:        remove marker m (K ids)
+    10/11  attempt/skip challenge  a_marker = a_remove + K:  marker m on slot s (chance, K*N ids)
+                                   a_trib = a_marker + K*N:  claim tributary i (T ids)
+
+Every chance outcome lies in ``[32, a_trib)`` (``GameInfo.chance_offset`` and
+``max_chance_outcomes``); the Cleanup Crew removals inside that range are decisions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fieldcraft.core.api import CHANCE, TERMINAL, Game, RulesetError, State
+from fieldcraft.core.spec import CONSTANT_SUM, GameInfo, GameType
+
+from .bounds import length_bounds
+from .events import EventDeck
+from .layout import (
+    A_CH_FAIL,
+    A_CH_PASS,
+    A_DEAL,
+    A_FIRST,
+    A_MOVE,
+    A_PICK,
+    A_ROLL,
+    A_SHUFFLE,
+    AFTER_ROLL,
+    ANIMALS,
+    ATTEMPT,
+    CHALLENGE,
+    DEAL,
+    END,
+    EVENTS,
+    FIRST,
+    IS_CHANCE,
+    LAND,
+    MARKER,
+    MODIFIERS,
+    PICK,
+    R_AFTER_MOVE,
+    RESULT_CODES,
+    ROLL,
+    SHUFFLE,
+    TERRAINS,
+    TOKEN,
+    TOKENS,
+    TRIB,
+)
+from .river import River
+
+GAME_TYPE = GameType(utility=CONSTANT_SUM)
+"""Sequential, explicit chance (deal, markers, shuffles, first player, dice, challenges) and
+imperfect information (the order of the event pile). Exactly one seat wins: the game ends only
+when every token has arrived, so every seat is in the finish order, and a tie on points goes to
+the seat whose third token arrived first, so the returns always add up to 1."""
+
+
+def _rerr(message: str) -> RulesetError:
+    return RulesetError(f"against-the-current: {message}")
+
+
+class AgainstTheCurrentGame(Game):
+    """Holds the resolved ruleset as flat tuples so the state's hot path never parses data."""
+
+    game_type = GAME_TYPE
+
+    def __init__(self, spec: Any, players: int, ruleset: dict[str, Any],
+                 overrides: dict[str, Any]):
+        super().__init__(spec, players, ruleset, overrides)
+        r = ruleset
+        counts = r["terrain_counts"]
+        if set(counts) != set(TERRAINS):
+            raise _rerr(f"terrain_counts must name exactly {', '.join(TERRAINS)}")
+        if any(c < 0 for c in counts.values()):
+            raise _rerr("terrain_counts must not be negative")
+        self.terrain_counts = tuple(counts[t] for t in TERRAINS)
+        self.cards = sum(self.terrain_counts)
+        if self.cards < 1:
+            raise _rerr("the wheel needs at least one terrain card")
+        self.sanctuary = self.cards + 1
+
+        table = r["terrain_table"]
+        if set(table) != set(ANIMALS):
+            raise _rerr(f"terrain_table must have one row per animal: {', '.join(ANIMALS)}")
+        rows = []
+        for animal in ANIMALS:
+            row = table[animal]
+            if set(row) != set(TERRAINS) or any(v not in RESULT_CODES for v in row.values()):
+                raise _rerr(
+                    f"terrain_table[{animal!r}] must map every terrain to one of "
+                    f"{', '.join(RESULT_CODES)}"
+                )
+            rows.append(tuple(RESULT_CODES[row[t]] for t in TERRAINS))
+        self.table = tuple(rows)
+
+        passes = r["boost_pass_terrains"]
+        if not set(passes) <= {"Axolotl", "European Eel"}:
+            raise _rerr("boost_pass_terrains only applies to Axolotl and European Eel")
+        pass_rows = []
+        for animal in ANIMALS:
+            names = passes.get(animal, [])
+            if any(n not in TERRAINS for n in names):
+                raise _rerr(f"boost_pass_terrains[{animal!r}] names an unknown terrain")
+            pass_rows.append(tuple(t in names for t in TERRAINS))
+        self.pass_terrains = tuple(pass_rows)
+
+        pressure = r["pressure_terrain"]
+        if set(pressure) != set(ANIMALS) or any(v not in TERRAINS for v in pressure.values()):
+            raise _rerr("pressure_terrain must give every animal one terrain")
+        self.pressure_terrain = tuple(TERRAINS.index(pressure[a]) for a in ANIMALS)
+
+        self.echo_change = r["echolocation_change"]
+        self.echo_floor = 0 if r["echolocation_allows_zero"] else 1
+        self.burst = r["migration_burst_spaces"]
+        if self.echo_change < 1 or self.burst < 0:
+            raise _rerr("echolocation_change must be >= 1 and migration_burst_spaces >= 0")
+
+        markers = r["markers"]
+        if any(m not in TERRAINS for m in markers) or len(set(markers)) != len(markers):
+            raise _rerr("markers must be distinct terrain names")
+        self.marker_terrain = tuple(TERRAINS.index(m) for m in markers)
+        if r["marker_start_terrain"] not in TERRAINS:
+            raise _rerr("marker_start_terrain must be a terrain name")
+        self.marker_host = TERRAINS.index(r["marker_start_terrain"])
+        if self.terrain_counts[self.marker_host] < len(markers):
+            raise _rerr("not enough marker_start_terrain cards for every marker")
+        mix = list(self.terrain_counts)
+        for m in self.marker_terrain:
+            if mix[self.marker_host] > 0:
+                mix[self.marker_host] -= 1
+                mix[m] += 1
+        self.setup_mix = tuple(mix)
+        """How many cards resolve as each terrain once every marker sits on a host card (the
+        same for every deal): the river's mix, which the race model and the bot both read."""
+
+        self.tributaries = tuple(r["tributaries"])
+        if len(self.tributaries) < TOKENS * players:
+            raise _rerr(f"{players} players need at least {TOKENS * players} tributaries")
+
+        self.wheel_shift = r["wheel_shift"]
+        self.wheel_currents = r["wheel_currents"]
+        if self.wheel_currents < 1:
+            raise _rerr("wheel_currents must be >= 1")
+        self.die_sides = r["die_sides"]
+        if self.die_sides < 1:
+            raise _rerr("die_sides must be >= 1")
+        self.event_roll = r["event_roll"]
+        self.event_modified = r["event_uses_modified_roll"]
+
+        deck = r["event_deck"]
+        if not set(deck) <= set(EVENTS) or any(c < 0 for c in deck.values()):
+            raise _rerr(f"event_deck counts must be >= 0 and name only: {', '.join(EVENTS)}")
+        self.deck_counts = tuple(deck.get(e, 0) for e in EVENTS)
+        self.deck_size = sum(self.deck_counts)
+        if self.deck_size < 1:
+            raise _rerr("event_deck must hold at least one card")
+
+        p = float(r["challenge_success"])
+        if not 0.0 <= p <= 1.0:
+            raise _rerr("challenge_success must be between 0 and 1")
+        self.challenge_success = p
+        if p >= 1.0:
+            self.challenge_outcomes = ((A_CH_PASS, 1.0),)
+        elif p <= 0.0:
+            self.challenge_outcomes = ((A_CH_FAIL, 1.0),)
+        else:
+            self.challenge_outcomes = ((A_CH_PASS, p), (A_CH_FAIL, 1.0 - p))
+        self.challenge_ids = frozenset(a for a, _ in self.challenge_outcomes)
+
+        order = r["modifier_order"]
+        if sorted(order) != sorted(MODIFIERS):
+            raise _rerr(f"modifier_order must be an ordering of {', '.join(MODIFIERS)}")
+        self.modifier_order = tuple(MODIFIERS.index(m) for m in order)
+        self.second_chance_served = r["second_chance_counts_served_stop"]
+        self.skip_uses_effects = r["skipped_turn_uses_up_effects"]
+
+        seat_animals = r["seat_animals"]
+        if seat_animals:
+            if (len(seat_animals) != players or any(a not in ANIMALS for a in seat_animals)
+                    or len(set(seat_animals)) != players):
+                raise _rerr(f"seat_animals must be {players} different animal names, or []")
+        self.seat_animals = tuple(ANIMALS.index(a) for a in seat_animals)
+
+        # The ruleset-sized tail of the action space (see the module docstring).
+        self.a_remove = A_ROLL + self.die_sides
+        self.a_marker = self.a_remove + len(self.marker_terrain)
+        self.a_trib = self.a_marker + len(self.marker_terrain) * self.cards
+        self.n_actions = self.a_trib + len(self.tributaries)
+        self.roll_actions = tuple(range(A_ROLL, A_ROLL + self.die_sides))
+        self.roll_outcomes = tuple((a, 1.0 / self.die_sides) for a in self.roll_actions)
+
+    def _info(self) -> GameInfo:
+        """Chance ids run from the first player's (32) to the last marker placement, the
+        Cleanup Crew removals among them; the length bounds are argued in :mod:`.bounds`
+        (``None`` under the default rules: a token can be kept on Start for ever)."""
+        decisions, chance = length_bounds(self)
+        return GameInfo(
+            num_players=self.num_players,
+            num_distinct_actions=self.n_actions,
+            max_chance_outcomes=self.a_trib - A_FIRST,
+            chance_offset=A_FIRST,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=decisions,
+            max_chance_nodes=chance,
+        )
+
+
+class AgainstTheCurrentState(River, EventDeck, State):
+    """One position. Token fields are indexed ``3 * seat + k``; slot = a card's setup space - 1."""
+
+    phase: int
+    seat: int
+    first: int
+    animal: list[int]
+    ring: list[int]
+    """The wheel's printed terrains by slot, in the order dealt."""
+    deal_pool: list[int]
+    markers: list[int]
+    """The slot each marker lies on (-1: removed)."""
+    marker_i: int
+    pile: list[int]
+    pile_top: int
+    pile_hist: int
+    """Where in ``actions`` the current pile's shuffle began (``resample`` rewrites it)."""
+    pool: list[int]
+    pool_left: int
+    shuffle_setup: bool
+    discard: list[int]
+    event: int
+    pos: list[int]
+    stop: list[int]
+    """1: stopped on the owner's next turn; 2: serving it now."""
+    shelter: list[int]
+    support: list[int]
+    wave: list[int]
+    trib_of: list[int]
+    claimed: list[int]
+    left: list[int]
+    arrived: int
+    finish: list[int]
+    boost_used: list[int]
+    pressure_used: list[int]
+    pressure: list[int]
+    """The slot each seat's Pressure Marker lies on (-1: none); cleared when the wheel turns."""
+    detour: list[int]
+    squeeze: list[int]
+    rot: int
+    shift_pending: int
+    mover: int
+    roll: int
+    dist: int
+    used_ability: bool
+    turn_detour: bool
+    turn_squeeze: bool
+    extra: bool
+    land: int
+    resume: int
+    mode: int
+    options: list[int]
+    """The legal decisions while a seat is to decide (ascending)."""
+    actions: list[int]
+
+    game: AgainstTheCurrentGame
+
+    def __init__(self, game: AgainstTheCurrentGame):
+        self.game = game
+        n = game.num_players
+        self.phase = DEAL
+        self.seat = 0
+        self.first = -1
+        self.animal = list(game.seat_animals) if game.seat_animals else [-1] * n
+        self.ring = []
+        self.deal_pool = list(game.terrain_counts)
+        self.markers = [-1] * len(game.marker_terrain)
+        self.marker_i = 0
+        self.pile = []
+        self.pile_top = 0
+        self.pile_hist = 0
+        self.pool = list(game.deck_counts)  # the boxed deck, shuffled once the wheel is set
+        self.pool_left = game.deck_size
+        self.shuffle_setup = True
+        self.discard = []
+        self.event = -1
+        self.pos = [0] * (TOKENS * n)
+        self.stop = [0] * (TOKENS * n)
+        self.shelter = [0] * (TOKENS * n)
+        self.support = [0] * (TOKENS * n)
+        self.wave = [0] * (TOKENS * n)
+        self.trib_of = [-1] * (TOKENS * n)
+        self.claimed = [-1] * len(game.tributaries)
+        self.left = [TOKENS] * n
+        self.arrived = 0
+        self.finish = []
+        self.boost_used = [0] * n
+        self.pressure_used = [0] * n
+        self.pressure = [-1] * n
+        self.detour = [0] * n
+        self.squeeze = [0] * n
+        self.rot = 0
+        self.shift_pending = 0
+        self.mover = -1
+        self.roll = 0
+        self.dist = 0
+        self.used_ability = False
+        self.turn_detour = False
+        self.turn_squeeze = False
+        self.extra = False
+        self.land = -1
+        self.resume = R_AFTER_MOVE
+        self.mode = 0
+        self.options = []
+        self.actions = []
+
+    # -- API ------------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == END:
+            return TERMINAL
+        if IS_CHANCE[phase]:
+            return CHANCE
+        return self.seat
+
+    def is_terminal(self) -> bool:
+        return self.phase == END
+
+    def is_chance_node(self) -> bool:
+        return IS_CHANCE[self.phase]
+
+    def legal_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == ROLL:
+            return list(self.game.roll_actions)
+        if not IS_CHANCE[phase]:
+            return self.options[:]
+        return [a for a, _ in self.chance_outcomes()]
+
+    def _is_legal(self, action: int) -> bool:
+        """One comparison per phase instead of a list: a decision is one of ``options`` (empty
+        once the game is over), a chance outcome is checked against what is left to draw."""
+        phase = self.phase
+        if phase == ROLL:
+            return A_ROLL <= action < self.game.a_remove
+        if not IS_CHANCE[phase]:
+            return action in self.options
+        g = self.game
+        if phase == SHUFFLE:
+            e = action - A_SHUFFLE
+            return 0 <= e < len(EVENTS) and self.pool[e] > 0
+        if phase == CHALLENGE:
+            return action in g.challenge_ids
+        if phase == DEAL:
+            t = action - A_DEAL
+            return 0 <= t < len(TERRAINS) and self.deal_pool[t] > 0
+        if phase == MARKER:
+            s = action - g.a_marker - self.marker_i * g.cards
+            return 0 <= s < g.cards and self.ring[s] == g.marker_host and s not in self.markers
+        return 0 <= action - A_FIRST < g.num_players  # FIRST
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        phase = self.phase
+        g = self.game
+        if phase == ROLL:
+            return list(g.roll_outcomes)
+        if phase == SHUFFLE:
+            total = self.pool_left
+            return [(A_SHUFFLE + e, c / total) for e, c in enumerate(self.pool) if c]
+        if phase == CHALLENGE:
+            return list(g.challenge_outcomes)
+        if phase == DEAL:
+            total = g.cards - len(self.ring)
+            return [(A_DEAL + t, c / total) for t, c in enumerate(self.deal_pool) if c]
+        if phase == MARKER:
+            host = g.marker_host
+            free = [s for s, t in enumerate(self.ring) if t == host and s not in self.markers]
+            base = g.a_marker + self.marker_i * g.cards
+            return [(base + s, 1.0 / len(free)) for s in free]
+        if phase == FIRST:
+            n = g.num_players
+            return [(A_FIRST + s, 1.0 / n) for s in range(n)]
+        return []
+
+    def _apply(self, action: int) -> None:
+        self.actions.append(action)
+        phase = self.phase
+        if phase == ROLL:
+            self.roll = action - A_ROLL + 1
+            self._after_roll()
+        elif phase == TOKEN:
+            self.mover = TOKENS * self.seat + action - A_MOVE
+            self.phase = ROLL
+        elif phase == AFTER_ROLL:
+            self._apply_after_roll(action)
+        elif phase == LAND:
+            self._apply_land(action)
+        elif phase == TRIB:
+            self._apply_trib(action)
+        elif phase >= ATTEMPT:  # ATTEMPT, CHALLENGE, TARGET (nothing is legal at END)
+            self._apply_event(action)
+        elif phase == SHUFFLE:
+            self._apply_shuffle(action)
+        else:
+            self._apply_setup(action)
+
+    # -- setup ----------------------------------------------------------------------------------
+    def _apply_setup(self, action: int) -> None:
+        g = self.game
+        phase = self.phase
+        if phase == DEAL:
+            t = action - A_DEAL
+            self.ring.append(t)
+            self.deal_pool[t] -= 1
+            if len(self.ring) == g.cards:
+                if self.markers:
+                    self.phase = MARKER
+                else:
+                    self._start_shuffle(list(g.deck_counts))
+        elif phase == MARKER:
+            self.markers[self.marker_i] = (action - g.a_marker) % g.cards
+            self.marker_i += 1
+            if self.marker_i == len(self.markers):
+                self._start_shuffle(list(g.deck_counts))
+        elif phase == PICK:
+            self.animal[self.seat] = action - A_PICK
+            self.seat += 1
+            if self.seat == g.num_players:
+                self.seat = 0
+                self.phase = FIRST
+            else:
+                self.options = self._pick_options()
+        else:  # FIRST
+            self.first = self.seat = action - A_FIRST
+            self._begin_turn()
+
+    def _start_picks(self) -> None:
+        self.seat = 0
+        if self.animal[0] >= 0:  # animals fixed by the ruleset
+            self.phase = FIRST
+        else:
+            self.phase = PICK
+            self.options = self._pick_options()
+
+    def _pick_options(self) -> list[int]:
+        taken = self.animal
+        return [A_PICK + a for a in range(len(ANIMALS)) if a not in taken]
+
+    # -- turn flow ------------------------------------------------------------------------------
+    def _begin_turn(self) -> None:
+        """Start ``self.seat``'s turn, skipping finished players and players whose every token
+        is stopped, until someone has a token to move (or the game is over)."""
+        g = self.game
+        n = g.num_players
+        stop = self.stop
+        pos = self.pos
+        sanct = g.sanctuary
+        while True:
+            if self.arrived == TOKENS * n:
+                self.phase = END
+                self.options = []
+                return
+            s = self.seat
+            if self.left[s]:
+                base = TOKENS * s
+                self.turn_detour = bool(self.detour[s])
+                self.turn_squeeze = bool(self.squeeze[s])
+                self.detour[s] = self.squeeze[s] = 0
+                self.used_ability = False
+                self.extra = False
+                free = []
+                for t in range(base, base + TOKENS):
+                    if stop[t]:
+                        stop[t] = 2
+                    elif pos[t] < sanct:
+                        free.append(t)
+                if free:
+                    if self.turn_detour and len(free) > 1:
+                        low = min(pos[t] for t in free)
+                        free = [t for t in free if pos[t] == low]
+                    self.options = [A_MOVE + t - base for t in free]
+                    self.phase = TOKEN
+                    return
+                # Every unfinished token is stopped: the turn is skipped, its marks clear.
+                for t in range(base, base + TOKENS):
+                    if stop[t] == 2:
+                        stop[t] = 0
+                if not g.skip_uses_effects:
+                    self.detour[s] = int(self.turn_detour)
+                    self.squeeze[s] = int(self.turn_squeeze)
+                self.turn_detour = self.turn_squeeze = False
+            self._next_seat()
+
+    def _next_seat(self) -> None:
+        g = self.game
+        self.seat = (self.seat + 1) % g.num_players
+        if self.seat == self.first:
+            self._rotate(1 + self.shift_pending)
+            self.shift_pending = 0
+
+    def _rotate(self, steps: int) -> None:
+        """Turn the wheel: cards (and the markers on them) move, tokens stay, Pressure clears."""
+        self.rot = (self.rot + steps) % self.game.wheel_currents
+        self.pressure = [-1] * self.game.num_players
+
+    def _end_turn(self) -> None:
+        stop = self.stop
+        base = TOKENS * self.seat
+        for t in range(base, base + TOKENS):
+            if stop[t] == 2:
+                stop[t] = 0
+        self.turn_detour = self.turn_squeeze = False
+        self.used_ability = False
+        self.extra = False
+        self.mover = -1
+        self.roll = self.dist = 0
+        self.land = -1
+        self._next_seat()
+        self._begin_turn()
+
+    # -- results --------------------------------------------------------------------------------
+    def scores(self) -> list[int]:
+        g = self.game
+        out = [0] * g.num_players
+        for t, i in enumerate(self.trib_of):
+            if i >= 0:
+                out[t // TOKENS] += g.tributaries[i]
+        return out
+
+    def _winner(self) -> int:
+        scores = self.scores()
+        best = max(scores)
+        tied = [s for s, v in enumerate(scores) if v == best]
+        if len(tied) == 1:
+            return tied[0]
+        return min(tied, key=self.finish.index)
+
+    def returns(self) -> list[float]:
+        out = [0.0] * self.game.num_players
+        if self.phase == END:
+            out[self._winner()] = 1.0
+        return out
+
+    def seat_label(self, seat: int) -> str | None:
+        a = self.animal[seat]
+        return ANIMALS[a] if a >= 0 else None
+
+    def outcome(self) -> dict[str, Any]:
+        g = self.game
+        scores = self.scores()
+        tied = self.phase == END and scores.count(max(scores)) > 1
+        return {
+            "winners": self.winners(),
+            "scores": scores,
+            "animals": [ANIMALS[a] if a >= 0 else None for a in self.animal],
+            "finish_order": self.finish[:],
+            "tie_break": "third token arrived first" if tied else None,
+            "tributaries": [
+                [g.tributaries[self.trib_of[t]] for t in range(TOKENS * s, TOKENS * s + TOKENS)
+                 if self.trib_of[t] >= 0]
+                for s in range(g.num_players)
+            ],
+        }
+
+    def check_invariants(self) -> None:
+        g = self.game
+        n = g.num_players
+        sanct = g.sanctuary
+        # Terrain: dealt cards plus the undealt pool is exactly the configured wheel.
+        assert len(self.ring) + sum(self.deal_pool) == g.cards
+        dealt = [self.ring.count(t) for t in range(len(TERRAINS))]
+        assert [d + p for d, p in zip(dealt, self.deal_pool, strict=True)] == list(
+            g.terrain_counts)
+        if self.phase > DEAL:
+            assert len(self.ring) == g.cards
+        # Markers sit on distinct start-terrain cards (or are removed).
+        placed = [m for m in self.markers if m >= 0]
+        assert len(placed) == len(set(placed))
+        assert all(self.ring[m] == g.marker_host for m in placed)
+        # Event cards: pile + discard + in hand + shuffle pool is the deck.
+        counts = [0] * len(EVENTS)
+        for e in self.pile[self.pile_top:]:
+            counts[e] += 1
+        for e in self.discard:
+            counts[e] += 1
+        if self.event >= 0:
+            counts[self.event] += 1
+        counts = [c + p for c, p in zip(counts, self.pool, strict=True)]
+        assert counts == list(g.deck_counts), (counts, g.deck_counts)
+        assert self.pool_left == sum(self.pool) >= 0
+        # Tokens: on the path or arrived; every arrived token holds exactly one tributary.
+        assert len(self.pos) == TOKENS * n
+        arrived = 0
+        for t, p in enumerate(self.pos):
+            assert 0 <= p <= sanct
+            if p == sanct:
+                arrived += 1
+                assert not self.stop[t]
+                if not (self.phase == TRIB and t == self.mover):
+                    assert self.trib_of[t] >= 0 and self.claimed[self.trib_of[t]] == t
+            else:
+                assert self.trib_of[t] < 0
+        assert arrived == self.arrived
+        assert [TOKENS - sum(1 for t in range(TOKENS * s, TOKENS * s + TOKENS)
+                             if self.pos[t] == sanct) for s in range(n)] == self.left
+        owners = [c for c in self.claimed if c >= 0]
+        assert len(owners) == len(set(owners))
+        assert all(self.trib_of[c] == i for i, c in enumerate(self.claimed) if c >= 0)
+        assert len(self.finish) == len(set(self.finish))
+        assert sorted(self.finish) == sorted(s for s in range(n) if self.left[s] == 0)
+        # Abilities: a Pressure Marker is only out if that ability was used.
+        for s in range(n):
+            assert self.pressure[s] < 0 or self.pressure_used[s]
+        assert 0 <= self.rot < g.wheel_currents
+        if self.phase > PICK:
+            assert all(a >= 0 for a in self.animal)
+        assert len(set(a for a in self.animal if a >= 0)) == sum(1 for a in self.animal if a >= 0)
+        # The legal decisions are listed ascending (the API promises sorted legal lists).
+        assert self.options == sorted(set(self.options))
+
+
+AgainstTheCurrentGame.state_class = AgainstTheCurrentState
