@@ -160,7 +160,9 @@ class SpyTrackerGame(Game):
             self.delta.append(row)
         # card_delta[c][a] = delta[a][c]: a hand's counts are one zip away.
         self.card_delta: list[tuple[int, ...]] = list(zip(*self.delta, strict=True))
-        self._legal_cache: dict[tuple[int, int, int], tuple[list[int], frozenset[int]]] = {}
+        self._legal_cache: dict[int, tuple[list[int], frozenset[int]]] = {}
+        self._play_stride = self.num_cards + 1
+        self._deal_pairs: dict[int, list[tuple[int, float]]] = {}
 
     def _info(self) -> GameInfo:
         """The bounds follow from the rules: every challenge costs exactly one Source and the
@@ -190,6 +192,18 @@ class SpyTrackerGame(Game):
             max_chance_nodes=chance,
         )
 
+    def deal_outcomes(self, seat: int, left: int) -> list[tuple[int, float]]:
+        """``(deal card c to seat, 1/left)`` for every card id c: a deal's odds are indexed out
+        of this list instead of building a tuple per card at every dealt card (the deal is most
+        of a game's chance steps)."""
+        key = seat * 64 + left
+        pairs = self._deal_pairs.get(key)
+        if pairs is None:
+            base = self.deal_base + seat * self.num_cards
+            p = 1.0 / left
+            pairs = self._deal_pairs[key] = [(base + c, p) for c in range(self.num_cards)]
+        return pairs
+
     def bid_action(self, count: int, attr: int, raise_: bool = False) -> int:
         """Action id of a bid or raise; lets tests and bots build bids without string parsing."""
         base = self.raise_base if raise_ else BID_BASE
@@ -206,7 +220,7 @@ class SpyTrackerGame(Game):
         """Legal actions while bidding (as a list and a set), cached because they depend only on
         the standing count, the attributes ``taken`` at that count (a bitmask) and the cards in
         play."""
-        key = (count, taken, in_play)
+        key = ((count + 1) << 9 | taken) * self._play_stride + in_play  # one int: cheap to hash
         entry = self._legal_cache.get(key)
         if entry is None:
             cap = self.round_cap(in_play)
@@ -244,6 +258,9 @@ class SpyTrackerState(State):
     opener: int
     bid_count: int
     bid_attr: int
+    taken: int
+    """Bitmask of the attributes a bid at the standing count may not name (see
+    ``taken_at_count``), kept up to date so that legality is one lookup."""
     bidder: int
     bids: list[int]
     """This round's bids, flat: seat, kind (0 bid / 1 raise), count, attribute."""
@@ -269,6 +286,7 @@ class SpyTrackerState(State):
         self.in_play = players * game.start_sources * game.cards_per_source
         self.bid_count = -1
         self.bid_attr = -1
+        self.taken = 0
         self.bidder = -1
         self.bids = []
         self.reveal = None
@@ -286,11 +304,17 @@ class SpyTrackerState(State):
     def current_player(self) -> int:
         return self.player
 
+    def is_terminal(self) -> bool:
+        return self.player == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.player == CHANCE
+
     def legal_actions(self) -> list[int]:
         phase = self.phase
         g = self.game
         if phase == BIDDING:
-            return g.bidding_legal(self.bid_count, self.taken_at_count(), self.in_play)[0][:]
+            return g.bidding_legal(self.bid_count, self.taken, self.in_play)[0][:]
         if phase == DEALING:
             base = g.deal_base + self.deal_seat * g.num_cards
             return [base + c for c in self.pool]
@@ -306,8 +330,7 @@ class SpyTrackerState(State):
         phase = self.phase
         g = self.game
         if phase == BIDDING:
-            return action in g.bidding_legal(self.bid_count, self.taken_at_count(),
-                                              self.in_play)[1]
+            return action in g.bidding_legal(self.bid_count, self.taken, self.in_play)[1]
         if phase == DEALING:
             card = action - g.deal_base - self.deal_seat * g.num_cards
             return 0 <= card < g.num_cards and card in self.pool
@@ -320,7 +343,8 @@ class SpyTrackerState(State):
 
     def taken_at_count(self) -> int:
         """Bitmask of the attributes a bid at the standing count may not name: the standing
-        bid's own, and with ``no_repeat_bids`` every one already bid at that count."""
+        bid's own, and with ``no_repeat_bids`` every one already bid at that count (what the
+        field ``taken`` is kept equal to)."""
         if self.bid_count < 0:
             return 0
         if not self.game.no_repeat_bids:
@@ -342,9 +366,8 @@ class SpyTrackerState(State):
         phase = self.phase
         g = self.game
         if phase == DEALING:
-            base = g.deal_base + self.deal_seat * g.num_cards
-            p = 1.0 / len(self.pool)
-            return [(base + c, p) for c in self.pool]
+            pairs = g.deal_outcomes(self.deal_seat, len(self.pool))
+            return [pairs[c] for c in self.pool]
         if phase == OPENING:
             p = 1.0 / g.num_players
             return [(g.open_base + s, p) for s in range(g.num_players)]
@@ -383,6 +406,10 @@ class SpyTrackerState(State):
             attr = index % NUM_ATTRIBUTES
             seat = self.player
             self.bids += (seat, kind, count, attr)
+            if g.no_repeat_bids and count == self.bid_count:
+                self.taken |= 1 << attr
+            else:
+                self.taken = 1 << attr
             self.bid_count = count
             self.bid_attr = attr
             self.bidder = seat
@@ -492,6 +519,7 @@ class SpyTrackerState(State):
         self.hands = [[] for _ in range(players)]
         self.pool = list(range(g.num_cards))
         self.bid_count = self.bid_attr = self.bidder = -1
+        self.taken = 0
         self.bids = []
         active = [s for s, n in enumerate(self.sources) if n]
         if spot and self.points[winner] >= g.points_to_win:
@@ -546,6 +574,7 @@ class SpyTrackerState(State):
         if g.no_repeat_bids:
             made = list(zip(self.bids[2::4], self.bids[3::4], strict=True))
             assert len(made) == len(set(made)), "a bid was repeated this round"
+        assert self.taken == self.taken_at_count(), "taken must follow the bids"
         active = [s for s, n in enumerate(self.sources) if n]
         cps = g.cards_per_source
         phase = self.phase
