@@ -45,7 +45,6 @@ from fieldcraft.core.spec import GENERAL_SUM, GameInfo, GameType
 
 from .constants import (
     BLUE,
-    CHANCE_PHASES,
     CHOOSE_START,
     DEAL_ROLES,
     DECK_PHASES,
@@ -178,6 +177,13 @@ class UnderCurrentGame(Game):
         # ascending; a hand's pass list is its cards' rows in card order (already sorted).
         self.pass_rows = [[[card * n + s for s in range(n) if s != a] for card in range(c)]
                           for a in range(n)]
+        # draw_odds[k][card]: a draw's (id, probability) while k cards are left in the pile.
+        self.draw_odds = [[(self.A_DRAW + card, 1.0 / k) for card in range(c)] if k else []
+                          for k in range(c + 1)]
+        self.target_rows = [[self.A_TARGET + s for s in range(n) if s != a] for a in range(n)]
+        self.flip_rows = [row + list(range(self.A_RESERVE, self.A_RESERVE + self.num_reserve))
+                          for row in self.target_rows]
+        self.start_odds = [(self.A_START + s, 1.0 / n) for s in range(n)]
         self.retire_rows = [[self.A_RETIRE + s * 4 + f for s in range(n) if s != a
                              for f in range(4)] for a in range(n)]
 
@@ -424,18 +430,16 @@ class UnderCurrentState(TurnRules, State):
 
     def _target_actions(self) -> list[int]:
         g = self.game
-        a, eff, n = self.active, self.effect, g.num_players
-        hands = self.hands
+        a, eff = self.active, self.effect
+        base = g.A_TARGET
         if eff == SCAN or eff == SWAP:
-            seats = [s for s in range(n) if s != a and hands[s]]
-        elif eff == SNATCH:
-            seats = [s for s in range(n) if s != a and len(hands[s]) == g.snatch_hand]
-        else:  # SPY, FLIP
-            seats = [s for s in range(n) if s != a]
-        out = [g.A_TARGET + s for s in seats]
-        if eff == FLIP:
-            out.extend(range(g.A_RESERVE, g.A_RESERVE + g.num_reserve))
-        return out
+            return [base + s for s, hand in enumerate(self.hands) if hand and s != a]
+        if eff == SNATCH:
+            size = g.snatch_hand
+            return [base + s for s, hand in enumerate(self.hands) if len(hand) == size and s != a]
+        if eff == FLIP:  # any other seat, or a reserve slot
+            return g.flip_rows[a][:]
+        return g.target_rows[a][:]  # SPY: any other seat
 
     def _is_target(self, action: int) -> bool:
         """``action in self._target_actions()`` without building the list."""
@@ -456,18 +460,22 @@ class UnderCurrentState(TurnRules, State):
         phase = self.phase
         if phase in DECK_PHASES:
             deck = self.deck
-            if not deck:
-                return []
-            base = self.game.A_DRAW
-            p = 1.0 / len(deck)
-            return [(base + c, p) for c in deck]
-        if phase not in CHANCE_PHASES:
-            return []
-        legal = self.legal_actions()
-        if not legal:
-            return []
-        p = 1.0 / len(legal)
-        return [(a, p) for a in legal]
+            odds = self.game.draw_odds[len(deck)]
+            return [odds[c] for c in deck]
+        g = self.game
+        if phase == DEAL_ROLES:
+            used = self.roles
+            base = g.A_ROLE
+            p = 1.0 / (g.num_roles - len(used))
+            return [(base + r, p) for r in range(g.num_roles) if r not in used]
+        if phase == CHOOSE_START:
+            return g.start_odds[:]
+        if phase == SNATCH_PICK:
+            hand = sorted(self.hands[self.target])
+            base = g.A_SNATCH
+            p = 1.0 / len(hand)
+            return [(base + c, p) for c in hand]
+        return []
 
     def _apply(self, action: int) -> None:
         self.actions.append(action)

@@ -73,19 +73,55 @@ class TurnRules:
         self._deal_role(action - self.game.A_ROLE)
 
     def _step_deal_card(self, action: int) -> None:
-        self._draw(self.draw_seat, action - self.game.A_DRAW)
-        self._next_setup_draw()
+        g = self.game
+        seat = self.draw_seat
+        self.deck.remove(action - g.A_DRAW)
+        hand = self.hands[seat]
+        hand.append(action - g.A_DRAW)
+        self.hand_known[seat].append(1 << seat)
+        if len(hand) >= g.hand_size:  # this hand is full: on to the next one
+            self._next_setup_draw()
 
     def _step_start(self, action: int) -> None:
         self.start_seat = action - self.game.A_START
         self._begin_turn(self.start_seat)
 
     def _step_pass(self, action: int) -> None:
+        """The passer and the receiver see the card. While it waits, the others cannot tell
+        which card left a hand of several; ``saved_known`` keeps what they knew of the rest,
+        restored if the card is used (shown to all)."""
         card, to = divmod(action, self.game.num_players)  # passes are ids 0.. (A_PASS = 0)
-        self._pass(card, to)
+        a = self.active
+        hand = self.hands[a]
+        known = self.hand_known[a]
+        i = hand.index(card)
+        hand.pop(i)
+        old = known.pop(i)
+        self.saved_known = known[:]
+        pair = (1 << a) | (1 << to)
+        if hand:
+            for j in range(len(known)):
+                known[j] &= pair
+            self.pending_known = pair
+        else:  # a last card: nothing stays behind to mix it up with
+            self.pending_known = old | pair
+        self.pending = card
+        self.receiver = to
+        self.phase = RECEIVE
 
     def _step_receive(self, action: int) -> None:
-        self._receive(action == self.game.A_USE)
+        g = self.game
+        card = self.pending
+        if action == g.A_FILE:
+            self._file(card, self.pending_known)
+            self._end_turn()
+            return
+        # The card is shown to all, so the pass no longer hides which card left the hand.
+        self.hand_known[self.active] = self.saved_known
+        self.saved_known = []
+        self.discard.append(card)
+        self.pending_known = g.all_known
+        self._resolve(g.card_effect[card])
 
     def _step_target(self, action: int) -> None:
         g = self.game
@@ -119,8 +155,20 @@ class TurnRules:
         self._end_turn()
 
     def _step_draw(self, action: int) -> None:
-        self._draw(self.active, action - self.game.A_DRAW)
-        self._after_draw()
+        """Draw one card; the turn ends once the hand is full or the pile empty (a third of all
+        steps are draws, so this is written out rather than shared with ``_end_turn``)."""
+        g = self.game
+        a = self.active
+        deck = self.deck
+        deck.remove(action - g.A_DRAW)
+        hand = self.hands[a]
+        hand.append(action - g.A_DRAW)
+        self.hand_known[a].append(1 << a)
+        if deck and len(hand) < g.hand_size:
+            return  # another card to draw (the phase stays DRAW)
+        if self._count_turn():
+            return
+        self._begin_turn((a + 1) % g.num_players)
 
     def _step_declare_red(self, action: int) -> None:
         self.declarations.append([self.green_queue[0], action - self.game.A_NAME_RED, -1])
@@ -218,9 +266,6 @@ class TurnRules:
         self.pending = -1
         self.pending_known = 0
         self.swap_index = -1
-        self._after_draw()
-
-    def _after_draw(self) -> None:
         a = self.active
         g = self.game
         if self.deck and len(self.hands[a]) < g.hand_size:
@@ -251,42 +296,6 @@ class TurnRules:
                 known[j] &= keep_mask
             return old & keep_mask
         return old
-
-    def _pass(self, card: int, to: int) -> None:
-        """The passer and the receiver see the card. While it waits, the others cannot tell
-        which card left a hand of several; ``saved_known`` keeps what they knew of the rest,
-        restored if the card is used (shown to all)."""
-        a = self.active
-        hand = self.hands[a]
-        known = self.hand_known[a]
-        i = hand.index(card)
-        hand.pop(i)
-        old = known.pop(i)
-        self.saved_known = known[:]
-        pair = (1 << a) | (1 << to)
-        if hand:
-            for j in range(len(known)):
-                known[j] &= pair
-            self.pending_known = pair
-        else:  # a last card: nothing stays behind to mix it up with
-            self.pending_known = old | pair
-        self.pending = card
-        self.receiver = to
-        self.phase = RECEIVE
-
-    def _receive(self, use: bool) -> None:
-        g = self.game
-        card = self.pending
-        if not use:
-            self._file(card, self.pending_known)
-            self._end_turn()
-            return
-        # The card is shown to all, so the pass no longer hides which card left the hand.
-        self.hand_known[self.active] = self.saved_known
-        self.saved_known = []
-        self.discard.append(card)
-        self.pending_known = g.all_known
-        self._resolve(g.card_effect[card])
 
     def _file(self, card: int, known: int) -> None:
         """Add a face-down card to the row; past the limit the oldest face-down card turns up."""
@@ -336,14 +345,19 @@ class TurnRules:
 
     def _has_target(self) -> bool:
         """Whether the pending targeted effect has a seat (or reserve slot) to name."""
-        g = self.game
         eff = self.effect
         if eff == SCAN or eff == SWAP:
             a = self.active
-            return any(hand for s, hand in enumerate(self.hands) if s != a)
+            for s, hand in enumerate(self.hands):
+                if hand and s != a:
+                    return True
+            return False
         if eff == SNATCH:
-            a, size = self.active, g.snatch_hand
-            return any(len(hand) == size for s, hand in enumerate(self.hands) if s != a)
+            a, size = self.active, self.game.snatch_hand
+            for s, hand in enumerate(self.hands):
+                if len(hand) == size and s != a:
+                    return True
+            return False
         return True  # SPY and FLIP may name any other seat, and there are at least two
 
     def _target(self, seat: int) -> None:
