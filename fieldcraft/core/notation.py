@@ -8,12 +8,9 @@ translation never has to parse the label: the wording is for people, the choice 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import Any, TypedDict
 
 from fieldcraft.core.errors import MalformedActionError
-
-if TYPE_CHECKING:
-    from fieldcraft.core.api import Game, State
 
 
 class Choice(TypedDict):
@@ -33,28 +30,28 @@ class Notation:
     shows decisions to everyone and hides chance outcomes unless overridden.
     """
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Any):
         self.game = game
 
-    def action_to_string(self, state: State, action: int) -> str:
+    def action_to_string(self, state: Any, action: int) -> str:
         raise NotImplementedError
 
-    def string_to_action(self, state: State, text: str) -> int:
+    def string_to_action(self, state: Any, text: str) -> int:
         raise NotImplementedError
 
-    def choice(self, state: State, action: int) -> tuple[str, dict[str, Any]]:
+    def choice(self, state: Any, action: int) -> tuple[str, dict[str, Any]]:
         """``(kind, args)`` of a legal action: what a board needs to place it (a cell, a card, a
         seat) without reading its label."""
         raise NotImplementedError
 
-    def describe_action(self, state: State, action: int, seat: int | None) -> str | None:
+    def describe_action(self, state: Any, action: int, seat: int | None) -> str | None:
         """The log line ``seat`` (``None``: a spectator) sees when ``action`` is applied to
         ``state``; ``None`` if that seat sees nothing. Called before applying."""
         if state.is_chance_node():
             return None
         return f"seat {state.current_player()}: {self.action_to_string(state, action)}"
 
-    def choices(self, state: State) -> list[Choice]:
+    def choices(self, state: Any) -> list[Choice]:
         """Every legal action of the seat to move, in ``legal_actions`` order."""
         out: list[Choice] = []
         for action in state.legal_actions():

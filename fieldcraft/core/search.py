@@ -11,26 +11,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from fieldcraft.core.api import Game, State
+from typing import Any
 
 
 class SearchModel:
     """The defaults: no evaluation, every legal action searched, no opponent policy, uniform
     beliefs."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Any):
         self.game = game
 
-    def resample(self, state: State, seat: int, rng: random.Random) -> State:
+    def resample(self, state: Any, seat: int, rng: random.Random) -> Any:
         """A full state ``seat`` cannot tell from ``state``: its observation and the player to
         move kept, every card it cannot see re-dealt at random (and the history rewritten to
         match, so the sample cannot be read for the true cards)."""
         raise NotImplementedError(f"{self.game.name} has no resample")
 
-    def resampler(self, state: State, seat: int) -> Callable[[random.Random], State]:
+    def resampler(self, state: Any, seat: int) -> Callable[[random.Random], Any]:
         """A function drawing ``resample(state, seat, rng)``, valid while ``state`` is unchanged.
 
         Search draws thousands of resamples from one position. A game whose ``resample`` spends
@@ -39,12 +36,12 @@ class SearchModel:
         """
         return lambda rng: state.resample(seat, rng)
 
-    def heuristic_returns(self, state: State) -> list[float] | None:
+    def heuristic_returns(self, state: Any) -> list[float] | None:
         """A cheap estimate of each seat's return from here, for cutting search rollouts short
         in long games; ``None`` means rollouts play on to the end."""
         return None
 
-    def search_actions(self, state: State) -> list[int]:
+    def search_actions(self, state: Any) -> list[int]:
         """The legal actions worth searching here (default: all of them).
 
         A game may leave out actions that are almost never better than one it keeps (a bid far
@@ -53,7 +50,7 @@ class SearchModel:
         """
         return state.legal_actions()
 
-    def policy_action(self, state: State, rng: random.Random) -> int | None:
+    def policy_action(self, state: Any, rng: random.Random) -> int | None:
         """A cheap, sensible action for the seat to move, using only what that seat could know
         (its own cards and public facts); ``None`` if the game has no such policy.
 
@@ -62,7 +59,7 @@ class SearchModel:
         """
         return None
 
-    def belief_weight(self, state: State, seat: int) -> float | None:
+    def belief_weight(self, state: Any, seat: int) -> float | None:
         """How plausible ``state``'s hidden part is to ``seat``, given what the other seats did
         in public (up to a constant factor); ``None`` means every resample is equally likely.
 

@@ -10,10 +10,7 @@ lets it catch a key that slipped in unannounced, and tells adapters what there i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from fieldcraft.core.api import Game, State
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -34,10 +31,10 @@ class Observer:
 
     pieces: tuple[Piece, ...] = ()
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Any):
         self.game = game
 
-    def observation(self, state: State, seat: int | None) -> dict[str, Any]:
+    def observation(self, state: Any, seat: int | None) -> dict[str, Any]:
         """JSON-able dict of everything ``seat`` knows now (``None``: a spectator)."""
         raise NotImplementedError
 
