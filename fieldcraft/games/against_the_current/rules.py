@@ -12,8 +12,9 @@ when the deck is shuffled, then drawn from the top without further chance, which
 State is flat lists of ints indexed by token (``3 * seat + k``) or seat, so ``clone`` is a
 handful of slices. Rules defaults that the rulebook leaves open (RULINGS.md section 3) are read
 from ``ruleset.json``; see ``docs/rules/against-the-current.md``. This module holds the ruleset,
-the state's fields, setup and the turn cycle; moving over the wheel is in :mod:`.river` and the
-event cards in :mod:`.events` (both mixed into the state), the numbers in :mod:`.layout`.
+the state's fields, the API and setup; a turn (who moves, the roll, the landing, the wheel) is
+in :mod:`.turns` and the event cards in :mod:`.events` (both mixed into the state), the numbers
+in :mod:`.layout`.
 
 Action ids (``S`` die sides, ``K`` markers, ``N`` cards, ``T`` tributaries)::
 
@@ -70,7 +71,7 @@ from .layout import (
     TOKENS,
     TRIB,
 )
-from .river import River
+from .turns import Turns
 
 GAME_TYPE = GameType(utility=CONSTANT_SUM)
 """Sequential, explicit chance (deal, markers, shuffles, first player, dice, challenges) and
@@ -231,7 +232,7 @@ class AgainstTheCurrentGame(Game):
         )
 
 
-class AgainstTheCurrentState(River, EventDeck, State):
+class AgainstTheCurrentState(Turns, EventDeck, State):
     """One position. Token fields are indexed ``3 * seat + k``; slot = a card's setup space - 1."""
 
     phase: int
@@ -468,78 +469,6 @@ class AgainstTheCurrentState(River, EventDeck, State):
     def _pick_options(self) -> list[int]:
         taken = self.animal
         return [A_PICK + a for a in range(len(ANIMALS)) if a not in taken]
-
-    # -- turn flow ------------------------------------------------------------------------------
-    def _begin_turn(self) -> None:
-        """Start ``self.seat``'s turn, skipping finished players and players whose every token
-        is stopped, until someone has a token to move (or the game is over)."""
-        g = self.game
-        n = g.num_players
-        stop = self.stop
-        pos = self.pos
-        sanct = g.sanctuary
-        while True:
-            if self.arrived == TOKENS * n:
-                self.phase = END
-                self.options = []
-                return
-            s = self.seat
-            if self.left[s]:
-                base = TOKENS * s
-                self.turn_detour = bool(self.detour[s])
-                self.turn_squeeze = bool(self.squeeze[s])
-                self.detour[s] = self.squeeze[s] = 0
-                self.used_ability = False
-                self.extra = False
-                free = []
-                for t in range(base, base + TOKENS):
-                    if stop[t]:
-                        stop[t] = 2
-                    elif pos[t] < sanct:
-                        free.append(t)
-                if free:
-                    if self.turn_detour and len(free) > 1:
-                        low = min(pos[t] for t in free)
-                        free = [t for t in free if pos[t] == low]
-                    self.options = [A_MOVE + t - base for t in free]
-                    self.phase = TOKEN
-                    return
-                # Every unfinished token is stopped: the turn is skipped, its marks clear.
-                for t in range(base, base + TOKENS):
-                    if stop[t] == 2:
-                        stop[t] = 0
-                if not g.skip_uses_effects:
-                    self.detour[s] = int(self.turn_detour)
-                    self.squeeze[s] = int(self.turn_squeeze)
-                self.turn_detour = self.turn_squeeze = False
-            self._next_seat()
-
-    def _next_seat(self) -> None:
-        g = self.game
-        self.seat = (self.seat + 1) % g.num_players
-        if self.seat == self.first:
-            self._rotate(1 + self.shift_pending)
-            self.shift_pending = 0
-
-    def _rotate(self, steps: int) -> None:
-        """Turn the wheel: cards (and the markers on them) move, tokens stay, Pressure clears."""
-        self.rot = (self.rot + steps) % self.game.wheel_currents
-        self.pressure = [-1] * self.game.num_players
-
-    def _end_turn(self) -> None:
-        stop = self.stop
-        base = TOKENS * self.seat
-        for t in range(base, base + TOKENS):
-            if stop[t] == 2:
-                stop[t] = 0
-        self.turn_detour = self.turn_squeeze = False
-        self.used_ability = False
-        self.extra = False
-        self.mover = -1
-        self.roll = self.dist = 0
-        self.land = -1
-        self._next_seat()
-        self._begin_turn()
 
     # -- results --------------------------------------------------------------------------------
     def scores(self) -> list[int]:

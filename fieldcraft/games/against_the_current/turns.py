@@ -1,9 +1,10 @@
-"""Moving a token over the wheel: the roll, the ability windows, the landing and its terrain
-result, arrival in River Sanctuary and the tributary it claims.
+"""A turn of Against the Current: whose turn it is (finished and fully stopped seats are
+passed over), the roll, the ability windows, the landing and its terrain result, arrival in
+River Sanctuary and the tributary it claims, and the wheel turning after each round.
 
 A mixin of :class:`~.rules.AgainstTheCurrentState` (it works on that class's fields and
-declares none of its own), kept apart because the terrain result and its modifiers are the
-densest rules of the game and read best on their own.
+declares none of its own), kept apart from the API and setup so the movement rules, the
+densest of the game, read on their own.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from .layout import (
     A_BURST,
     A_ECHO_DOWN,
     A_ECHO_UP,
+    A_MOVE,
     A_NO_ABILITY,
     A_PRESSURE,
     A_REGEN,
@@ -30,15 +32,91 @@ from .layout import (
     STOP_RESULT,
     STURGEON,
     TERRAINS,
+    TOKEN,
     TOKENS,
     TRIB,
 )
 
 
-class River:
-    """The movement rules of the state (see the module docstring)."""
+class Turns:
+    """The turn rules of the state (see the module docstring)."""
 
     __slots__ = ()  # the state declares every field
+
+    def _begin_turn(self) -> None:
+        """Start ``self.seat``'s turn, skipping finished players and players whose every token
+        is stopped, until someone has a token to move (or the game is over)."""
+        g = self.game
+        n = g.num_players
+        stop = self.stop
+        pos = self.pos
+        sanct = g.sanctuary
+        while True:
+            if self.arrived == TOKENS * n:
+                self.phase = END
+                self.options = []
+                return
+            s = self.seat
+            if self.left[s]:
+                base = TOKENS * s
+                detour, squeeze = self.detour, self.squeeze
+                turn_detour = self.turn_detour = bool(detour[s])
+                self.turn_squeeze = bool(squeeze[s])
+                detour[s] = squeeze[s] = 0
+                self.used_ability = False
+                self.extra = False
+                free = []
+                for t in range(base, base + TOKENS):
+                    if stop[t]:
+                        stop[t] = 2
+                    elif pos[t] < sanct:
+                        free.append(A_MOVE + t - base)
+                if free:
+                    if turn_detour and len(free) > 1:
+                        first = base - A_MOVE
+                        low = min(pos[first + a] for a in free)
+                        free = [a for a in free if pos[first + a] == low]
+                    self.options = free
+                    self.phase = TOKEN
+                    return
+                # Every unfinished token is stopped: the turn is skipped, its marks clear.
+                for t in range(base, base + TOKENS):
+                    if stop[t] == 2:
+                        stop[t] = 0
+                if not g.skip_uses_effects:
+                    detour[s] = int(turn_detour)
+                    squeeze[s] = int(self.turn_squeeze)
+                self.turn_detour = self.turn_squeeze = False
+            self._next_seat()
+
+    def _next_seat(self) -> None:
+        g = self.game
+        self.seat = (self.seat + 1) % g.num_players
+        if self.seat == self.first:
+            self._rotate(1 + self.shift_pending)
+            self.shift_pending = 0
+
+    def _rotate(self, steps: int) -> None:
+        """Turn the wheel: cards (and the markers on them) move, tokens stay, Pressure clears."""
+        self.rot = (self.rot + steps) % self.game.wheel_currents
+        self.pressure = [-1] * self.game.num_players
+
+    def _end_turn(self) -> None:
+        stop = self.stop
+        base = TOKENS * self.seat
+        for t in range(base, base + TOKENS):
+            if stop[t] == 2:
+                stop[t] = 0
+        self.turn_detour = self.turn_squeeze = False
+        self.used_ability = False
+        self.extra = False
+        self.mover = -1
+        self.roll = self.dist = 0
+        self.land = -1
+        self._next_seat()
+        self._begin_turn()
+
+    # -- the move -------------------------------------------------------------------------------
 
     def _can_boost(self) -> bool:
         return not (self.boost_used[self.seat] or self.used_ability or self.turn_squeeze)
@@ -83,9 +161,8 @@ class River:
     def _terrain(self, slot: int) -> int:
         """The terrain a card resolves as: a marker on it overrides the printed terrain."""
         markers = self.markers
-        for m in range(len(markers)):
-            if markers[m] == slot:
-                return self.game.marker_terrain[m]
+        if slot in markers:  # markers lie on distinct cards
+            return self.game.marker_terrain[markers.index(slot)]
         return self.ring[slot]
 
     def current_number(self) -> int:
@@ -109,7 +186,7 @@ class River:
             self._arrive(t, R_AFTER_MOVE)
             return
         self.pos[t] = np
-        slot = self.land = self._slot_at(np)
+        slot = self.land = (np - 1 - g.wheel_shift * self.rot) % g.cards  # _slot_at(np)
         if self.used_ability:
             self._resolve(False)
             return
@@ -154,6 +231,8 @@ class River:
         owner = t // TOKENS
         terr = self._terrain(slot)
         r = g.table[self.animal[owner]][terr]
+        if not (self.support[t] or self.wave[t] or self.shelter[t] or slot in self.pressure):
+            return 0 if boosted else r  # no modifier but the Boost applies: order is moot
         for m in g.modifier_order:
             if m == M_BOOST:
                 if boosted:
