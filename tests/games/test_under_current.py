@@ -14,6 +14,7 @@ import pytest
 
 from fieldcraft import IllegalActionError, MalformedActionError, RulesetError, load_game
 from fieldcraft.core import CHANCE, TERMINAL
+from fieldcraft.games.under_current.constants import FACTIONS, FETCH, SNATCH
 
 ROLES_5 = ["Blue Chief", "Red Chief", "Yellow Agent", "Blue Informer", "Red Informer",
            "Green Agent"]
@@ -560,3 +561,282 @@ def test_float_actions_are_rejected():
     with pytest.raises(IllegalActionError, match="an action is an int"):
         s.apply_action(float(action))
     assert s.to_json() == before
+
+
+# ----------------------------------------------------------------- the split: clones, legality
+def test_a_clone_made_during_the_role_deal_leaves_its_original_alone():
+    """Clones used to share ``eye_record``, which the role deal writes in place: playing a clone
+    through the deal gave its original the clone's identity records (87 of 7,758 clone checks
+    of a review, all during setup)."""
+    state = load_game("under-current", players=5).new_initial_state()
+    act(state, "deal Blue Chief to a position", "deal Yellow Agent to a position")
+    before = state.to_dict()
+    copy = state.clone()
+    while copy.phase_name == "deal_roles":
+        copy.apply_action(copy.legal_actions()[0])
+    assert copy.eye_record[0] is not None  # the clone's Blue Chief (an Eye) got its record
+    assert state.eye_record == [None] * 5
+    assert state.to_dict() == before
+
+
+def assert_is_legal_matches(state) -> None:
+    ids = range(-3, state.game.num_distinct_actions() + 3)
+    assert {a for a in ids if state._is_legal(a)} == set(state.legal_actions()), state.phase_name
+
+
+def test_is_legal_agrees_with_the_legal_list_in_every_phase():
+    game = load_game("under-current", players=5)
+    state = game.new_initial_state()
+    assert_is_legal_matches(state)  # the role deal
+    act(state, "deal Blue Chief to a position")
+    assert not state._is_legal(state.string_to_action("deal Blue Chief to a position"))
+    assert_is_legal_matches(state)
+    s = setup(5, ROLES_5, [["Blue/SNATCH", "Blue/SCAN"], ["Red/SWAP"], *HANDS_5[2:]])
+    assert_is_legal_matches(s)  # pass
+    assert not s._is_legal(s.string_to_action("pass Blue/SCAN to seat 0"))  # to oneself
+    assert not s._is_legal(s.string_to_action("pass Red/SWAP to seat 1"))  # not held
+    act(s, "pass Blue/SNATCH to seat 2")
+    assert_is_legal_matches(s)  # receive
+    act(s, "use")
+    assert_is_legal_matches(s)  # SNATCH target: seat 1 holds one card, not two
+    assert not s._is_legal(s.string_to_action("snatch from seat 1"))
+    act(s, "snatch from seat 3")
+    assert_is_legal_matches(s)  # the random pick (chance)
+    act(s, "snatch picks Red/SPY")
+    assert_is_legal_matches(s)  # the refill draw (chance)
+    assert not s._is_legal(s.string_to_action("draw Red/SPY"))  # already out of the pile
+    s = setup(5, ROLES_5, [["Yellow/FLIP", "Blue/SCAN"], *HANDS_5[1:]])
+    act(s, "pass Yellow/FLIP to seat 1", "use")
+    assert_is_legal_matches(s)  # FLIP: seats and the reserve slot
+    assert s._is_legal(s.game.A_RESERVE)
+    s = setup(5, ROLES_5, [["Blue/SPY", "Blue/SCAN"], ["Red/SWAP", "Red/SCAN"],
+                           ["Blue/PEEK", "Red/PEEK"], ["Yellow/SCAN", "Red/SPY"],
+                           ["Green/SCAN", "Blue/DROP"]])
+    act(s, "pass Blue/SPY to seat 1", "use")
+    assert_is_legal_matches(s)
+    assert not s._is_legal(s.game.A_RESERVE)  # the reserve is FLIP's only
+    s = setup(5, ROLES_5, [["Blue/SWAP", "Blue/SCAN"], *HANDS_5[1:]])
+    act(s, "pass Blue/SWAP to seat 4", "use", "swap with seat 3")
+    assert_is_legal_matches(s)  # swap_own
+    act(s, "give Blue/SCAN")
+    assert_is_legal_matches(s)  # swap_theirs: the target's own cards only
+    assert not s._is_legal(s.string_to_action("give Blue/SCAN"))
+    s = setup(5, ROLES_5, [["Blue/DROP", "Blue/SCAN"], *HANDS_5[1:]])
+    act(s, "pass Blue/DROP to seat 1", "use")
+    assert_is_legal_matches(s)  # drop
+    s = setup(5, ROLES_5, [["Blue/BURN", "Blue/SCAN"], *HANDS_5[1:]])
+    put_in_row(s, ["Red/DROP", "Red/FETCH"])
+    act(s, "pass Blue/BURN to seat 1", "use")
+    assert_is_legal_matches(s)  # row choice
+    assert not s._is_legal(s.string_to_action("burn row 2"))
+    s = setup(5, GREEN_ROLES, HANDS_5)
+    put_in_row(s, ["Blue/SWAP", "Blue/DROP", "Blue/SNATCH", "Red/DROP"])
+    act(s, "pass Blue/RETIRE to seat 1", "use")
+    assert_is_legal_matches(s)  # retire
+    assert not s._is_legal(s.string_to_action("retire seat 0 as Blue"))  # not oneself
+    act(s, "retire seat 1 as Red")
+    assert_is_legal_matches(s)  # declare red
+    act(s, "name seat 4 as Red Informer")
+    assert_is_legal_matches(s)  # declare blue: not the position just named
+    assert not s._is_legal(s.string_to_action("name seat 4 as Blue Informer"))
+    act(s, "name reserve 0 as Blue Informer")
+    assert s.is_terminal()
+    assert_is_legal_matches(s)
+
+
+def test_random_start_is_a_chance_node_whose_seats_are_all_legal():
+    game = load_game("under-current", players=3)
+    state = game.new_initial_state()
+    while state.phase_name != "choose_start":
+        state.apply_action(state.legal_actions()[0])
+    assert_is_legal_matches(state)
+    assert [a for a, _ in state.chance_outcomes()] == state.legal_actions()
+
+
+# ----------------------------------------------------------------- structured choices
+def choices_by_label(state) -> dict[str, tuple[str, dict]]:
+    out = {}
+    for c in state.choices():
+        assert c["label"] == state.action_to_string(c["action"])
+        out[c["label"]] = (c["kind"], c["args"])
+    return out
+
+
+def test_choices_name_the_piece_each_action_acts_on():
+    s = setup(5, ROLES_5, [["Blue/SWAP", "Blue/SCAN"], *HANDS_5[1:]])
+    g = s.game
+    by = choices_by_label(s)
+    assert by["pass Blue/SCAN to seat 2"] == (
+        "pass", {"card": "Blue/SCAN", "card_id": g.card_names.index("Blue/SCAN"), "to": 2})
+    assert len(by) == 8 and {kind for kind, _ in by.values()} == {"pass"}
+    act(s, "pass Blue/SWAP to seat 4")
+    swap = {"card": "Blue/SWAP", "card_id": g.card_names.index("Blue/SWAP"), "from": 0}
+    assert choices_by_label(s) == {"file": ("file", swap), "use": ("use", swap)}
+    act(s, "use")
+    by = choices_by_label(s)
+    assert by["swap with seat 3"] == ("target", {"seat": 3, "effect": "SWAP"})
+    act(s, "swap with seat 3")
+    assert choices_by_label(s) == {"give Blue/SCAN": (
+        "give", {"card": "Blue/SCAN", "card_id": g.card_names.index("Blue/SCAN"), "with": 3})}
+    act(s, "give Blue/SCAN")
+    by = choices_by_label(s)  # seat 3 answers from its own hand
+    assert by["give Red/SPY"] == (
+        "give", {"card": "Red/SPY", "card_id": g.card_names.index("Red/SPY"), "with": 0})
+    assert set(by) == {"give Blue/SPY", "give Red/SPY"}
+
+
+def test_choices_for_flip_drop_row_retire_and_declarations():
+    s = setup(5, ROLES_5, [["Yellow/FLIP", "Blue/SCAN"], *HANDS_5[1:]])
+    act(s, "pass Yellow/FLIP to seat 1", "use")
+    by = choices_by_label(s)
+    assert by["flip with reserve 0"] == ("reserve", {"reserve": 0, "position": 5,
+                                                      "effect": "FLIP"})
+    assert by["flip with seat 2"] == ("target", {"seat": 2, "effect": "FLIP"})
+    s = setup(5, ROLES_5, [["Blue/DROP", "Blue/SCAN"], *HANDS_5[1:]])
+    act(s, "pass Blue/DROP to seat 1", "use")
+    assert choices_by_label(s) == {"drop Blue/SCAN": (
+        "drop", {"card": "Blue/SCAN", "card_id": s.game.card_names.index("Blue/SCAN")})}
+    s = setup(5, ROLES_5, [["Blue/FETCH", "Blue/SCAN"], *HANDS_5[1:]])
+    put_in_row(s, ["Blue/SWAP", "Blue/DROP", "Blue/SNATCH"])
+    put_in_row(s, ["Red/DROP"], face_up=False)
+    act(s, "pass Blue/FETCH to seat 1", "use")
+    by = choices_by_label(s)
+    assert by["fetch row 3"] == ("row", {"index": 3, "effect": "FETCH"})  # the face-down one
+    assert sorted(args["index"] for _, args in by.values()) == [0, 1, 2, 3]
+    s = setup(5, GREEN_ROLES, HANDS_5)
+    put_in_row(s, ["Blue/SWAP", "Blue/DROP", "Blue/SNATCH", "Red/DROP"])
+    act(s, "pass Blue/RETIRE to seat 1", "use")
+    by = choices_by_label(s)
+    assert by["retire seat 2 as Yellow"] == ("retire", {"seat": 2, "faction": "Yellow"})
+    assert len(by) == 16  # four other seats, four factions
+    act(s, "retire seat 1 as Red")
+    assert s.current_player() == 3
+    by = choices_by_label(s)
+    assert by["name reserve 0 as Red Informer"] == (
+        "name", {"informer": "Red", "position": 5, "reserve": 0})
+    assert by["name seat 4 as Red Informer"] == (
+        "name", {"informer": "Red", "position": 4, "seat": 4})
+    act(s, "name seat 4 as Red Informer")
+    assert choices_by_label(s)["name seat 2 as Blue Informer"] == (
+        "name", {"informer": "Blue", "position": 2, "seat": 2})
+
+
+def test_chance_outcomes_have_kinds_too():
+    game = load_game("under-current", players=4)
+    notation = game.notation
+    state = game.new_initial_state()
+    deal = state.string_to_action("deal Red Chief to a position")
+    assert notation.choice(state, deal) == ("deal", {"role": "Red Chief", "role_id": 1,
+                                                     "position": 0})
+    while state.phase_name == "deal_roles":
+        state.apply_action(state.legal_actions()[0])
+    draw = state.legal_actions()[3]
+    card = draw - game.A_DRAW
+    assert notation.choice(state, draw) == ("draw", {"card": game.card_names[card],
+                                                     "card_id": card, "seat": 0})
+    while state.phase_name == "deal_cards":
+        state.apply_action(state.legal_actions()[0])
+    assert notation.choice(state, game.A_START + 2) == ("start", {"seat": 2})
+    s = setup(5, ROLES_5, [["Blue/SNATCH", "Blue/SCAN"], *HANDS_5[1:]])
+    act(s, "pass Blue/SNATCH to seat 1", "use", "snatch from seat 2")
+    pick = s.string_to_action("snatch picks Red/PEEK")
+    assert s.game.notation.choice(s, pick) == (
+        "snatch", {"card": "Red/PEEK", "card_id": s.game.card_names.index("Red/PEEK"),
+                   "seat": 2})
+
+
+# ----------------------------------------------------------------- declared bounds
+def test_declared_numbers_at_five_players():
+    info = load_game("under-current", players=5).info()
+    assert info.num_distinct_actions == 267
+    assert (info.chance_offset, info.max_chance_outcomes) == (208, 59)  # draw .. snatch ids
+    assert info.utility_sum is None and (info.min_utility, info.max_utility) == (0.0, 1.0)
+    # 24 cards + 3 FETCH - 4 * 2 held by the others when the pile runs out + 5 final turns
+    # = 24 passes, 2 decisions each; 28 effect choices; one Green names two positions.
+    assert info.max_game_length == 2 * 24 + 28 + 2 == 78
+    # 5 of 6 role cards dealt by chance, 24 cards drawn, 2 SNATCH picks, the starting seat.
+    assert info.max_chance_nodes == 5 + 24 + 2 + 1 == 32
+
+
+@pytest.mark.parametrize("players", [3, 5, 8])
+def test_the_longest_game_argument_holds_step_by_step(players):
+    """Each step of the ``max_game_length`` argument, checked on random games (receivers use
+    most cards, so effects happen often): at the end of the turn that empties the pile the
+    other seats hold full hands; the passes stay within ``C + F - (N - 1) * H + N``; every
+    decision is a pass, a file-or-use, an effect choice of a card used at most once, or a
+    Green declaration."""
+    from fieldcraft.games.under_current.rules import EXTRA_DECISIONS
+
+    game = load_game("under-current", players=players)
+    info = game.info()
+    n, h = players, game.hand_size
+    pass_bound = game.num_cards + game.card_effect.count(FETCH) - (n - 1) * h + n
+    rng = random.Random(players)
+    deck_outs = 0
+    for _ in range(150):
+        s = game.new_initial_state()
+        decisions = passes = declarations = 0
+        used: list[int] = []
+        while not s.is_terminal():
+            ending_seat, pile_lasted = s.active, s.final_left < 0
+            if not s.is_chance_node():
+                decisions += 1
+                passes += s.phase_name == "pass"
+                declarations += s.phase_name.startswith("declare")
+            legal = s.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+            if s.phase_name == "receive":
+                action = game.A_USE if rng.random() < 0.7 else game.A_FILE
+                if action == game.A_USE:
+                    used.append(s.pending)
+            s.apply_action(action)
+            if pile_lasted and s.final_left >= 0:  # that turn emptied the pile
+                deck_outs += 1
+                assert all(len(hand) == h for seat, hand in enumerate(s.hands)
+                           if seat != ending_seat)
+        assert len(used) == len(set(used))  # a used card never comes back
+        assert passes <= pass_bound
+        extras = sum(EXTRA_DECISIONS.get(game.card_effect[c], 1) for c in used)
+        assert decisions <= 2 * passes + extras + declarations
+        assert decisions <= info.max_game_length
+        assert len(s.history()) - decisions <= info.max_chance_nodes
+    assert deck_outs > 50
+
+
+def test_an_all_file_game_draws_every_card_and_takes_two_decisions_a_pass():
+    """Filing every card: each turn draws one card until the pile is empty, then each seat has
+    one more turn, so there are ``C - N*H + N`` passes and every chance bound but SNATCH's is
+    reached."""
+    for players in (3, 5, 8):
+        game = load_game("under-current", players=players)
+        rng = random.Random(players)
+        s = game.new_initial_state()
+        decisions = 0
+        while not s.is_terminal():
+            if s.phase_name == "receive":
+                s.apply_action(game.A_FILE)
+                decisions += 1
+                continue
+            legal = s.legal_actions()
+            decisions += not s.is_chance_node()
+            s.apply_action(legal[rng.randrange(len(legal))])
+        passes = game.num_cards - players * game.hand_size + players
+        declared = 2 * len(s.declarations)
+        assert decisions == 2 * passes + declared
+        snatches = game.card_effect.count(SNATCH)
+        assert len(s.history()) - decisions == game.info().max_chance_nodes - snatches
+
+
+def test_a_resample_has_no_ply_either():
+    s = setup(5, ROLES_5, HANDS_5)
+    assert s.ply() == len(s.history())
+    assert s.resample(2, random.Random(0)).ply() is None
+
+
+def test_the_bot_and_the_rules_read_the_row_balance_alike():
+    from fieldcraft.games.under_current.turns import balance_winner
+
+    assert FACTIONS[balance_winner(4, 5, 2)] == "Yellow"  # the rulebook example
+    assert FACTIONS[balance_winner(2, 5, 2)] == "Red"
+    assert FACTIONS[balance_winner(3, 0, 2)] == "Blue"
+    assert FACTIONS[balance_winner(0, 0, 0)] == "Yellow"  # an empty row is level

@@ -53,6 +53,7 @@ from .constants import (
     DROP_CHOICE,
     EFFECTS,
     FACTIONS,
+    FETCH,
     FLIP,
     GREEN,
     IS_CHANCE,
@@ -188,33 +189,40 @@ class UnderCurrentGame(Game):
                              for f in range(4)] for a in range(n)]
 
     def _info(self) -> GameInfo:
-        """The bounds follow from the rules (``D`` = the draw pile after the deal, ``C - N*H``).
+        """Bounds from the rules (``C`` cards, ``N`` seats, hand size ``H``, ``F`` FETCH cards).
 
-        Decisions. Only turns of a seat holding cards have decisions (an empty hand skips). In
-        every such turn the active seat passes a card and the receiver files or uses it; the
-        passer's hand is then below ``H``, so it draws back up whenever the pile has a card.
+        Decisions. A turn of a seat with an empty hand is skipped (no decision); every other
+        turn is one pass, the receiver's file-or-use, and if used the effect's choices
+        (``EXTRA_DECISIONS``: SWAP 3, PEEK none, any other effect 1). A used card lies in the
+        used pile for good, so each card's effect is chosen at most once. So the decisions are
+        at most 2 per pass, plus the extras of every card, plus the scoring's Green
+        declaration (two names per seated Green player, once). The passes are counted by
+        following the cards, since a pass takes one card out of a hand:
 
-        * A used card goes to the face-up used pile for good (nothing ever leaves it), so there
-          are at most ``C`` use turns, each card once, each worth 2 decisions plus its effect's
-          (``EXTRA_DECISIONS``: SWAP 3, PEEK 0, any other 1). FETCH brings a row card back
-          to a hand, but FETCH itself is used up doing it, so this count already pays for it.
-        * A filed turn (no effect; DROP and SNATCH file during use turns) with cards left in the
-          pile draws at least one, and nothing ever returns to the pile, so at most ``D``
-          filed turns happen while the pile lasts (and one more if the deal emptied it).
-          Once a turn ends with the pile empty, exactly ``N`` turns remain (skipped ones
-          count), so at most ``N`` more filed turns.
-        * Scoring happens once: each seated Green player names two positions.
+        * Cards get into hands only from the pile (the deal and every draw, SNATCH's refill
+          included: at most ``C`` in all, as nothing returns to the pile) and by FETCH, once
+          per FETCH card used; SWAP trades one card for one. DROP and SNATCH take cards out of
+          hands without a pass.
+        * Let ``T`` be the turn at whose end the pile is first empty. Up to then every turn
+          ended with a card left in the pile, so its seat had drawn back up to ``H`` (a pass
+          leaves the hand short, a FETCH only refills it), and a SNATCH victim drew at once.
+          So at the end of ``T`` the ``N - 1`` other seats hold ``H`` cards each, and at most
+          ``C + F - (N - 1) * H`` passes have been made by then.
+        * After ``T`` exactly ``N`` turns follow (skipped ones count), one pass at most each.
+
+        Hence at most ``C + F - (N - 1) * H + N`` passes (if the deal empties the pile, ``T``
+        is the first turn and there are ``N + 1``, no more). A right RETIRE only ends the game
+        sooner.
 
         Chance outcomes: the role deal (every card but the last, which has one place left), the
-        ``N*H`` opening cards, at most ``D`` draws in play (SNATCH's refill included), at most
-        one random pick per SNATCH card used, and the starting seat if it is drawn.
+        pile (each card drawn once at most, the deal included), one random pick per SNATCH card
+        used, and the starting seat if it is drawn; random play reaches this bound.
         """
         n, c, h = self.num_players, self.num_cards, self.hand_size
-        pile = c - n * h
-        used = sum(2 + EXTRA_DECISIONS.get(effect, 1) for effect in self.card_effect)
-        filed = max(pile, 1) + n
+        effects = self.card_effect
+        passes = c + effects.count(FETCH) - (n - 1) * h + n
+        extras = sum(EXTRA_DECISIONS.get(effect, 1) for effect in effects)
         greens = min(n, self.role_faction.count(GREEN)) if self.green_declaration else 0
-        snatches = self.card_effect.count(SNATCH)
         return GameInfo(
             num_players=n,
             num_distinct_actions=self.num_actions,
@@ -223,8 +231,9 @@ class UnderCurrentGame(Game):
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=None,
-            max_game_length=2 * filed + used + 2 * greens,
-            max_chance_nodes=(self.num_roles - 1) + c + snatches + (1 if self.random_start else 0),
+            max_game_length=2 * passes + extras + 2 * greens,
+            max_chance_nodes=(self.num_roles - 1) + c + effects.count(SNATCH)
+            + (1 if self.random_start else 0),
         )
 
     def position_name(self, pos: int) -> str:
