@@ -26,7 +26,7 @@ from fieldcraft.core import (
     random_playout,
     sample_chance,
 )
-from fieldcraft.games.undercover.game import N_AGENTS, N_COLOURS, agent_faces
+from fieldcraft.games.undercover.grid import N_AGENTS, N_COLOURS, agent_faces
 from fieldcraft.games.undercover.render import render
 
 COLOURS = ["Purple", "Blue", "Green", "Yellow", "Orange", "Red"]

@@ -49,36 +49,21 @@ import math
 import random
 from typing import Any
 
-from .game import (
-    ACTIVATE,
-    BADMASK,
-    FLIP,
-    JOKER,
-    N_AGENTS,
-    N_COLOURS,
-    OCC,
-    OVER,
-    PLACE,
-    agent_faces,
-    classified_landing,
+from .estimate import (
+    END_TEMP,
+    LaneStat,
+    lane_stats,
+    last_turn_scores,
+    multipliers,
+    open_scores,
+    seat_totals,
+    temperature,
+    win_chances,
 )
+from .grid import BADMASK, JOKER, N_AGENTS, N_COLOURS, OCC, agent_faces
+from .rules import ACTIVATE, FLIP, OVER, PLACE
+from .track import classified_landing
 
-STEP_P = ((1, 0.55), (2, 0.30), (3, 0.15))
-"""How far a Staffer tends to move in one evaluation (used to guess which token it lands on)."""
-GRAB_P = (0.0, 0.85, 0.6, 0.3)
-"""Chance that a seat with one turn left lands exactly on a token 1, 2 or 3 free steps away."""
-RATE = 2.5
-"""Staffer steps a seat makes per turn (Classified: how many steps each lane can still expect)."""
-SLACK = 0.25
-GAMMA_POW = 0.5
-"""An open lane counts ``min(1, (lead + SLACK) / work) ** GAMMA_POW`` of its value, where
-``work`` is the free steps the seat needs to reach a token in every open lane and ``lead`` the
-least work of any seat (the race to the sixth token)."""
-TEMP0 = 2.2
-TEMP1 = 0.28
-"""Win-chance temperature in points: TEMP0 + TEMP1 * lead. These and the two above were fitted
-(log-loss of the winner) on self-play positions; ``heuristic_returns`` uses the same values."""
-END_TEMP = 1.25
 STALL_TURNS = 40
 STALL_BONUS = 0.05
 """From round STALL_TURNS on, each turn adds STALL_BONUS to the worth of taking a token, and a
@@ -89,12 +74,6 @@ REPLY_KEEP = 0.5
 """Weight of a turn's own value beside its value after the answer."""
 MARGIN = 0.003
 """Weight of the plain point margin beside the win chance."""
-
-
-def _softmax_share(scores: list[float], me: int, temp: float) -> float:
-    top = max(scores)
-    exps = [math.exp((s - top) / temp) for s in scores]
-    return exps[me] / sum(exps)
 
 
 class _Model:
@@ -108,8 +87,7 @@ class _Model:
         self.me = me
         self.n = n = g.num_players
         self.classified = g.classified
-        self.mult = [[g.multiplier if lane == (state.colour[s] + 3) % N_COLOURS else 1
-                      for lane in range(N_COLOURS)] for s in range(n)]
+        self.mult = multipliers(g, state.colour)
         # Seats that still play, after the move being scored, before a triggered end comes.
         if still is None:
             left = n - 1 - state.turn % n
@@ -130,46 +108,10 @@ class _Model:
 
     # -- lanes -----------------------------------------------------------------------------------
     def _lane_stats(self, lane: int, pos: list[int], occ: list[int], tokens: list[int],
-                    last_tok: list[int], frozen: list[int], taken: list[int]
-                    ) -> list[tuple[float, float, float, float, int]]:
-        """Per seat: (banked points, open-lane value, grab-in-one-turn value, work, done)."""
-        g = self.g
-        base = lane * g.lane_size
-        size = g.lane_size
-        occ_row = occ[base:base + size]
-        out = []
-        if self.classified:
-            values = g.column_values
-            for s in range(self.n):
-                i = s * N_COLOURS + lane
-                p = pos[i]
-                mult = self.mult[s][lane]
-                now = values[p - 1] * mult if p else 0.0
-                nxt = p + 1
-                while nxt <= g.track_len and occ_row[nxt]:
-                    nxt += 1
-                grab = (values[nxt - 1] * mult - now) if nxt <= g.track_len else 0.0
-                work = max(0, g.black_line + 1 - p)
-                out.append((now, 0.0, grab, float(work), 1 if p > g.black_line else 0))
-            return out
-        tok_row = tokens[base:base + size]
-        last = last_tok[lane]
-        for s in range(self.n):
-            i = s * N_COLOURS + lane
-            mult = self.mult[s][lane]
-            if frozen[i]:
-                out.append((taken[i] * mult, 0.0, 0.0, 0.0, 1))
-                continue
-            p = pos[i]
-            if last <= p:
-                out.append((0.0, 0.0, 0.0, 0.0, 0))
-                continue
-            ev, dist, first = _token_expectation(tok_row, occ_row, last, p)
-            grab = GRAB_P[dist] * first * mult if dist < len(GRAB_P) else 0.0
-            out.append((0.0, ev * mult, grab, float(dist), 0))
-        return out
+                    last_tok: list[int], frozen: list[int], taken: list[int]) -> list[LaneStat]:
+        return lane_stats(self.g, lane, self.mult, pos, occ, tokens, last_tok, frozen, taken)[0]
 
-    def _lane_after(self, lane: int, steps: int) -> list[tuple[float, float, float, float, int]]:
+    def _lane_after(self, lane: int, steps: int) -> list[LaneStat]:
         """The lane's per-seat stats once this seat's Staffer has moved ``steps`` spaces."""
         st = self.state
         g = self.g
@@ -228,89 +170,25 @@ class _Model:
         self.cache[moves] = result
         return result
 
-    def _utility(self, lanes: list[list[tuple[float, float, float, float, int]]]) -> float:
+    def _utility(self, lanes: list[list[LaneStat]]) -> float:
         g = self.g
         n = self.n
         me = self.me
-        bank = [0.0] * n
-        open_ = [0.0] * n
-        grabs: list[list[float]] = [[] for _ in range(n)]
-        work = [0.0] * n
-        done = [0] * n
-        for stats in lanes:
-            for s in range(n):
-                b, o, gr, w, d = stats[s]
-                bank[s] += b
-                open_[s] += o
-                if gr > 0:
-                    grabs[s].append(gr)
-                work[s] += w
-                done[s] += d
+        bank, open_, grabs, work, done = seat_totals(lanes, n)
         need = g.past_line_to_end if self.classified else g.tokens_to_end
-        ending = self.state.end_trig or done[me] >= need
-        if ending:
-            scores = bank[:]
-            for s in self.after_me:
-                best = sorted(grabs[s], reverse=True)
-                scores[s] += (best[0] if best else 0.0) + (0.5 * best[1] if len(best) > 1
-                                                           else 0.0)
+        if self.state.end_trig or done[me] >= need:  # this move ends the game, or it is ending
+            scores = last_turn_scores(bank, grabs, self.after_me)
             temp = END_TEMP
         else:
             lead = min(work)
-            scores = []
-            for s in range(n):
-                if self.classified:
-                    scores.append(bank[s] + _classified_future(lanes, s, lead / RATE))
-                else:
-                    gamma = 1.0 if work[s] <= 0 else min(1.0, (lead + SLACK) / work[s])
-                    scores.append(bank[s] + gamma ** GAMMA_POW * open_[s])
-            temp = TEMP0 + TEMP1 * lead
+            scores = open_scores(self.classified, bank, open_, work, lead)
+            temp = temperature(lead)
         best_other = max(scores[s] for s in range(n) if s != me)
-        value = _softmax_share(scores, me, temp) + MARGIN * (scores[me] - best_other)
+        value = win_chances(scores, temp)[me] + MARGIN * (scores[me] - best_other)
         if self.stall > 0:
             value += self.stall * (done[me] - self.done_before
                                    + (self.work_before - work[me]) / 3)
         return value
-
-
-def _classified_future(lanes: list[Any], seat: int, rounds: float) -> float:
-    """Extra Classified points a seat can expect: each open lane gets its share of the steps
-    left, valued at the next column's gain (the track is steeper further on)."""
-    per_lane = RATE * rounds / N_COLOURS
-    total = 0.0
-    for stats in lanes:
-        total += stats[seat][2] * per_lane
-    return total
-
-
-def _token_expectation(tok: list[int], occ: list[int], last: int, p: int
-                       ) -> tuple[float, int, int]:
-    """(expected token value, free steps to the first token, its value) for a Staffer on space
-    ``p``, with the step sizes of ``STEP_P``: the spaces it may stop on are the free ones, and
-    the value from each is the chance-weighted value of where its next move lands."""
-    f = [0.0] * (last + 1)
-    for x in range(last - 1, p - 1, -1):
-        if x != p and (tok[x] >= 0 or occ[x]):
-            continue
-        ev = 0.0
-        for k, pk in STEP_P:
-            t = x + k
-            if t > last:
-                t = last
-            while occ[t]:
-                t += 1
-            v = tok[t]
-            ev += pk * (v if v >= 0 else f[t])
-        f[x] = ev
-    dist = 0
-    x = p
-    while True:
-        x += 1
-        if occ[x]:
-            continue
-        dist += 1
-        if tok[x] >= 0:
-            return f[p], dist, tok[x]
 
 
 # -- the decisions -------------------------------------------------------------------------------

@@ -1,0 +1,630 @@
+"""Undercover rules core: the standard game and the "Classified" variant, 2-6 players.
+
+A turn is three steps of one seat: activate a tile (take an Agent from the board, draw the top
+of a pile, or take its Joker), flip the Agent or keep it as it is (Jokers skip this), and put it
+down where it meets other tiles; from the second round on the meeting moves the seat's Staffers
+along the Information Track (:mod:`.track`). The grid and placement legality are in
+:mod:`.grid`, the setup script in :mod:`.setup_steps`; this module holds the ruleset, the state's
+fields and the turn itself.
+
+Action space (fixed per game; ``A`` = board cells, ``a = y * width + x``, ``P`` = piles)::
+
+    a                      place the held tile on cell a
+    TAKE + a               activate the Agent on cell a              TAKE = A
+    DRAW_TOP + k           activate the top Agent of pile k          DRAW_TOP = 2A
+    DRAW_BOTTOM + k        the bottom one (only when nothing else may be activated)
+    TAKE_JOKER             activate the seat's Joker                 = DRAW_BOTTOM + P
+    FLIP, KEEP             flip the held Agent, or keep it as it is
+    DEAL + a               deal Agent a onto the pile being built (chance)
+    COLOUR + c             the next seat gets colour c (chance, or that seat's decision)
+    FIRST + s              seat s is the starting player (chance)
+    TOKEN + v              the next token space holds value v (chance)
+
+Every id from ``DEAL`` on is a setup step, the chance range (``GameInfo.chance_offset``); a
+chosen colour is a decision inside it.
+
+Hidden information is only which Agent (and so which hidden face) sits where: every Agent that
+has ever been flipped was seen on both sides by everyone, and every other Agent out of the piles
+shows its official side, so the public knowledge of a tile is its visible colour plus, for a
+flipped tile, its back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fieldcraft.core.api import CHANCE, TERMINAL, Game, MalformedActionError, RulesetError, State
+from fieldcraft.core.spec import GENERAL_SUM, GameInfo, GameType
+
+from .grid import (
+    BADMASK,
+    DELTA,
+    EMPTY,
+    HQ0,
+    JOKER,
+    JOKER0,
+    LOC_ABSENT,
+    LOC_HELD,
+    LOC_PILE,
+    LOC_SUPPLY,
+    N_AGENTS,
+    N_COLOURS,
+    N_TILES,
+    OCC,
+    WALL,
+    GridRules,
+    agent_faces,
+)
+from .setup_steps import K_COLOUR, K_DEAL, K_START, SetupRules, setup_script
+from .track import TrackRules
+
+GAME_TYPE = GameType(utility=GENERAL_SUM)
+"""Sequential, explicit chance (the setup), imperfect information (the Agents' hidden faces).
+General-sum: a seat that wins scores 1, and seats still level after the tie-break share the
+win, so the returns add up to 1 or more."""
+
+# Phases.
+SETUP = 0
+ACTIVATE = 1
+FLIP = 2
+PLACE = 3
+OVER = 4
+PHASE_NAMES = ("setup", "activate", "flip", "place", "over")
+
+VARIANTS = ("standard", "classified")
+
+
+class UndercoverGame(Game):
+    """Fixed parameters: player count, resolved ruleset, and the derived tables the hot path
+    reads (grid geometry, action bases, the setup script)."""
+
+    game_type = GAME_TYPE
+
+    def __init__(self, spec: Any, players: int, ruleset: dict[str, Any],
+                 overrides: dict[str, Any]):
+        super().__init__(spec, players, ruleset, overrides)
+        r = ruleset
+        self._validate(r)
+        self.colour_names: list[str] = list(r["colours"])
+        self.city_names: list[str] = list(r["cities"])
+        self._colour_index = {n.lower(): i for i, n in enumerate(self.colour_names)}
+        self.classified = r["variant"] == "classified"
+        self.choose_colours = r["colour_assignment"] == "choose"
+        self.random_start = r["starting_player"] == "random"
+        # -- board geometry (padded by one wall cell on every side) --
+        self.width = w = r["board_width"]
+        self.height = h = r["board_height"]
+        self.w2 = w2 = w + 2
+        self.padded = (w + 2) * (h + 2)
+        self.num_cells = w * h
+        self.a2p = [(y + 1) * w2 + x + 1 for y in range(h) for x in range(w)]
+        self.p2a = [-1] * self.padded
+        for a, p in enumerate(self.a2p):
+            self.p2a[p] = a
+        self.empty_grid = [-1] * self.padded
+        self.empty_gcol = [WALL] * self.padded
+        for p in self.a2p:
+            self.empty_gcol[p] = EMPTY
+        self.empty_nmask = [0] * self.padded
+        self.neigh = (-1, 1, -w2, w2)
+        self.diag = (-w2 - 1, -w2 + 1, w2 - 1, w2 + 1)
+        ox, oy = r["hq_origin"]
+        self.hq_cell = [-1] * N_COLOURS
+        for row, names in enumerate(r["hq_layout"]):
+            for col, cname in enumerate(names):
+                self.hq_cell[self._colour_index[cname.lower()]] = (oy + row + 1) * w2 + ox + col + 1
+        self.remove_unchosen_hq = players in r["remove_unchosen_hq_players"]
+        self.has_jokers = r["jokers_per_player"].get(str(players), 0) > 0
+        self.pile_sizes: list[int] = list(r["pile_sizes"])
+        self.num_piles = len(self.pile_sizes)
+        self.flip_steps: int = r["flip_steps"]
+        self.evaluate_first_round: bool = r["evaluate_first_round"]
+        self.multiplier: int = r["opposite_multiplier"]
+        self.tiebreak_tied = r["tiebreak_column"] == "tied"
+        self.bottom_ignores_ban: bool = r["bottom_draw_ignores_ban"]
+        self.diag_agents_only: bool = r["diagonal_touch_agents_only"]
+        self.end_when_stuck: bool = r["end_when_no_staffer_can_move"]
+        # -- track --
+        removed = list(r["token_values_removed"].get(str(players), []))
+        values = list(r["token_values"])
+        for v in removed:
+            if v in values:
+                values.remove(v)
+        self.token_values: list[int] = sorted(values)
+        self.tokens_distinct = len(set(values)) == len(values)
+        self.max_token_value = max(r["token_values"])
+        if self.classified:
+            self.column_values: list[int] = list(r["classified_column_values"])
+            self.track_len = len(self.column_values)
+            self.black_line: int = r["classified_black_line_after"]
+            self.past_line_to_end: int = r["classified_past_line_to_end"]
+            self.blocked_last = players in r["classified_blocked_last_column_players"]
+            self.token_spaces: list[int] = []
+        else:
+            self.column_values = []
+            self.track_len = r["track_length"]
+            self.black_line = 0
+            self.past_line_to_end = 0
+            self.blocked_last = False
+            n = len(self.token_values)
+            self.token_spaces = list(range(self.track_len - n + 1, self.track_len + 1))
+        self.tokens_to_end: int = r["tokens_to_end"]
+        self.lane_size = self.track_len + 1  # space 0 is the player's Information Center
+        # -- action space (see the module docstring) --
+        a = self.num_cells
+        self.PLACE = 0
+        self.TAKE = a
+        self.DRAW_TOP = 2 * a
+        self.DRAW_BOTTOM = self.DRAW_TOP + self.num_piles
+        self.TAKE_JOKER = self.DRAW_BOTTOM + self.num_piles
+        self.FLIP = self.TAKE_JOKER + 1
+        self.KEEP = self.FLIP + 1
+        self.DEAL = self.KEEP + 1
+        self.COLOUR = self.DEAL + N_AGENTS
+        self.FIRST = self.COLOUR + N_COLOURS
+        self.TOKEN = self.FIRST + players
+        self.num_actions = self.TOKEN + self.max_token_value + 1
+        # -- setup script: every chance node (and colour choice) in order --
+        self.setup_steps = setup_script(players, self.random_start, self.classified,
+                                        self.token_spaces, self.pile_sizes)
+
+    def _validate(self, r: dict[str, Any]) -> None:
+        """Reject values the engine cannot honour, so a balance study never silently runs
+        something other than what it asked for."""
+
+        def need(ok: bool, message: str) -> None:
+            if not ok:
+                raise RulesetError(message)
+
+        choice = {
+            "variant": VARIANTS,
+            "colour_assignment": ("random", "choose"),
+            "starting_player": ("random", "seat0"),
+            "tiebreak_column": ("tied", "any"),
+        }
+        for key, allowed in choice.items():
+            need(r[key] in allowed, f"{key} must be one of {', '.join(allowed)}, got {r[key]!r}")
+        names = [str(n).lower() for n in r["colours"]]
+        need(len(names) == N_COLOURS and len(set(names)) == N_COLOURS,
+             "colours must name 6 distinct colours (the ring is fixed by the Agents)")
+        need(len(r["cities"]) == N_COLOURS, "cities must name one city per colour")
+        need(r["board_width"] >= 1 and r["board_height"] >= 1, "the board needs at least 1 cell")
+        layout = r["hq_layout"]
+        flat = [str(n).lower() for row in layout for n in row]
+        need(sorted(flat) == sorted(names), "hq_layout must place each colour's HQ exactly once")
+        origin = r["hq_origin"]
+        need(len(origin) == 2, "hq_origin is [x, y]")
+        ox, oy = origin
+        need(ox >= 0 and oy >= 0 and oy + len(layout) <= r["board_height"]
+             and all(ox + len(row) <= r["board_width"] for row in layout),
+             "the Headquarters block must fit on the board")
+        need(all(v in (0, 1) for v in r["jokers_per_player"].values()),
+             "jokers_per_player values must be 0 or 1")
+        need(all(s > 0 for s in r["pile_sizes"]) and sum(r["pile_sizes"]) == N_AGENTS,
+             "pile_sizes must be positive and share out all 12 Agents")
+        need(r["flip_steps"] >= 0 and r["opposite_multiplier"] >= 0, "steps and x2 must be >= 0")
+        need(r["track_length"] >= 1, "track_length must be >= 1")
+        need(len(r["token_values"]) >= 1 and all(v >= 0 for v in r["token_values"]),
+             "token_values must be non-negative")
+        for values in r["token_values_removed"].values():
+            need(isinstance(values, list), "token_values_removed maps a player count to a list")
+        need(len(r["token_values"]) <= r["track_length"], "more tokens than track spaces")
+        need(r["tokens_to_end"] >= 1, "tokens_to_end must be >= 1")
+        cols = r["classified_column_values"]
+        need(len(cols) >= 2, "classified_column_values needs at least 2 columns")
+        need(0 <= r["classified_black_line_after"] < len(cols), "black line must lie on the track")
+        need(r["classified_past_line_to_end"] >= 1, "classified_past_line_to_end must be >= 1")
+
+    def _info(self) -> GameInfo:
+        """Chance only acts in the setup, one outcome per step of the script (a chosen colour
+        is a decision instead), so ``max_chance_nodes`` is exact.
+
+        There is no bound on the decisions (``max_game_length`` is ``None``): the rules have no
+        turn limit and no rule against repeating a position, and nothing forces progress. A
+        meeting only moves the active seat's own Staffers, and only in the lanes of the colours
+        it touches; a lane whose Staffer holds a token (standard) or can no longer move
+        (Classified) is dead for that seat. Once every seat has a dead lane without the game
+        ending (which the default end conditions, six tokens or six Staffers past the line,
+        allow), each seat can move two Agents of its dead colours back and forth between cells
+        touching only such colours, alternating them because a tile under an Instructions File
+        stays put, and the position repeats every few rounds (a test plays such a cycle in
+        both variants). Rulesets where the first token or Staffer past the line ends the game
+        still allow placements that evaluate nothing (diagonal ones, a Joker beside Jokers) with
+        no bound that follows from the rules, so ``None`` is declared for every ruleset.
+        """
+        chance = len(self.setup_steps)
+        if self.choose_colours:
+            chance -= sum(1 for step in self.setup_steps if step[0] == K_COLOUR)
+        return GameInfo(
+            num_players=self.num_players,
+            num_distinct_actions=self.num_actions,
+            max_chance_outcomes=self.num_actions - self.DEAL,
+            chance_offset=self.DEAL,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=None,
+            max_chance_nodes=chance,
+        )
+
+    # -- names ---------------------------------------------------------------------------------
+    def colour_of(self, name: str) -> int:
+        try:
+            return self._colour_index[name.lower()]
+        except KeyError:
+            raise MalformedActionError(f"unknown colour {name!r}") from None
+
+    def cell_xy(self, padded: int) -> tuple[int, int]:
+        a = self.p2a[padded]
+        return a % self.width, a // self.width
+
+
+class UndercoverState(SetupRules, GridRules, TrackRules, State):
+    """One position. Lists are flat (``pos[seat * 6 + lane]``) so that ``clone`` is slicing.
+
+    ``grid``/``gcol`` are tile ids and colour codes per padded cell; ``tcell``/``tcol`` are the
+    cell and visible colour per tile; ``up[a]`` is 1 when Agent ``a`` shows its undercover side
+    and ``revealed[a]`` is 1 once it has been flipped in front of everyone.
+    """
+
+    actions: list[int]
+    """Every action applied, chance included."""
+    setup_i: int
+    """The next step of the setup script (``game.setup_steps``)."""
+    start: int
+    colour: list[int]
+    cur: int
+    phase: int
+    turn: int
+    end_trig: bool
+    ended_by: str
+    grid: list[int]
+    gcol: list[int]
+    nmask: list[int]
+    frontier: list[int]
+    tcol: list[int]
+    tcell: list[int]
+    up: list[int]
+    revealed: list[int]
+    piles: list[list[int]]
+    """Agent ids, bottom first."""
+    held: int
+    origin: int
+    """The cell the held tile was taken from (-1: it came from a pile or the supply)."""
+    flipped: bool
+    files: list[int]
+    """The tile each seat's Instructions File lies on (-1: none yet)."""
+    pos: list[int]
+    frozen: list[int]
+    occ: list[int]
+    tokens: list[int]
+    taken: list[int]
+    ntaken: list[int]
+    last_tok: list[int]
+    final_scores: list[int]
+    final_winners: list[int]
+    tiebreak_used: bool
+
+    game: UndercoverGame
+
+    @property
+    def uniform_chance(self) -> bool:  # type: ignore[override]
+        """Every chance node is uniform unless a ruleset repeats a token value, so playouts may
+        sample chance straight from ``legal_actions``."""
+        return self.game.tokens_distinct
+
+    def __init__(self, game: UndercoverGame):
+        self.game = g = game
+        n = g.num_players
+        self.actions = []
+        self.setup_i = 0
+        self.start = -1 if g.random_start else 0
+        self.colour = [-1] * n
+        self.cur = CHANCE
+        self.phase = SETUP
+        self.turn = 0
+        self.end_trig = False
+        self.ended_by = ""
+        self.grid = g.empty_grid[:]
+        self.gcol = g.empty_gcol[:]
+        self.nmask = g.empty_nmask[:]
+        self.frontier = []
+        self.tcol = [agent_faces(a)[0] for a in range(N_AGENTS)]
+        self.tcol += list(range(N_COLOURS)) + [JOKER] * N_COLOURS
+        self.tcell = [LOC_SUPPLY] * N_AGENTS + [LOC_ABSENT] * (N_TILES - N_AGENTS)
+        self.up = [0] * N_AGENTS
+        self.revealed = [0] * N_AGENTS
+        self.piles = [[] for _ in range(g.num_piles)]
+        self.held = -1
+        self.origin = -1
+        self.flipped = False
+        self.files = [-1] * n
+        self.pos = [0] * (n * N_COLOURS)
+        self.frozen = [0] * (n * N_COLOURS)
+        self.occ = [0] * (N_COLOURS * g.lane_size)
+        if g.blocked_last:
+            for lane in range(N_COLOURS):
+                self.occ[lane * g.lane_size + g.track_len] = 1
+        self.tokens = [-1] * (N_COLOURS * g.lane_size)
+        self.taken = [-1] * (n * N_COLOURS)
+        self.ntaken = [0] * n
+        self.last_tok = [0] * N_COLOURS
+        self.final_scores = []
+        self.final_winners = []
+        self.tiebreak_used = False
+        self._enter_setup_step()
+
+    def _finish_setup(self) -> None:
+        """Lay out the Headquarters (gaps for unchosen colours with 3-4 players), hand out
+        Jokers, and give the first turn to the starting player."""
+        g = self.game
+        chosen = set(self.colour)
+        for c in range(N_COLOURS):
+            if g.remove_unchosen_hq and c not in chosen:
+                continue
+            self._put(HQ0 + c, g.hq_cell[c])
+        if g.has_jokers:
+            for s in range(g.num_players):
+                self.tcell[JOKER0 + s] = LOC_SUPPLY
+        self.phase = ACTIVATE
+        self.cur = self.start
+
+    # -- whose turn and what is legal ----------------------------------------------------------
+    def current_player(self) -> int:
+        return self.cur
+
+    def is_terminal(self) -> bool:
+        return self.cur == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.cur == CHANCE
+
+    def legal_actions(self) -> list[int]:
+        ph = self.phase
+        if ph == PLACE:
+            return self._place_actions()
+        if ph == ACTIVATE:
+            return self._activate_actions()
+        if ph == FLIP:
+            g = self.game
+            return [g.FLIP, g.KEEP]
+        if ph == SETUP:
+            return self._setup_legal()
+        return []
+
+    def _is_legal(self, action: int) -> bool:
+        """One look at the cell, tile or pile the action names; the full list is built only
+        for an action outside the usual case (a fallback placement or activation, which is
+        legal only when nothing usual is)."""
+        g = self.game
+        ph = self.phase
+        if ph == PLACE:
+            if not 0 <= action < g.TAKE:
+                return False
+            y = g.a2p[action]
+            if self.gcol[y] == EMPTY and self.nmask[y] & OCC and (
+                    y != self.origin or self.flipped):
+                c = self.tcol[self.held]
+                if c == JOKER or not self.nmask[y] & BADMASK[c]:
+                    return True  # an orthogonal meeting: legal whatever else is
+            return action in self._place_actions()
+        if ph == ACTIVATE:
+            if not g.TAKE <= action <= g.TAKE_JOKER:
+                return False
+            bad = (self.colour[self.cur] + 3) % N_COLOURS
+            if action < g.DRAW_TOP:
+                t = self.grid[g.a2p[action - g.TAKE]]
+                if 0 <= t < N_AGENTS and self.tcol[t] != bad and t not in self.files:
+                    return True
+            elif action < g.DRAW_BOTTOM:
+                pile = self.piles[action - g.DRAW_TOP]
+                if pile and self.tcol[pile[-1]] != bad:
+                    return True
+            elif action == g.TAKE_JOKER:
+                return g.has_jokers and self.tcell[JOKER0 + self.cur] == LOC_SUPPLY
+            return action in self._activate_actions()
+        if ph == FLIP:
+            return action == g.FLIP or action == g.KEEP
+        if ph == SETUP:
+            kind = g.setup_steps[self.setup_i][0]
+            if kind == K_DEAL:
+                a = action - g.DEAL
+                return 0 <= a < N_AGENTS and self.tcell[a] == LOC_SUPPLY
+            if kind == K_COLOUR:
+                c = action - g.COLOUR
+                return 0 <= c < N_COLOURS and c not in self.colour
+            if kind == K_START:
+                return 0 <= action - g.FIRST < g.num_players
+            v = action - g.TOKEN
+            return 0 <= v <= g.max_token_value and v in self._tokens_left()
+        return False
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.cur != CHANCE:
+            return []
+        return self._setup_outcomes()
+
+    # -- applying --------------------------------------------------------------------------------
+    def _apply(self, action: int) -> None:
+        self.actions.append(action)
+        ph = self.phase
+        g = self.game
+        if ph == PLACE:
+            self._place(g.a2p[action - g.PLACE])
+        elif ph == FLIP:
+            if action == g.FLIP:
+                t = self.held
+                self.up[t] ^= 1
+                self.revealed[t] = 1
+                off, back = agent_faces(t)
+                self.tcol[t] = back if self.up[t] else off
+                self.flipped = True
+            self.phase = PLACE
+        elif ph == ACTIVATE:
+            self._activate(action)
+        else:
+            self._apply_setup(action)
+
+    def _activate(self, action: int) -> None:
+        g = self.game
+        p = self.cur
+        if action < g.DRAW_TOP:
+            y = g.a2p[action - g.TAKE]
+            t = self._lift(y)
+            self.origin = y
+        elif action < g.DRAW_BOTTOM:
+            t = self.piles[action - g.DRAW_TOP].pop()
+            self.origin = -1
+        elif action < g.TAKE_JOKER:
+            t = self.piles[action - g.DRAW_BOTTOM].pop(0)
+            self.origin = -1
+        else:
+            t = JOKER0 + p
+            self.origin = -1
+        self.tcell[t] = LOC_HELD
+        self.held = t
+        self.files[p] = t  # step 2: the Instructions File goes onto the activated tile
+        self.flipped = False
+        self.phase = FLIP if t < N_AGENTS else PLACE
+
+    def _place(self, y: int) -> None:
+        g = self.game
+        t = self.held
+        meeting = self.nmask[y] & OCC  # a diagonal placement touches nothing orthogonally
+        self._put(t, y)
+        self.held = -1
+        if meeting and (self.turn >= g.num_players or g.evaluate_first_round):
+            self._evaluate(y, t)
+        self.turn += 1
+        self.origin = -1
+        self.flipped = False
+        n = g.num_players
+        if self.end_trig and self.turn % n == 0:
+            self._finish()
+        else:
+            self.cur = (self.cur + 1) % n
+            self.phase = ACTIVATE
+
+    def _finish(self) -> None:
+        self.phase = OVER
+        self.cur = TERMINAL
+        scores = self.scores()
+        best = max(scores)
+        tied = [s for s in range(self.game.num_players) if scores[s] == best]
+        self.final_scores = scores
+        if len(tied) > 1:
+            self.tiebreak_used = True
+            tied = self._tiebreak(tied)
+        self.final_winners = tied
+
+    # -- results --------------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        n = self.game.num_players
+        if self.phase != OVER:
+            return [0.0] * n
+        return [1.0 if s in self.final_winners else 0.0 for s in range(n)]
+
+    def seat_label(self, seat: int) -> str | None:
+        c = self.colour[seat]
+        return self.game.colour_names[c] if c >= 0 else None
+
+    def outcome(self) -> dict[str, Any]:
+        g = self.game
+        return {
+            "winners": self.winners(),
+            "scores": self.final_scores[:] if self.phase == OVER else self.scores(),
+            "colours": [self.seat_label(s) for s in range(g.num_players)],
+            "variant": "classified" if g.classified else "standard",
+            "ended_by": self.ended_by or None,
+            "tiebreak": self.tiebreak_used,
+            "turns": self.turn,
+            "starting_seat": self.start,
+            "tokens_taken": self.ntaken[:],
+        }
+
+    def check_invariants(self) -> None:
+        g = self.game
+        n = g.num_players
+        # Every tile in exactly one place, and the place agrees with the tile's record.
+        where = [0] * N_TILES
+        for y in range(g.padded):
+            t = self.grid[y]
+            if t >= 0:
+                where[t] += 1
+                assert self.tcell[t] == y, f"tile {t} on cell {y} but recorded at {self.tcell[t]}"
+                assert self.gcol[y] == self.tcol[t], f"cell {y} colour out of step"
+            else:
+                assert self.gcol[y] in (EMPTY, WALL)
+        for pile in self.piles:
+            for a in pile:
+                assert a < N_AGENTS, "only Agents go in the piles"
+                where[a] += 1
+                assert self.tcell[a] == LOC_PILE
+        if self.held >= 0:
+            where[self.held] += 1
+            assert self.tcell[self.held] == LOC_HELD
+        for t in range(N_TILES):
+            if where[t] == 0:
+                assert self.tcell[t] in (LOC_SUPPLY, LOC_ABSENT), f"tile {t} lost"
+            else:
+                assert where[t] == 1, f"tile {t} is in {where[t]} places"
+        if self.phase != SETUP:
+            assert all(self.tcell[a] != LOC_SUPPLY for a in range(N_AGENTS)), "undealt Agent"
+            assert sum(len(p) for p in self.piles) + sum(
+                1 for a in range(N_AGENTS) if self.tcell[a] >= 0 or self.tcell[a] == LOC_HELD
+            ) == N_AGENTS
+        for a in range(N_AGENTS):
+            off, back = agent_faces(a)
+            assert self.tcol[a] == (back if self.up[a] else off)
+            if self.up[a]:
+                assert self.revealed[a]
+            if self.tcell[a] in (LOC_PILE, LOC_SUPPLY):
+                assert not self.up[a] and not self.revealed[a], "piles show official sides"
+        # Files sit on distinct tiles that are on the board or in hand.
+        placed = [f for f in self.files if f >= 0]
+        assert len(placed) == len(set(placed)), "two Files on one tile"
+        for f in placed:
+            assert self.tcell[f] >= 0 or self.tcell[f] == LOC_HELD
+        # Caches agree with the grid.
+        w2 = g.w2
+        frontier = set()
+        for y in g.a2p:
+            gc = self.gcol
+            m = DELTA[gc[y - 1]] + DELTA[gc[y + 1]] + DELTA[gc[y - w2]] + DELTA[gc[y + w2]]
+            assert self.nmask[y] == m, f"nmask stale at {y}"
+            if gc[y] == EMPTY and m & OCC:
+                frontier.add(y)
+        assert sorted(self.frontier) == sorted(frontier) and len(self.frontier) == len(frontier)
+        # Staffers: one per player per lane, never two on one track space.
+        count = [0] * (N_COLOURS * g.lane_size)
+        if g.blocked_last:
+            for lane in range(N_COLOURS):
+                count[lane * g.lane_size + g.track_len] += 1
+        for s in range(n):
+            for lane in range(N_COLOURS):
+                i = s * N_COLOURS + lane
+                p = self.pos[i]
+                assert 0 <= p <= g.track_len
+                if p:
+                    count[lane * g.lane_size + p] += 1
+                assert bool(self.frozen[i]) == (self.taken[i] >= 0)
+        assert count == self.occ, "occupancy cache out of step"
+        assert all(c <= 1 for i, c in enumerate(count) if i % g.lane_size), "Staffers stacked"
+        # Point tokens: on the track or taken, each lane's set complete after setup.
+        if not g.classified and self.phase != SETUP:
+            for lane in range(N_COLOURS):
+                base = lane * g.lane_size
+                on_track = [v for v in self.tokens[base:base + g.lane_size] if v >= 0]
+                took = [self.taken[s * N_COLOURS + lane] for s in range(n)]
+                took = [v for v in took if v >= 0]
+                assert sorted(on_track + took) == g.token_values, f"lane {lane} tokens"
+                spaces = [sp for sp in range(g.lane_size) if self.tokens[base + sp] >= 0]
+                assert self.last_tok[lane] == (max(spaces) if spaces else 0)
+                for sp in spaces:
+                    assert not self.occ[base + sp], "a Staffer stands on a token"
+            for s in range(n):
+                assert self.ntaken[s] == sum(
+                    1 for lane in range(N_COLOURS) if self.taken[s * N_COLOURS + lane] >= 0)
+
+
+UndercoverGame.state_class = UndercoverState

@@ -1,0 +1,200 @@
+"""Undercover's Information Track: how a meeting moves the active seat's Staffers, the two ways
+a lane is played (standard Point Tokens, Classified column values), when the game is over and
+how it is scored.
+
+Lists are flat, one entry per seat and lane (``pos[seat * 6 + lane]``), or per lane and space
+(``occ[lane * lane_size + space]``, space 0 being each seat's Information Center, which any
+number of Staffers share). :class:`TrackRules` is mixed into the state class
+(``rules.UndercoverState``), which owns the fields it reads.
+"""
+
+from __future__ import annotations
+
+from .grid import N_COLOURS
+
+
+def classified_landing(occ: list[int], base: int, p0: int, steps: int, end: int) -> int:
+    """Where a Staffer on space ``p0`` (< ``end``) of a Classified lane lands after ``steps``.
+
+    It stops at the last column and never shares a space, so when every space from its target
+    onward is taken it halts on the last free space before them; ``p0`` means it cannot move.
+    One function for the rules, the search evaluator and the heuristic bot, so they cannot
+    disagree about a hop.
+    """
+    target = p0 + steps if p0 + steps < end else end
+    t = target
+    while t <= end and occ[base + t]:
+        t += 1
+    if t > end:
+        t = target - 1
+        while t > p0 and occ[base + t]:
+            t -= 1
+    return t
+
+
+class TrackRules:
+    """Evaluation (step 4 of a turn), Staffer moves, the end conditions and the scores."""
+
+    __slots__ = ()
+
+    def _evaluate(self, y: int, t: int) -> None:
+        """Step 4: the activated colour (2 if flipped) and every orthogonal neighbour's colour
+        advance the active player's Staffers; Jokers only pass the meeting on."""
+        g = self.game
+        gcol = self.gcol
+        moves = [0, 0, 0, 0, 0, 0]
+        c = self.tcol[t]
+        if c < N_COLOURS:
+            moves[c] = g.flip_steps if self.flipped else 1
+        w2 = g.w2
+        for z in (y - 1, y + 1, y - w2, y + w2):
+            k = gcol[z]
+            if k < N_COLOURS:
+                moves[k] += 1
+        p = self.cur
+        changed = 0
+        if g.classified:
+            for lane, m in enumerate(moves):
+                if m:
+                    changed |= self._advance_classified(p, lane, m)
+            if changed & 2:  # someone crossed the black line: count again
+                line = g.black_line
+                past = 0
+                for v in self.pos[p * N_COLOURS:p * N_COLOURS + N_COLOURS]:
+                    if v > line:
+                        past += 1
+                if past >= g.past_line_to_end and not self.end_trig:
+                    self.end_trig = True
+                    self.ended_by = "line"
+        else:
+            for lane, m in enumerate(moves):
+                if m:
+                    changed |= self._advance_standard(p, lane, m)
+            if changed and self.ntaken[p] >= g.tokens_to_end and not self.end_trig:
+                self.end_trig = True
+                self.ended_by = "tokens"
+        if changed and not self.end_trig and g.end_when_stuck and not self._anyone_can_move():
+            self.end_trig = True
+            self.ended_by = "stuck"
+
+    def _advance_standard(self, p: int, lane: int, steps: int) -> bool:
+        """Move one Staffer; returns True when it took a token (the only event that can end the
+        game or freeze a lane)."""
+        i = p * N_COLOURS + lane
+        if self.frozen[i]:
+            return False
+        last = self.last_tok[lane]
+        pos0 = self.pos[i]
+        if last <= pos0:
+            return False  # no token ahead: the Staffer stops at once
+        g = self.game
+        base = lane * g.lane_size
+        occ = self.occ
+        target = pos0 + steps
+        if target > last:
+            target = last
+        while occ[base + target]:
+            target += 1  # collision: on to the next free space (a token space is always free)
+        if pos0:
+            occ[base + pos0] -= 1
+        occ[base + target] += 1
+        self.pos[i] = target
+        v = self.tokens[base + target]
+        if v < 0:
+            return False
+        self.tokens[base + target] = -1
+        self.taken[i] = v
+        self.frozen[i] = 1
+        self.ntaken[p] += 1
+        if target == last:
+            s = last - 1
+            while s > 0 and self.tokens[base + s] < 0:
+                s -= 1
+            self.last_tok[lane] = s
+        return True
+
+    def _advance_classified(self, p: int, lane: int, steps: int) -> int:
+        """Move one Staffer on the Classified track; it stops at the last column and never
+        shares a space, so when every space from its target onward is taken it halts on the
+        last free space before them (or does not move at all). Returns 0 if it stayed, 1 if it
+        moved, 3 if it moved across the black line (so the end check runs only then)."""
+        g = self.game
+        i = p * N_COLOURS + lane
+        pos0 = self.pos[i]
+        end = g.track_len
+        if pos0 >= end:
+            return 0
+        base = lane * g.lane_size
+        occ = self.occ
+        t = classified_landing(occ, base, pos0, steps, end)
+        if t == pos0:
+            return 0
+        if pos0:
+            occ[base + pos0] -= 1
+        occ[base + t] += 1
+        self.pos[i] = t
+        return 3 if pos0 <= g.black_line < t else 1
+
+    def _anyone_can_move(self) -> bool:
+        """False once no Staffer anywhere can ever move again (the fallback end)."""
+        g = self.game
+        n = g.num_players
+        pos = self.pos
+        if not g.classified:
+            frozen = self.frozen
+            for lane in range(N_COLOURS):
+                last = self.last_tok[lane]
+                if last:
+                    for s in range(n):
+                        i = s * N_COLOURS + lane
+                        if not frozen[i] and pos[i] < last:
+                            return True
+            return False
+        end = g.track_len
+        # Quick answer for most of the game: a Staffer with more spaces ahead than there are
+        # other Staffers (and a blocker) in its lane surely has a free space to go to.
+        if min(pos) < end - n + 1 - g.blocked_last:
+            return True
+        occ = self.occ
+        for lane in range(N_COLOURS):
+            base = lane * g.lane_size
+            rear = min(pos[s * N_COLOURS + lane] for s in range(n))
+            for sp in range(rear + 1, end + 1):
+                if not occ[base + sp]:
+                    return True
+        return False
+
+    def scores(self) -> list[int]:
+        """Current points of each seat as the final scoring would count them."""
+        g = self.game
+        out = []
+        for s in range(g.num_players):
+            opp = (self.colour[s] + 3) % N_COLOURS if self.colour[s] >= 0 else -1
+            total = 0
+            for lane in range(N_COLOURS):
+                i = s * N_COLOURS + lane
+                if g.classified:
+                    p = self.pos[i]
+                    v = g.column_values[p - 1] if p > 0 else 0
+                else:
+                    v = max(self.taken[i], 0)
+                total += v * g.multiplier if lane == opp else v
+            out.append(total)
+        return out
+
+    def _tiebreak(self, tied: list[int]) -> list[int]:
+        """Most Staffers on the rightmost occupied column wins; the column is the rightmost one
+        holding a tied player's Staffer (ruleset ``tiebreak_column`` = "tied") or anyone's
+        ("any"). Neutral blockers never count. Seats still level after it share the win."""
+        g = self.game
+        seats = tied if g.tiebreak_tied else range(g.num_players)
+        column = 0
+        for s in seats:
+            for lane in range(N_COLOURS):
+                column = max(column, self.pos[s * N_COLOURS + lane])
+        if column == 0:
+            return tied
+        counts = {s: sum(1 for lane in range(N_COLOURS) if self.pos[s * N_COLOURS + lane]
+                         == column) for s in tied}
+        best = max(counts.values())
+        return [s for s in tied if counts[s] == best]
