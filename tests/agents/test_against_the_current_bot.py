@@ -252,3 +252,19 @@ def test_heuristic_is_legal_and_repeatable_in_every_kind_of_decision():
             assert histories[0] == histories[1]
     assert {"choose token", "after roll", "landed", "choose tributary", "event challenge",
             "event target", "pick animals"} <= seen
+
+
+def test_the_bot_and_the_race_model_read_one_river_mix():
+    """The animal choice and the race model price the same river: the setup mix (each marker
+    turns an Open Water card into its hazard) and the same Boost values, kept in one place."""
+    from fieldcraft.games.against_the_current import search
+
+    game = load_game(GAME, players=2)
+    assert dict(zip(TERRAINS, game.setup_mix, strict=True)) == {
+        OPEN: 1, "Pollution": 3, "Fishing Nets": 3, "Water Plants": 2, "Rapids": 2, "Dam": 2,
+        "Turbine": 2}
+    assert bot.BOOST_SPACES is search.BOOST_SPACES
+    assert game.search_model.race_model()[2] is search.BOOST_SPACES
+    # the Axolotl loses Pollution -2 x3, Nets -1 x3, Rapids, Dam, Turbine -1 x2 each and gains
+    # on the 2 Water Plants: 13 spaces over 15 cards, about 14 landings, less a 1.5-space Boost
+    assert abs(bot._animal_cost(game, 0) - (13 / 15 * 14 - 1.5)) < 1e-12

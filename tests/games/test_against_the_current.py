@@ -21,6 +21,7 @@ from fieldcraft.core import (
     RulesetError,
     load_game,
     random_playout,
+    sample_chance,
 )
 from fieldcraft.games.against_the_current.layout import EVENTS, TERRAINS
 from fieldcraft.games.against_the_current.render import render
@@ -759,3 +760,284 @@ def test_describe_action_and_render():
     assert "Current 1 of 4" in plain and "Pollution marker on Open Water" in plain
     assert "Echolocation (ready)" in plain and "Turbine Wake (ready)" in plain
     assert "Tributaries" in plain and "1:12" in plain
+
+
+# -- legality check ----------------------------------------------------------------------------
+def _legal_ids(state) -> set[int]:
+    ids = range(-3, state.game.num_distinct_actions() + 3)
+    return {a for a in ids if state._is_legal(a)}
+
+
+def test_is_legal_agrees_with_the_legal_list_in_every_phase():
+    """``_is_legal`` answers per phase without the list; walk whole games (every phase, the
+    setup's weighted deals and markers included) and compare it with the list for every id."""
+    seen = set()
+    for players, overrides in ((2, {}), (3, {"challenge_success": 0.5}), (4, {})):
+        game = load_game(GAME, players=players, **overrides)
+        rng = random.Random(players)
+        state = game.new_initial_state()
+        while True:
+            seen.add(state.phase)
+            assert _legal_ids(state) == set(state.legal_actions())
+            if state.is_terminal():
+                break
+            state.apply_action(sample_chance(state, rng) if state.is_chance_node()
+                               else rng.choice(state.legal_actions()))
+    assert seen == set(range(14))
+
+
+def test_is_legal_refuses_a_used_marker_card_and_a_drawn_out_deck_card():
+    state = load_game(GAME, players=2).new_initial_state()
+    play(state, *[f"deal {t}" for t in STANDARD_RING], "Pollution marker on space 8")
+    nets_on_8 = state.string_to_action("Fishing Nets marker on space 8")
+    assert not state._is_legal(nets_on_8)  # the Pollution marker lies on card 8 already
+    assert not state._is_legal(state.string_to_action("Fishing Nets marker on space 2"))
+    assert state._is_legal(state.string_to_action("Fishing Nets marker on space 15"))
+    play(state, "Fishing Nets marker on space 15", "deck card Detour")
+    assert not state._is_legal(state.string_to_action("deck card Detour"))  # one copy only
+    assert state._is_legal(state.string_to_action("deck card Backwash"))
+    with pytest.raises(IllegalActionError):
+        play(state, "deck card Detour")
+
+
+def test_a_certain_challenge_cannot_fail():
+    state = make(animals=(AXO, EEL), deck=("Tail Current",))
+    turn(state, "A", 6)
+    play(state, "attempt challenge")
+    assert not state._is_legal(state.string_to_action("challenge failed"))
+    assert state._is_legal(state.string_to_action("challenge passed"))
+
+
+# -- structured choices ------------------------------------------------------------------------
+def kinds(state) -> dict[str, dict]:
+    """Each choice's (kind, args) by label."""
+    return {c["label"]: (c["kind"], c["args"]) for c in state.choices()}
+
+
+def test_move_and_ability_choices_name_the_token_the_die_and_the_landing():
+    state = make(ring_with({3: "Turbine", 6: "Turbine"}), animals=(POR, STU))
+    assert kinds(state)["move token B"] == ("move", {"seat": 0, "token": "B", "space": 0})
+    play(state, "move token A", "roll 2")
+    assert kinds(state) == {
+        "no ability": ("decline", {}),
+        "echolocation +1": ("boost", {"boost": "Echolocation", "change": 1}),
+        "echolocation -1": ("boost", {"boost": "Echolocation", "change": -1}),
+    }
+    play(state, "echolocation +1")  # lands on the Turbine at 3, but one ability a turn
+    assert state.current_player() == 1
+    play(state, "move token A", "roll 1")
+    assert kinds(state)["migration burst"] == ("boost", {"boost": "Migration Burst",
+                                                          "change": 2})
+    play(state, "migration burst")
+    play(state, "move token A", "roll 3")  # the Porpoise onto another Turbine: Pressure
+    kind, args = kinds(state)["place pressure"]
+    assert kind == "pressure" and args == {"pressure": "Turbine Wake", "space": 6, "card": 6}
+    assert where(state, 0, "A") == 6
+    play(state, "place pressure")
+    assert state.observation(None)["players"][0]["pressure_marker_on_space"] == args["space"]
+    assert state.observation(None)["spaces"][args["space"] - 1]["card"] == args["card"]
+
+
+def test_landing_boost_choice_names_the_space_it_saves():
+    state = make(ring_with({2: "Pollution"}), animals=(AXO, EEL))
+    play(state, "move token A", "roll 2")
+    assert kinds(state)["regeneration"] == ("boost", {"boost": "Regeneration", "space": 2,
+                                                       "card": 2})
+
+
+def test_event_choices_carry_the_card_and_the_target():
+    state = make(animals=(AXO, EEL, STU), first=1, deck=("Backwash", "Detour"))
+    turn(state, "A", 4)  # Eel
+    turn(state, "A", 2)  # Sturgeon
+    turn(state, "A", 6)  # Axolotl draws Backwash
+    assert kinds(state) == {"attempt challenge": ("attempt", {"event": "Backwash"}),
+                            "skip challenge": ("skip", {"event": "Backwash"})}
+    attempt(state)
+    assert kinds(state)["target seat 1 token A"] == (
+        "target", {"event": "Backwash", "seat": 1, "token": "A", "space": 4})
+    play(state, "target seat 1 token A")
+    turn(state, "A", 6)  # Eel draws Detour
+    attempt(state)
+    assert kinds(state) == {"target seat 0": ("target", {"event": "Detour", "seat": 0}),
+                            "target seat 2": ("target", {"event": "Detour", "seat": 2})}
+
+
+def test_cleanup_choice_names_where_the_marker_lies_now():
+    state = make(STANDARD_RING, animals=(AXO, EEL), deck=("Cleanup Crew",), still=False,
+                 markers=(("Pollution", 8), ("Fishing Nets", 15)))
+    turn(state, "A", 1)
+    turn(state, "A", 1)  # the wheel turns: card 8 now lies at space 12
+    turn(state, "A", 6)
+    attempt(state)
+    kind, args = kinds(state)["remove Pollution marker"]
+    assert kind == "remove" and args == {"marker": "Pollution", "space": 12, "card": 8}
+    assert state.observation(None)["spaces"][11]["marker"] == "Pollution"
+
+
+def test_tributary_pick_and_chance_choices():
+    state = make([OPEN] * 4, animals=(AXO, EEL), event_roll=7, tributaries=[9, 7, 5, 3, 2, 1])
+    turn(state, "A", 5)
+    assert kinds(state)["tributary 2 (7 pts)"] == ("tributary", {"number": 2, "points": 7})
+    notation = state.game.notation
+    for text, expected in [("roll 4", ("roll", {"value": 4})),
+                           ("challenge failed", ("challenge", {"passed": False})),
+                           ("first player seat 1", ("first", {"seat": 1})),
+                           ("deck card Backwash", ("shuffle", {"event": "Backwash"}))]:
+        assert notation.choice(state, state.string_to_action(text)) == expected
+    fresh = load_game(GAME, players=2).new_initial_state()
+    play(fresh, "deal Open Water")
+    assert fresh.game.notation.choice(fresh, fresh.string_to_action("deal Rapids")) == (
+        "deal", {"terrain": "Rapids", "card": 2})
+    play(fresh, *[f"deal {t}" for t in STANDARD_RING[1:]])
+    assert fresh.game.notation.choice(
+        fresh, fresh.string_to_action("Pollution marker on space 8")) == (
+        "marker", {"marker": "Pollution", "card": 8})
+    rng = random.Random(0)
+    while fresh.is_chance_node():
+        fresh.apply_action(sample_chance(fresh, rng))
+    assert {c["kind"] for c in fresh.choices()} == {"pick"}
+    assert kinds(fresh)["pick European Eel"] == ("pick", {"animal": EEL})
+
+
+# -- declared numbers --------------------------------------------------------------------------
+def test_declared_action_ranges():
+    for players in (2, 3, 4):
+        game = load_game(GAME, players=players)
+        info = game.info()
+        assert info.num_distinct_actions == 107 and info.chance_offset == 32
+        assert info.max_chance_outcomes == 63  # first player (32) .. last marker placement (94)
+        state = game.new_initial_state()
+        assert state.string_to_action("first player seat 0") == info.chance_offset
+        last = state.string_to_action("Fishing Nets marker on space 15")
+        assert last == info.chance_offset + info.max_chance_outcomes - 1
+        assert state.string_to_action("tributary 1 (12 pts)") == last + 1
+        assert info.utility_sum == 1.0 and game.game_type.utility == "constant_sum"
+
+
+# The default deal that keeps every animal on Start: the card at space 1 at each Current (cards
+# 1, 12, 8 and 4) is a Dam or a Pollution card.
+STALL_RING = [
+    "Dam", OPEN, "Fishing Nets", "Pollution", "Water Plants", "Rapids", "Turbine", "Dam", OPEN,
+    "Fishing Nets", "Water Plants", "Pollution", "Rapids", "Turbine", OPEN,
+]
+
+
+def _stall_turn(state, stalling: int) -> None:
+    """The stalling seat rolls 1 onto a card that is -1 or -2 for it (or 2 onto a -2 card);
+    the other seats run token after token home with 5s and take the best tributary."""
+    seat = state.current_player()
+    view = state.observation(None)
+    if seat == stalling:
+        animal = view["players"][seat]["animal"]
+        bad = RULEBOOK_TABLE[animal][view["spaces"][0]["terrain"]] in ("-1", "-2")
+        roll = 1 if bad else 2
+        assert bad or RULEBOOK_TABLE[animal][view["spaces"][1]["terrain"]] == "-2"
+        turn(state, "A", roll)
+        assert where(state, seat, "A") == 0
+    else:
+        turn(state, legal(state)[-1][-1], 5)
+        if "choose tributary" == state.observation(None)["phase"]:
+            play(state, legal(state)[0])
+
+
+def _without_history(state) -> dict:
+    doc = state.to_dict()["state"]
+    del doc["actions"]
+    return doc
+
+
+def _assert_stalls_for_ever(state, stalling: int) -> None:
+    """Play until only the stalling seat is left, then show a whole wheel cycle of rounds
+    brings back exactly the same position: the game can repeat it for ever."""
+    game = state.game
+    while state.observation(None)["finish_order"] != [s for s in range(game.num_players)
+                                                      if s != stalling]:
+        _stall_turn(state, stalling)
+    while state.observation(None)["current"] != 1:
+        _stall_turn(state, stalling)
+    before = _without_history(state)
+    for _ in range(game.wheel_currents):
+        _stall_turn(state, stalling)
+    assert not state.is_terminal() and _without_history(state) == before
+
+
+def test_default_rules_allow_an_endless_game():
+    """A legal game that never ends (the dice keep showing the same faces): no length bound."""
+    from fieldcraft.games.against_the_current.bounds import start_stall
+
+    for players in (2, 3, 4):
+        for overrides in ({}, {"challenge_success": 0.5}):
+            game = load_game(GAME, players=players, **overrides)
+            assert game.info().max_game_length is None and game.info().max_chance_nodes is None
+            assert start_stall(game) is not None
+    state = make(STALL_RING, animals=(AXO, EEL), still=False,
+                 markers=(("Pollution", 2), ("Fishing Nets", 9)))
+    assert state.game.ruleset == load_game(GAME, players=2).ruleset  # the default rules
+    _assert_stalls_for_ever(state, 0)
+
+
+def test_a_slow_wheel_still_allows_a_stall_with_rolls_of_two():
+    """With 15 Currents of 1 step every card comes under space 1, and only 12 are bad for the
+    Axolotl; after each of the 3 good ones lies a -2 card, reached with a 2."""
+    from fieldcraft.games.against_the_current.bounds import start_stall
+
+    ring = ["Water Plants", "Pollution", "Water Plants", "Pollution", OPEN, OPEN, "Fishing Nets",
+            "Fishing Nets", "Rapids", "Rapids", "Dam", "Dam", "Turbine", "Turbine", OPEN]
+    state = make(ring, animals=(AXO, EEL), still=False, wheel_shift=1, wheel_currents=15,
+                 markers=(("Pollution", 6), ("Fishing Nets", 15)))
+    assert start_stall(state.game) == 0 and state.game.info().max_game_length is None
+    _assert_stalls_for_ever(state, 0)
+
+
+def monotone_game(players: int = 2):
+    """A river on which nobody can lose ground: all Open Water, PASS for everyone, Pressure on
+    a terrain the wheel lacks, and no card that sets a token back."""
+    table = {a: {t: "PASS" for t in TERRAINS} for a in RULEBOOK_TABLE}
+    return load_game(GAME, players=players, terrain_counts={t: 6 if t == OPEN else 0
+                                                             for t in TERRAINS},
+                     markers=[], terrain_table=table,
+                     pressure_terrain={a: "Turbine" for a in RULEBOOK_TABLE},
+                     event_deck={"Extra Roll": 1, "Tail Current": 1, "Migration Push": 1})
+
+
+def test_a_river_without_setbacks_has_a_true_length_bound():
+    """Every roll then moves a token at least one space (but one Echolocation to 0), so at most
+    3 * players * 7 + 1 rolls; the slowest game, all 1s, makes exactly that many."""
+    from fieldcraft.core.conformance import check_game
+
+    game = monotone_game(2)
+    info = game.info()
+    rolls = 3 * 2 * 7 + 1
+    assert info.max_game_length == 2 + rolls * 5 + 6  # picks, 3 + 2 windows a roll, tributaries
+    assert info.max_chance_nodes == 6 + 3 + 1 + rolls * 3
+    state = game.new_initial_state()
+    play(state, *["deal Open Water"] * 6, "deck card Extra Roll", "deck card Tail Current",
+         "deck card Migration Push", f"pick {POR}", f"pick {EEL}", "first player seat 0")
+    decisions, dice = 2, 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            dice += 1
+            play(state, "roll 1")
+            continue
+        options = legal(state)
+        choice = "echolocation -1" if "echolocation -1" in options else options[0]
+        play(state, choice)
+        decisions += 1
+    assert dice == rolls and decisions <= info.max_game_length
+    assert len(state.history()) - decisions <= info.max_chance_nodes
+    check_game(game, only=["declared_metadata_is_well_formed",
+                           "random_playouts_end_within_the_declared_bounds"])
+
+
+def test_a_setback_without_a_stall_from_start_derives_no_bound():
+    """One Dam card on an otherwise harmless river: a token can lose ground (so the simple
+    argument fails) but cannot be kept on Start; no bound is claimed for such rulesets."""
+    from fieldcraft.games.against_the_current.bounds import setback_possible, start_stall
+
+    game = monotone_game(2)
+    counts = {t: 6 if t == OPEN else 0 for t in TERRAINS} | {"Dam": 1}
+    table = {a: {t: "-1" if t == "Dam" else "PASS" for t in TERRAINS} for a in RULEBOOK_TABLE}
+    game = load_game(GAME, players=2, **{**game.overrides, "terrain_counts": counts,
+                                         "terrain_table": table})
+    assert setback_possible(game) and start_stall(game) is None
+    assert game.info().max_game_length is None
