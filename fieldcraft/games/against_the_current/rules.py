@@ -16,16 +16,19 @@ the state's fields, the API and setup; a turn (who moves, the roll, the landing,
 in :mod:`.turns` and the event cards in :mod:`.events` (both mixed into the state), the numbers
 in :mod:`.layout`.
 
-Action ids (``S`` die sides, ``K`` markers, ``N`` cards, ``T`` tributaries)::
+Action ids (``S`` die sides, ``K`` markers, ``N`` wheel cards)::
 
-    0-2    move token A/B/C        12-15  pick an animal          32-35  first player (chance)
-    3      no ability              16-19  target a seat           36/37  challenge passed/failed
-    4/5    echolocation +1/-1      20-31  target a token (3s+k)   38-44  deal a terrain (chance)
-    6      migration burst                                        45-56  deck card (chance)
-    7/8    regeneration/slip through                              57..   roll 1..S (chance)
-    9      place pressure          a_remove = 57 + S:        remove marker m (K ids)
-    10/11  attempt/skip challenge  a_marker = a_remove + K:  marker m on slot s (chance, K*N ids)
-                                   a_trib = a_marker + K*N:  claim tributary i (T ids)
+    0-2       move token A/B/C                   32-35     first player seat s (chance)
+    3         no ability                         36, 37    challenge passed / failed (chance)
+    4, 5      echolocation +1 / -1               38-44     deal a terrain (chance)
+    6         migration burst                    45-56     next card of a pile (chance)
+    7, 8      regeneration / slip through        57..      roll 1..S (chance)
+    9         place pressure                     a_remove  + m: remove marker m (Cleanup Crew)
+    10, 11    attempt / skip challenge           a_marker  + m*N + s: marker m on slot s (chance)
+    12-15     pick an animal                     a_trib    + i: claim tributary i
+    16-19     target seat s
+    20-31     target token 3s+k                  a_remove = 57 + S, a_marker = a_remove + K,
+                                                 a_trib = a_marker + K*N
 
 Every chance outcome lies in ``[32, a_trib)`` (``GameInfo.chance_offset`` and
 ``max_chance_outcomes``); the Cleanup Crew removals inside that range are decisions.
