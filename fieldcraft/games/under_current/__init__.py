@@ -15,6 +15,8 @@ SPEC = GameSpec(
     search_model="search:UnderCurrentSearch",
     bot="bot:choose",
     render="render:render",
+    board="board.js",
+    board_css="board.css",
     search=SearchSettings(),
     test_configs=({},),
 )
