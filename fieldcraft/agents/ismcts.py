@@ -85,6 +85,7 @@ from typing import Any
 
 from fieldcraft.agents import View
 from fieldcraft.core.api import CHANCE, TERMINAL, State, sample_chance
+from fieldcraft.core.search import SearchModel
 
 _LOG = [0.0] + [math.log(i) for i in range(1, 1 << 16)]
 """log(n) for availability counts: a list index is cheaper than a call in the UCB loop."""
@@ -289,11 +290,18 @@ class ISMCTSAgent:
         chance_nodes = self.chance_nodes
         if chance_nodes is None:
             chance_nodes = defaults.chance_nodes
+        depth = self.rollout_depth
+        if depth is None:
+            depth = defaults.rollout_depth
+            if depth is None:
+                depth = 1 << 30
         settings = (
             threshold,
             self.c if self.c is not None else defaults.c,
             chance_nodes,
             (self.opponents or defaults.opponents) == "policy",
+            view.game.search_model,  # asked directly: one call less per question
+            depth,
         )
         iterate = self._iterate
         done = 0
@@ -346,10 +354,10 @@ class ISMCTSAgent:
         return lambda: pool[min(bisect_right(cumulative, random_() * total), last)].clone()
 
     def _iterate(self, root: _Node, state: State, rng: random.Random,
-                 settings: tuple[int, float, int, bool]) -> None:
+                 settings: tuple[int, float, int, bool, SearchModel, int]) -> None:
         path: list[tuple[_Node, int, int]] = []  # (node, child index, player who chose it)
         node = root
-        threshold, c, chance_nodes, model = settings
+        threshold, c, chance_nodes, model, search, depth = settings
         widening, alpha = self.widening, self.alpha
         me = state.current_player()
         random_ = rng.random
@@ -370,7 +378,7 @@ class ISMCTSAgent:
             if model and player != me:
                 # The opponent plays the game's policy from its own cards; its replies branch
                 # the tree like chance, so the searcher's later choices are kept per reply.
-                action = state.policy_action(rng)
+                action = search.policy_action(state, rng)
                 if action is None:  # no quick policy: the hand-written bot, from its view
                     action = self._model_agent().act(View(state, player))
                 node = node.branch(action)
@@ -379,7 +387,7 @@ class ISMCTSAgent:
             if node is not root and node.visits < threshold:
                 node.visits += 1  # young node: score the position, do not grow the tree yet
                 break
-            legal = state.search_actions()
+            legal = search.search_actions(state)
             if legal != node.legal:
                 node.legal = legal
                 node.legal_set = legal_set = set(legal)
@@ -428,17 +436,13 @@ class ISMCTSAgent:
             path.append((node, best, player))
             state._apply(node.actions[best])
             node = node.kids[best]
-        returns = self._rollout(state, rng)
+        returns = self._rollout(state, rng, search, depth)
         for parent, i, player in path:
             parent.n[i] += 1
             parent.w[i] += returns[player]
 
-    def _rollout(self, state: State, rng: random.Random) -> list[float]:
-        depth = self.rollout_depth
-        if depth is None:
-            depth = state.game.spec.search.rollout_depth
-            if depth is None:
-                depth = 1 << 30
+    def _rollout(self, state: State, rng: random.Random, search: SearchModel,
+                 depth: int) -> list[float]:
         random_ = rng.random
         while True:
             player = state.current_player()
@@ -448,7 +452,7 @@ class ISMCTSAgent:
                 state.play_chance(rng)
                 continue
             if depth <= 0:
-                estimate = state.heuristic_returns()
+                estimate = search.heuristic_returns(state)
                 if estimate is not None:
                     return estimate
             legal = state.legal_actions()
