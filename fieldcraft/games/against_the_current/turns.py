@@ -117,7 +117,6 @@ class Turns:
         self._begin_turn()
 
     # -- the move -------------------------------------------------------------------------------
-
     def _can_boost(self) -> bool:
         return not (self.boost_used[self.seat] or self.used_ability or self.turn_squeeze)
 
