@@ -15,6 +15,8 @@ SPEC = GameSpec(
     search_model="search:AgainstTheCurrentSearch",
     bot="bot:choose",
     render="render:render",
+    board="board.js",
+    board_css="board.css",
     search=SearchSettings(rollout_depth=0),
     test_configs=({}, {"challenge_success": 0.5}),
 )
