@@ -51,12 +51,13 @@ from typing import Any
 
 from .estimate import (
     END_TEMP,
-    LaneStat,
-    lane_stats,
+    Totals,
+    add_lane,
+    blank,
+    combine,
     last_turn_scores,
-    multipliers,
     open_scores,
-    seat_totals,
+    opposites,
     temperature,
     win_chances,
 )
@@ -87,7 +88,7 @@ class _Model:
         self.me = me
         self.n = n = g.num_players
         self.classified = g.classified
-        self.mult = multipliers(g, state.colour)
+        self.opposite = opposites(state.colour)
         # Seats that still play, after the move being scored, before a triggered end comes.
         if still is None:
             left = n - 1 - state.turn % n
@@ -103,15 +104,19 @@ class _Model:
         # So does every step towards one: a seat whose open lanes are all far from a token
         # would otherwise place tiles away from those colours for hundreds of turns.
         self.stall = max(0, state.turn - STALL_TURNS * n) * STALL_BONUS
-        self.done_before = sum(stats[me][4] for stats in self.lanes)
-        self.work_before = sum(stats[me][3] for stats in self.lanes)
+        self.done_before = sum(lane[4][me] for lane in self.lanes)
+        self.work_before = sum(lane[3][me] for lane in self.lanes)
 
     # -- lanes -----------------------------------------------------------------------------------
     def _lane_stats(self, lane: int, pos: list[int], occ: list[int], tokens: list[int],
-                    last_tok: list[int], frozen: list[int], taken: list[int]) -> list[LaneStat]:
-        return lane_stats(self.g, lane, self.mult, pos, occ, tokens, last_tok, frozen, taken)[0]
+                    last_tok: list[int], frozen: list[int], taken: list[int]) -> Totals:
+        """One lane's :data:`~.estimate.Totals`, kept per lane so a move rescores only the
+        lanes it touches."""
+        out = blank(self.n)
+        add_lane(self.g, lane, self.opposite, pos, occ, tokens, last_tok, frozen, taken, out)
+        return out
 
-    def _lane_after(self, lane: int, steps: int) -> list[LaneStat]:
+    def _lane_after(self, lane: int, steps: int) -> Totals:
         """The lane's per-seat stats once this seat's Staffer has moved ``steps`` spaces."""
         st = self.state
         g = self.g
@@ -170,14 +175,14 @@ class _Model:
         self.cache[moves] = result
         return result
 
-    def _utility(self, lanes: list[list[LaneStat]]) -> float:
+    def _utility(self, lanes: list[Totals]) -> float:
         g = self.g
         n = self.n
         me = self.me
-        bank, open_, grabs, work, done = seat_totals(lanes, n)
+        bank, open_, grabs, work, done = combine(lanes, n)
         need = g.past_line_to_end if self.classified else g.tokens_to_end
         if self.state.end_trig or done[me] >= need:  # this move ends the game, or it is ending
-            scores = last_turn_scores(bank, grabs, self.after_me)
+            scores = last_turn_scores(bank, grabs, self.after_me, gains_only=True)
             temp = END_TEMP
         else:
             lead = min(work)

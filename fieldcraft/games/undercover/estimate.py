@@ -46,19 +46,26 @@ TEMP1 = 0.28
 END_TEMP = 1.25
 """Win-chance temperature once the end is triggered (only a turn or so is left to play)."""
 
-LaneStat = tuple[float, float, float, float, int]
-"""One seat in one lane: (banked points, open-lane value, one-turn grab, work, done).
+Totals = tuple[list[float], list[float], list[list[float]], list[float], list[int]]
+"""Per seat: (banked points, open-lane value, grabs on offer, work, lanes done), over one lane
+or summed over several.
 
 Open-lane value: the expected token (standard) or the next column's gain (Classified, per step
-still to come). One-turn grab: what the seat would add with one more turn there. Work: free
-steps to the next token (standard) or to the far side of the black line (Classified). Done: 1
-when the lane counts towards the end (a token taken, a Staffer past the line)."""
+still to come). Grabs: what the seat would add with one more turn in each lane where that can
+change its score (a token 1-3 free steps away; the next free column, a loss on the Classified
+track's first, negative columns). Work: free steps to the next token (standard) or to the far
+side of the black line (Classified). Done: lanes that count towards the end (a token taken, a
+Staffer past the line)."""
 
 
-def multipliers(game: Any, colours: list[int]) -> list[list[int]]:
-    """Per seat and lane the scoring factor: x``opposite_multiplier`` on the Opposite Side."""
-    return [[game.multiplier if lane == (colours[s] + 3) % N_COLOURS else 1
-             for lane in range(N_COLOURS)] for s in range(game.num_players)]
+def blank(players: int) -> Totals:
+    return ([0.0] * players, [0.0] * players, [[] for _ in range(players)], [0.0] * players,
+            [0] * players)
+
+
+def opposites(colours: list[int]) -> list[int]:
+    """Each seat's Opposite Side lane (its points there count ``opposite_multiplier`` times)."""
+    return [(c + 3) % N_COLOURS for c in colours]
 
 
 def token_outlook(tokens: list[int], occ: list[int], base: int, last: int, p: int
@@ -88,67 +95,71 @@ def token_outlook(tokens: list[int], occ: list[int], base: int, last: int, p: in
                 return f, dist, tokens[base + x]
 
 
-def lane_stats(game: Any, lane: int, mult: list[list[int]], pos: list[int], occ: list[int],
-               tokens: list[int], last_tok: list[int], frozen: list[int], taken: list[int],
-               keep: int = -1) -> tuple[list[LaneStat], list[float] | None]:
-    """Every seat's :data:`LaneStat` in one lane, and for seat ``keep`` (standard game, open
-    lane) the table ``f`` of :func:`token_outlook`, which a caller pricing that seat's moves
-    reads again."""
+def add_lane(game: Any, lane: int, opposite: list[int], pos: list[int], occ: list[int],
+             tokens: list[int], last_tok: list[int], frozen: list[int], taken: list[int],
+             into: Totals, keep: int = -1) -> list[float] | None:
+    """Add every seat's :data:`Totals` in one lane to ``into``; return seat ``keep``'s table
+    ``f`` of :func:`token_outlook` there (standard game, open lane), which a caller pricing
+    that seat's moves reads again. The arrays are the state's, or copies with one Staffer
+    moved to price a move."""
     g = game
+    bank, open_, grabs, work, done = into
     base = lane * g.lane_size
-    out: list[LaneStat] = []
-    kept = None
+    times = g.multiplier
     if g.classified:
         values = g.column_values
         end = g.track_len
         line = g.black_line
         for s in range(g.num_players):
             p = pos[s * N_COLOURS + lane]
-            m = mult[s][lane]
+            m = times if opposite[s] == lane else 1
             now = values[p - 1] * m if p else 0.0
+            bank[s] += now
             nxt = p + 1
             while nxt <= end and occ[base + nxt]:
                 nxt += 1
-            gain = values[nxt - 1] * m - now if nxt <= end else 0.0
-            out.append((now, gain, gain, float(max(0, line + 1 - p)), 1 if p > line else 0))
-        return out, None
+            if nxt <= end:
+                gain = values[nxt - 1] * m - now
+                open_[s] += gain
+                grabs[s].append(gain)
+            if p <= line:
+                work[s] += line + 1 - p
+            else:
+                done[s] += 1
+        return None
     last = last_tok[lane]
+    kept = None
     for s in range(g.num_players):
         i = s * N_COLOURS + lane
-        m = mult[s][lane]
+        m = times if opposite[s] == lane else 1
         if frozen[i]:
-            out.append((taken[i] * m, 0.0, 0.0, 0.0, 1))
+            bank[s] += taken[i] * m
+            done[s] += 1
             continue
         p = pos[i]
         if last <= p:
-            out.append((0.0, 0.0, 0.0, 0.0, 0))
             continue
         f, dist, first = token_outlook(tokens, occ, base, last, p)
-        grab = GRAB_P[dist] * first * m if dist < len(GRAB_P) else 0.0
-        out.append((0.0, f[p] * m, grab, float(dist), 0))
+        open_[s] += f[p] * m
+        work[s] += dist
+        if dist < len(GRAB_P):
+            grabs[s].append(GRAB_P[dist] * first * m)
         if s == keep:
             kept = f
-    return out, kept
+    return kept
 
 
-def seat_totals(lanes: list[list[LaneStat]], players: int
-                ) -> tuple[list[float], list[float], list[list[float]], list[float], list[int]]:
-    """Per seat over all lanes: banked points, open value, the grabs on offer (gains only, a
-    seat need not take a loss), work and lanes done."""
-    bank = [0.0] * players
-    open_ = [0.0] * players
-    grabs: list[list[float]] = [[] for _ in range(players)]
-    work = [0.0] * players
-    done = [0] * players
-    for stats in lanes:
+def combine(parts: list[Totals], players: int) -> Totals:
+    """The sum of several lanes' :data:`Totals`, added lane by lane (so each figure is the
+    one :func:`add_lane` makes adding the same lanes into one total)."""
+    bank, open_, grabs, work, done = blank(players)
+    for pb, po, pg, pw, pd in parts:
         for s in range(players):
-            b, o, gr, w, d = stats[s]
-            bank[s] += b
-            open_[s] += o
-            if gr > 0:
-                grabs[s].append(gr)
-            work[s] += w
-            done[s] += d
+            bank[s] += pb[s]
+            open_[s] += po[s]
+            grabs[s] += pg[s]
+            work[s] += pw[s]
+            done[s] += pd[s]
     return bank, open_, grabs, work, done
 
 
@@ -173,9 +184,14 @@ def open_scores(classified: bool, bank: list[float], open_: list[float], work: l
     return [b + reach(w, lead) * o for b, o, w in zip(bank, open_, work, strict=True)]
 
 
-def last_turn_scores(bank: list[float], grabs: list[list[float]], still: Any) -> list[float]:
+def last_turn_scores(bank: list[float], grabs: list[list[float]], still: Any,
+                     gains_only: bool = False) -> list[float]:
     """Expected final scores once the end is triggered: ``still`` are the seats with a turn
-    left this round."""
+    left this round. The search evaluation prices a last turn by the best grabs whatever they
+    are; the bot (``gains_only``) by the gains among them, as a seat may leave a losing lane
+    alone."""
+    if gains_only:
+        grabs = [[x for x in offered if x > 0] for offered in grabs]
     return [b + one_turn_grab(grabs[s]) if s in still else b for s, b in enumerate(bank)]
 
 

@@ -13,6 +13,8 @@ fields it reads.
 
 from __future__ import annotations
 
+from bisect import insort
+
 N_COLOURS = 6
 N_AGENTS = 12
 HQ0 = 12  # tile id of the Headquarters of colour c is HQ0 + c
@@ -73,37 +75,43 @@ class GridRules:
         """Put a tile on an empty cell and keep ``nmask``/``frontier`` in step."""
         gcol = self.gcol
         nmask = self.nmask
+        frontier = self.frontier
         c = self.tcol[tile]
         self.grid[y] = tile
         gcol[y] = c
         self.tcell[tile] = y
+        if tile < N_AGENTS:
+            insort(self.agent_cells, y)
         if nmask[y] & OCC:
-            self.frontier.remove(y)
+            frontier.remove(y)
         d = DELTA[c]
         w2 = self.game.w2
         for z in (y - 1, y + 1, y - w2, y + w2):
             m = nmask[z]
             if not m & OCC and gcol[z] == EMPTY:
-                self.frontier.append(z)
+                frontier.append(z)
             nmask[z] = m + d
 
     def _lift(self, y: int) -> int:
         """Take the tile off cell ``y`` (the exact reverse of ``_put``)."""
         gcol = self.gcol
         nmask = self.nmask
+        frontier = self.frontier
         tile = self.grid[y]
         d = DELTA[gcol[y]]
         self.grid[y] = -1
         gcol[y] = EMPTY
         self.tcell[tile] = LOC_HELD
+        if tile < N_AGENTS:
+            self.agent_cells.remove(y)
         w2 = self.game.w2
         for z in (y - 1, y + 1, y - w2, y + w2):
             m = nmask[z] - d
             nmask[z] = m
             if not m & OCC and gcol[z] == EMPTY:
-                self.frontier.remove(z)
+                frontier.remove(z)
         if nmask[y] & OCC:
-            self.frontier.append(y)
+            frontier.append(y)
         return tile
 
     # -- activation ----------------------------------------------------------------------------
@@ -113,18 +121,16 @@ class GridRules:
         bad = (self.colour[p] + 3) % N_COLOURS
         tcell = self.tcell
         tcol = self.tcol
-        files = self.files
-        p2a = g.p2a
-        take = g.TAKE
-        acts = [take + p2a[y] for y, c in zip(tcell[:N_AGENTS], tcol, strict=False)
-                if y >= 0 and c != bad]
-        for f in files:  # a tile under any Instructions File stays put
-            if 0 <= f < N_AGENTS and tcell[f] >= 0 and tcol[f] != bad:
-                acts.remove(take + p2a[tcell[f]])
-        acts.sort()
-        for k, pile in enumerate(self.piles):
+        grid = self.grid
+        gcol = self.gcol
+        files = self.files  # a tile under any Instructions File stays put
+        take_of = g.take_of  # cells are numbered row by row, as the take actions are
+        acts = [take_of[y] for y in self.agent_cells if gcol[y] != bad and grid[y] not in files]
+        draw = g.DRAW_TOP
+        for pile in self.piles:
             if pile and tcol[pile[-1]] != bad:
-                acts.append(g.DRAW_TOP + k)
+                acts.append(draw)
+            draw += 1
         if g.has_jokers and tcell[JOKER0 + p] == LOC_SUPPLY:
             acts.append(g.TAKE_JOKER)
         if acts:
@@ -137,7 +143,7 @@ class GridRules:
             return acts
         # Unreachable with the printed components (12 Agents, at most 6 Files); kept so a
         # changed ruleset can never leave a player without a move: the ban is lifted.
-        acts = [take + p2a[tcell[t]] for t in range(N_AGENTS) if tcell[t] >= 0
+        acts = [take_of[tcell[t]] for t in range(N_AGENTS) if tcell[t] >= 0
                 and t not in files]
         acts.sort()
         acts += [g.DRAW_TOP + k for k, pile in enumerate(self.piles) if pile]
@@ -149,17 +155,16 @@ class GridRules:
         sorting actions sorts cells)."""
         c = self.tcol[self.held]
         p2a = self.game.p2a
+        nmask = self.nmask
         if c == JOKER:
+            bad = 0
             acts = [p2a[y] for y in self.frontier]
         else:
-            nmask = self.nmask
             bad = BADMASK[c]
             acts = [p2a[y] for y in self.frontier if not nmask[y] & bad]
-        origin = self.origin
-        if origin >= 0 and not self.flipped:
-            a = p2a[origin]
-            if a in acts:
-                acts.remove(a)
+        origin = self.origin  # empty now: in the frontier if it touches a tile
+        if origin >= 0 and not self.flipped and nmask[origin] & OCC and not nmask[origin] & bad:
+            acts.remove(p2a[origin])  # a tile taken off the board must move unless flipped
         if not acts:
             return [p2a[y] for y in self._place_cells()]
         acts.sort()
@@ -205,3 +210,58 @@ class GridRules:
             # Last resort (the grid edge walls everything in): any empty cell at all.
             found = {p for p in g.a2p if gcol[p] == EMPTY and grid[p] < 0 and p != barred}
         return list(found)
+
+    # -- invariants ----------------------------------------------------------------------------
+    def _check_tiles(self) -> None:
+        """Every tile in exactly one place that agrees with its record, faces consistent with
+        what has been flipped, Files on distinct tiles, and the caches in step with the grid."""
+        g = self.game
+        where = [0] * N_TILES
+        for y in range(g.padded):
+            t = self.grid[y]
+            if t >= 0:
+                where[t] += 1
+                assert self.tcell[t] == y, f"tile {t} on cell {y} but recorded at {self.tcell[t]}"
+                assert self.gcol[y] == self.tcol[t], f"cell {y} colour out of step"
+            else:
+                assert self.gcol[y] in (EMPTY, WALL)
+        for pile in self.piles:
+            for a in pile:
+                assert a < N_AGENTS, "only Agents go in the piles"
+                where[a] += 1
+                assert self.tcell[a] == LOC_PILE
+        if self.held >= 0:
+            where[self.held] += 1
+            assert self.tcell[self.held] == LOC_HELD
+        for t in range(N_TILES):
+            if where[t] == 0:
+                assert self.tcell[t] in (LOC_SUPPLY, LOC_ABSENT), f"tile {t} lost"
+            else:
+                assert where[t] == 1, f"tile {t} is in {where[t]} places"
+        if self.setup_i >= len(g.setup_steps):
+            assert all(self.tcell[a] != LOC_SUPPLY for a in range(N_AGENTS)), "undealt Agent"
+            assert sum(len(p) for p in self.piles) + sum(
+                1 for a in range(N_AGENTS) if self.tcell[a] >= 0 or self.tcell[a] == LOC_HELD
+            ) == N_AGENTS
+        for a in range(N_AGENTS):
+            off, back = agent_faces(a)
+            assert self.tcol[a] == (back if self.up[a] else off)
+            if self.up[a]:
+                assert self.revealed[a]
+            if self.tcell[a] in (LOC_PILE, LOC_SUPPLY):
+                assert not self.up[a] and not self.revealed[a], "piles show official sides"
+        # Files sit on distinct tiles that are on the board or in hand.
+        placed = [f for f in self.files if f >= 0]
+        assert len(placed) == len(set(placed)), "two Files on one tile"
+        for f in placed:
+            assert self.tcell[f] >= 0 or self.tcell[f] == LOC_HELD
+        # Caches agree with the grid.
+        w2 = g.w2
+        gc = self.gcol
+        frontier = set()
+        for y in g.a2p:
+            m = DELTA[gc[y - 1]] + DELTA[gc[y + 1]] + DELTA[gc[y - w2]] + DELTA[gc[y + w2]]
+            assert self.nmask[y] == m, f"nmask stale at {y}"
+            if gc[y] == EMPTY and m & OCC:
+                frontier.add(y)
+        assert sorted(self.frontier) == sorted(frontier) and len(self.frontier) == len(frontier)

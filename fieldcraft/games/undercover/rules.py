@@ -38,14 +38,12 @@ from fieldcraft.core.spec import GENERAL_SUM, GameInfo, GameType
 
 from .grid import (
     BADMASK,
-    DELTA,
     EMPTY,
     HQ0,
     JOKER,
     JOKER0,
     LOC_ABSENT,
     LOC_HELD,
-    LOC_PILE,
     LOC_SUPPLY,
     N_AGENTS,
     N_COLOURS,
@@ -106,6 +104,10 @@ class UndercoverGame(Game):
         for p in self.a2p:
             self.empty_gcol[p] = EMPTY
         self.empty_nmask = [0] * self.padded
+        # Padded cell -> the action taking the tile there (see the action space).
+        self.take_of = [-1] * self.padded
+        for a, p in enumerate(self.a2p):
+            self.take_of[p] = a + self.num_cells
         self.neigh = (-1, 1, -w2, w2)
         self.diag = (-w2 - 1, -w2 + 1, w2 - 1, w2 + 1)
         ox, oy = r["hq_origin"]
@@ -119,6 +121,8 @@ class UndercoverGame(Game):
         self.num_piles = len(self.pile_sizes)
         self.flip_steps: int = r["flip_steps"]
         self.evaluate_first_round: bool = r["evaluate_first_round"]
+        self.first_evaluated_turn = 0 if self.evaluate_first_round else players
+        self.faces = [agent_faces(a) for a in range(N_AGENTS)]  # by up: (official, undercover)
         self.multiplier: int = r["opposite_multiplier"]
         self.tiebreak_tied = r["tiebreak_column"] == "tied"
         self.bottom_ignores_ban: bool = r["bottom_draw_ignores_ban"]
@@ -167,6 +171,11 @@ class UndercoverGame(Game):
         # -- setup script: every chance node (and colour choice) in order --
         self.setup_steps = setup_script(players, self.random_start, self.classified,
                                         self.token_spaces, self.pile_sizes)
+        self.deal_actions = list(range(self.DEAL, self.DEAL + N_AGENTS))
+        # deal_odds[n]: every deal outcome at odds 1/n, for when n Agents are left to deal.
+        self.deal_odds = [[(self.DEAL + a, 1.0 / n) for a in range(N_AGENTS)] if n else []
+                          for n in range(N_AGENTS + 1)]
+        self.token_odds: dict[tuple[int, ...], tuple[list[int], list[tuple[int, float]]]] = {}
 
     def _validate(self, r: dict[str, Any]) -> None:
         """Reject values the engine cannot honour, so a balance study never silently runs
@@ -304,6 +313,8 @@ class UndercoverState(SetupRules, GridRules, TrackRules, State):
     final_scores: list[int]
     final_winners: list[int]
     tiebreak_used: bool
+    agent_cells: list[int]
+    """The cells holding Agents, in order (what a seat may activate on the board)."""
 
     game: UndercoverGame
 
@@ -352,6 +363,7 @@ class UndercoverState(SetupRules, GridRules, TrackRules, State):
         self.final_scores = []
         self.final_winners = []
         self.tiebreak_used = False
+        self.agent_cells = []
         self._enter_setup_step()
 
     def _finish_setup(self) -> None:
@@ -402,10 +414,10 @@ class UndercoverState(SetupRules, GridRules, TrackRules, State):
             if not 0 <= action < g.TAKE:
                 return False
             y = g.a2p[action]
-            if self.gcol[y] == EMPTY and self.nmask[y] & OCC and (
-                    y != self.origin or self.flipped):
+            m = self.nmask[y]
+            if m & OCC and self.gcol[y] == EMPTY and (y != self.origin or self.flipped):
                 c = self.tcol[self.held]
-                if c == JOKER or not self.nmask[y] & BADMASK[c]:
+                if c == JOKER or not m & BADMASK[c]:
                     return True  # an orthogonal meeting: legal whatever else is
             return action in self._place_actions()
         if ph == ACTIVATE:
@@ -426,7 +438,7 @@ class UndercoverState(SetupRules, GridRules, TrackRules, State):
         if ph == FLIP:
             return action == g.FLIP or action == g.KEEP
         if ph == SETUP:
-            kind = g.setup_steps[self.setup_i][0]
+            kind, lane, space = g.setup_steps[self.setup_i]
             if kind == K_DEAL:
                 a = action - g.DEAL
                 return 0 <= a < N_AGENTS and self.tcell[a] == LOC_SUPPLY
@@ -435,29 +447,24 @@ class UndercoverState(SetupRules, GridRules, TrackRules, State):
                 return 0 <= c < N_COLOURS and c not in self.colour
             if kind == K_START:
                 return 0 <= action - g.FIRST < g.num_players
-            v = action - g.TOKEN
-            return 0 <= v <= g.max_token_value and v in self._tokens_left()
+            return self._token_is_left(lane, space, action - g.TOKEN)
         return False
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.cur != CHANCE:
-            return []
-        return self._setup_outcomes()
 
     # -- applying --------------------------------------------------------------------------------
     def _apply(self, action: int) -> None:
         self.actions.append(action)
         ph = self.phase
-        g = self.game
         if ph == PLACE:
-            self._place(g.a2p[action - g.PLACE])
+            self._place(self.game.a2p[action])  # place actions start at 0
         elif ph == FLIP:
+            g = self.game
             if action == g.FLIP:
                 t = self.held
-                self.up[t] ^= 1
+                up = self.up[t] ^ 1
+                self.up[t] = up
                 self.revealed[t] = 1
-                off, back = agent_faces(t)
-                self.tcol[t] = back if self.up[t] else off
+                self.tcol[t] = g.faces[t][up]
                 self.flipped = True
             self.phase = PLACE
         elif ph == ACTIVATE:
@@ -493,7 +500,7 @@ class UndercoverState(SetupRules, GridRules, TrackRules, State):
         meeting = self.nmask[y] & OCC  # a diagonal placement touches nothing orthogonally
         self._put(t, y)
         self.held = -1
-        if meeting and (self.turn >= g.num_players or g.evaluate_first_round):
+        if meeting and self.turn >= g.first_evaluated_turn:
             self._evaluate(y, t)
         self.turn += 1
         self.origin = -1
@@ -543,88 +550,8 @@ class UndercoverState(SetupRules, GridRules, TrackRules, State):
         }
 
     def check_invariants(self) -> None:
-        g = self.game
-        n = g.num_players
-        # Every tile in exactly one place, and the place agrees with the tile's record.
-        where = [0] * N_TILES
-        for y in range(g.padded):
-            t = self.grid[y]
-            if t >= 0:
-                where[t] += 1
-                assert self.tcell[t] == y, f"tile {t} on cell {y} but recorded at {self.tcell[t]}"
-                assert self.gcol[y] == self.tcol[t], f"cell {y} colour out of step"
-            else:
-                assert self.gcol[y] in (EMPTY, WALL)
-        for pile in self.piles:
-            for a in pile:
-                assert a < N_AGENTS, "only Agents go in the piles"
-                where[a] += 1
-                assert self.tcell[a] == LOC_PILE
-        if self.held >= 0:
-            where[self.held] += 1
-            assert self.tcell[self.held] == LOC_HELD
-        for t in range(N_TILES):
-            if where[t] == 0:
-                assert self.tcell[t] in (LOC_SUPPLY, LOC_ABSENT), f"tile {t} lost"
-            else:
-                assert where[t] == 1, f"tile {t} is in {where[t]} places"
-        if self.phase != SETUP:
-            assert all(self.tcell[a] != LOC_SUPPLY for a in range(N_AGENTS)), "undealt Agent"
-            assert sum(len(p) for p in self.piles) + sum(
-                1 for a in range(N_AGENTS) if self.tcell[a] >= 0 or self.tcell[a] == LOC_HELD
-            ) == N_AGENTS
-        for a in range(N_AGENTS):
-            off, back = agent_faces(a)
-            assert self.tcol[a] == (back if self.up[a] else off)
-            if self.up[a]:
-                assert self.revealed[a]
-            if self.tcell[a] in (LOC_PILE, LOC_SUPPLY):
-                assert not self.up[a] and not self.revealed[a], "piles show official sides"
-        # Files sit on distinct tiles that are on the board or in hand.
-        placed = [f for f in self.files if f >= 0]
-        assert len(placed) == len(set(placed)), "two Files on one tile"
-        for f in placed:
-            assert self.tcell[f] >= 0 or self.tcell[f] == LOC_HELD
-        # Caches agree with the grid.
-        w2 = g.w2
-        frontier = set()
-        for y in g.a2p:
-            gc = self.gcol
-            m = DELTA[gc[y - 1]] + DELTA[gc[y + 1]] + DELTA[gc[y - w2]] + DELTA[gc[y + w2]]
-            assert self.nmask[y] == m, f"nmask stale at {y}"
-            if gc[y] == EMPTY and m & OCC:
-                frontier.add(y)
-        assert sorted(self.frontier) == sorted(frontier) and len(self.frontier) == len(frontier)
-        # Staffers: one per player per lane, never two on one track space.
-        count = [0] * (N_COLOURS * g.lane_size)
-        if g.blocked_last:
-            for lane in range(N_COLOURS):
-                count[lane * g.lane_size + g.track_len] += 1
-        for s in range(n):
-            for lane in range(N_COLOURS):
-                i = s * N_COLOURS + lane
-                p = self.pos[i]
-                assert 0 <= p <= g.track_len
-                if p:
-                    count[lane * g.lane_size + p] += 1
-                assert bool(self.frozen[i]) == (self.taken[i] >= 0)
-        assert count == self.occ, "occupancy cache out of step"
-        assert all(c <= 1 for i, c in enumerate(count) if i % g.lane_size), "Staffers stacked"
-        # Point tokens: on the track or taken, each lane's set complete after setup.
-        if not g.classified and self.phase != SETUP:
-            for lane in range(N_COLOURS):
-                base = lane * g.lane_size
-                on_track = [v for v in self.tokens[base:base + g.lane_size] if v >= 0]
-                took = [self.taken[s * N_COLOURS + lane] for s in range(n)]
-                took = [v for v in took if v >= 0]
-                assert sorted(on_track + took) == g.token_values, f"lane {lane} tokens"
-                spaces = [sp for sp in range(g.lane_size) if self.tokens[base + sp] >= 0]
-                assert self.last_tok[lane] == (max(spaces) if spaces else 0)
-                for sp in spaces:
-                    assert not self.occ[base + sp], "a Staffer stands on a token"
-            for s in range(n):
-                assert self.ntaken[s] == sum(
-                    1 for lane in range(N_COLOURS) if self.taken[s * N_COLOURS + lane] >= 0)
+        self._check_tiles()
+        self._check_track()
 
 
 UndercoverGame.state_class = UndercoverState

@@ -24,12 +24,12 @@ from fieldcraft.core.search import SearchModel
 
 from .estimate import (
     END_TEMP,
-    lane_stats,
+    add_lane,
+    blank,
     last_turn_scores,
-    multipliers,
     open_scores,
+    opposites,
     reach,
-    seat_totals,
     temperature,
     win_chances,
 )
@@ -43,7 +43,25 @@ Gain = list[tuple[float, float]]
 
 
 class UndercoverSearch(SearchModel):
+    """One per game; keeps the table of neighbour patterns the evaluation prices cells by."""
+
     game: UndercoverGame
+
+    def __init__(self, game: UndercoverGame):
+        super().__init__(game)
+        self._patterns: dict[int, tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = {}
+
+    def _pattern(self, key: int) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+        """For a cell whose four neighbours have colour codes ``key`` (base 9, in the order
+        left, right, above, below): tiles per colour code, and the (lane, count) of each colour
+        it touches in lane order, which is the order the evaluation adds them up in."""
+        counts = [0] * 9
+        for code in (key // 729, key // 81 % 9, key // 9 % 9, key % 9):
+            counts[code] += 1
+        touched = tuple((lane, counts[lane]) for lane in range(N_COLOURS) if counts[lane])
+        entry = (tuple(counts), touched)
+        self._patterns[key] = entry
+        return entry
 
     # -- resampling -------------------------------------------------------------------------------
     def resample(self, state: UndercoverState, seat: int, rng: random.Random
@@ -131,18 +149,18 @@ class UndercoverSearch(SearchModel):
         mover = state.cur
         if state.turn < n and not g.evaluate_first_round:
             mover = -1  # the first round has no evaluation
-        mult = multipliers(g, state.colour)
+        opposite = opposites(state.colour)
         pos, occ, tokens = state.pos, state.occ, state.tokens
         last_tok, frozen, taken = state.last_tok, state.frozen, state.taken
-        lanes = []
+        totals = blank(n)
         gains: list[Gain] = []  # the mover's, per lane
         for lane in range(N_COLOURS):
-            stats, f = lane_stats(g, lane, mult, pos, occ, tokens, last_tok, frozen, taken,
-                                  mover)
-            lanes.append(stats)
+            f = add_lane(g, lane, opposite, pos, occ, tokens, last_tok, frozen, taken, totals,
+                         mover)
             if mover >= 0:
-                gains.append(self._gain(state, mover, lane, mult[mover][lane], f))
-        bank, future, grabs, work, _ = seat_totals(lanes, n)
+                gains.append(self._gain(state, mover, lane, f,
+                                        g.multiplier if opposite[mover] == lane else 1))
+        bank, future, grabs, work, _ = totals
         lead = min(work)  # free steps the seat nearest to the end still needs
         if mover >= 0:
             best_bank, best_future = self._best_placement(state, mover, gains, work, lead)
@@ -158,8 +176,8 @@ class UndercoverSearch(SearchModel):
             temp = temperature(lead)
         return win_chances(scores, temp)
 
-    def _gain(self, state: UndercoverState, seat: int, lane: int, mult: int,
-              f: list[float] | None) -> Gain:
+    def _gain(self, state: UndercoverState, seat: int, lane: int, f: list[float] | None,
+              mult: int) -> Gain:
         """The mover's :data:`Gain` in one lane; ``f`` is its expected-token table there."""
         g = self.game
         gain = [(0.0, 0.0)] * 6
@@ -220,17 +238,17 @@ class UndercoverSearch(SearchModel):
         # face's steps. The touching counts are the same for every face, so each cell is
         # scored once without the face and each face only swaps its own lane's entry.
         value = [[b + weight * f for b, f in gain] for gain in gains]
+        patterns = self._patterns
         cells = []
         for y in state.frontier:
-            counts = [0] * (N_COLOURS + 3)
-            counts[gcol[y - 1]] += 1
-            counts[gcol[y + 1]] += 1
-            counts[gcol[y - w2]] += 1
-            counts[gcol[y + w2]] += 1
+            key = ((gcol[y - 1] * 9 + gcol[y + 1]) * 9 + gcol[y - w2]) * 9 + gcol[y + w2]
+            pattern = patterns.get(key)
+            if pattern is None:
+                pattern = self._pattern(key)
+            counts, touched = pattern
             base = 0.0
-            for lane in range(N_COLOURS):
-                if counts[lane]:
-                    base += value[lane][counts[lane]]
+            for lane, k in touched:
+                base += value[lane][k]
             cells.append((y, counts, base))
         origin = state.origin
         best_value = -1e9
@@ -245,9 +263,11 @@ class UndercoverSearch(SearchModel):
             own = value[c]
             steps = g.flip_steps if flipped else 1
             for y, counts, base in cells:
+                if nmask[y] & bad or (y == origin and not flipped):
+                    continue  # this face may not go there
                 k = counts[c]
                 v = base - own[k] + own[k + steps if k + steps < 6 else 5]
-                if v > best_value and not nmask[y] & bad and (flipped or y != origin):
+                if v > best_value:
                     best_value, best = v, (y, c, steps)
         best_bank = best_future = 0.0
         if best is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fieldcraft.core.api import CHANCE
 
-from .grid import LOC_PILE, LOC_SUPPLY, N_AGENTS, N_COLOURS
+from .grid import LOC_PILE, LOC_SUPPLY, N_COLOURS
 
 # Setup step kinds: (kind, k, space) with k the colour step's order from the starting seat,
 # a token's lane or a dealt Agent's pile, and space a token's track space.
@@ -55,51 +55,65 @@ class SetupRules:
 
     def _setup_legal(self) -> list[int]:
         g = self.game
-        kind = g.setup_steps[self.setup_i][0]
+        kind, k, space = g.setup_steps[self.setup_i]
         if kind == K_DEAL:
-            deal = g.DEAL
-            tcell = self.tcell
-            return [deal + a for a in range(N_AGENTS) if tcell[a] == LOC_SUPPLY]
+            return [a for y, a in zip(self.tcell, g.deal_actions, strict=False) if y == LOC_SUPPLY]
+        if kind == K_TOKEN:
+            return self._token_odds(k, space)[0][:]
         if kind == K_COLOUR:
             return [g.COLOUR + c for c in range(N_COLOURS) if c not in self.colour]
-        if kind == K_TOKEN and g.tokens_distinct:
-            remaining = self._tokens_left()
-            tok = g.TOKEN
-            return [tok + v for v in remaining]  # token_values is sorted, so this is too
-        return [a for a, _ in self._setup_outcomes()]
+        return [a for a, _ in self.chance_outcomes()]
 
-    def _setup_outcomes(self) -> list[tuple[int, float]]:
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Chance acts only in the setup."""
+        if self.cur != CHANCE:
+            return []
         g = self.game
         kind, k, space = g.setup_steps[self.setup_i]
+        if kind == K_DEAL:
+            tcell = self.tcell
+            odds = g.deal_odds[tcell.count(LOC_SUPPLY)]  # only undealt Agents are in supply
+            return [pair for y, pair in zip(tcell, odds, strict=False) if y == LOC_SUPPLY]
+        if kind == K_TOKEN:
+            return self._token_odds(k, space)[1][:]
         if kind == K_START:
             n = g.num_players
             return [(g.FIRST + s, 1.0 / n) for s in range(n)]
-        if kind == K_COLOUR:
-            free = [c for c in range(N_COLOURS) if c not in self.colour]
-            return [(g.COLOUR + c, 1.0 / len(free)) for c in free]
-        if kind == K_TOKEN:
-            remaining = self._tokens_left()
+        free = [c for c in range(N_COLOURS) if c not in self.colour]
+        return [(g.COLOUR + c, 1.0 / len(free)) for c in free]
+
+    def _laid_tokens(self, lane: int, space: int) -> list[int]:
+        """Token values already laid in ``lane``, which fills from its first token space."""
+        g = self.game
+        base = lane * g.lane_size
+        return self.tokens[base + g.token_spaces[0]:base + space]
+
+    def _token_odds(self, lane: int, space: int
+                    ) -> tuple[list[int], list[tuple[int, float]]]:
+        """(legal actions, outcomes) of the token for ``space``: the values not yet laid in its
+        lane, each by how many of it are left. Cached on the game by the values laid, since
+        every lane of every game deals from the same few hundred partial orders."""
+        g = self.game
+        laid = self._laid_tokens(lane, space)
+        key = tuple(laid)
+        entry = g.token_odds.get(key)
+        if entry is None:
+            remaining = g.token_values[:]
+            for v in laid:
+                remaining.remove(v)
             total = len(remaining)
             tok = g.TOKEN
-            if g.tokens_distinct:
+            if g.tokens_distinct:  # token_values is sorted, so the lists are too
                 p = 1.0 / total
-                return [(tok + v, p) for v in remaining]
-            return [(tok + v, remaining.count(v) / total) for v in sorted(set(remaining))]
-        tcell = self.tcell
-        free = [a for a in range(N_AGENTS) if tcell[a] == LOC_SUPPLY]
-        p = 1.0 / len(free)
-        deal = g.DEAL
-        return [(deal + a, p) for a in free]
+                outcomes = [(tok + v, p) for v in remaining]
+            else:
+                outcomes = [(tok + v, remaining.count(v) / total) for v in sorted(set(remaining))]
+            entry = ([a for a, _ in outcomes], outcomes)
+            g.token_odds[key] = entry
+        return entry
 
-    def _tokens_left(self) -> list[int]:
-        """Token values not yet laid in the lane being set up (the lane fills left to right)."""
-        g = self.game
-        _, lane, space = g.setup_steps[self.setup_i]
-        base = lane * g.lane_size
-        remaining = g.token_values[:]
-        for v in self.tokens[base + g.token_spaces[0]:base + space]:
-            remaining.remove(v)
-        return remaining
+    def _token_is_left(self, lane: int, space: int, value: int) -> bool:
+        return self.game.token_values.count(value) > self._laid_tokens(lane, space).count(value)
 
     def _apply_setup(self, action: int) -> None:
         g = self.game

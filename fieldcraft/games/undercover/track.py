@@ -42,19 +42,22 @@ class TrackRules:
         advance the active player's Staffers; Jokers only pass the meeting on."""
         g = self.game
         gcol = self.gcol
-        moves = [0, 0, 0, 0, 0, 0]
+        w2 = g.w2
+        # Steps per colour code (the slots past the six colours, Jokers and empty cells, are
+        # never read).
+        moves = [0, 0, 0, 0, 0, 0, 0, 0, 0]
+        moves[gcol[y - 1]] += 1
+        moves[gcol[y + 1]] += 1
+        moves[gcol[y - w2]] += 1
+        moves[gcol[y + w2]] += 1
         c = self.tcol[t]
         if c < N_COLOURS:
-            moves[c] = g.flip_steps if self.flipped else 1
-        w2 = g.w2
-        for z in (y - 1, y + 1, y - w2, y + w2):
-            k = gcol[z]
-            if k < N_COLOURS:
-                moves[k] += 1
+            moves[c] += g.flip_steps if self.flipped else 1
         p = self.cur
         changed = 0
         if g.classified:
-            for lane, m in enumerate(moves):
+            for lane in range(N_COLOURS):
+                m = moves[lane]
                 if m:
                     changed |= self._advance_classified(p, lane, m)
             if changed & 2:  # someone crossed the black line: count again
@@ -67,8 +70,11 @@ class TrackRules:
                     self.end_trig = True
                     self.ended_by = "line"
         else:
-            for lane, m in enumerate(moves):
-                if m:
+            frozen = self.frozen
+            i = p * N_COLOURS
+            for lane in range(N_COLOURS):
+                m = moves[lane]
+                if m and not frozen[i + lane]:  # a frozen Staffer never moves again
                     changed |= self._advance_standard(p, lane, m)
             if changed and self.ntaken[p] >= g.tokens_to_end and not self.end_trig:
                 self.end_trig = True
@@ -198,3 +204,38 @@ class TrackRules:
                          == column) for s in tied}
         best = max(counts.values())
         return [s for s in tied if counts[s] == best]
+
+    def _check_track(self) -> None:
+        """One Staffer per seat and lane, never two on a space (the Information Centre aside),
+        the occupancy cache in step, and every lane's Point Tokens on the track or taken."""
+        g = self.game
+        n = g.num_players
+        count = [0] * (N_COLOURS * g.lane_size)
+        if g.blocked_last:
+            for lane in range(N_COLOURS):
+                count[lane * g.lane_size + g.track_len] += 1
+        for s in range(n):
+            for lane in range(N_COLOURS):
+                i = s * N_COLOURS + lane
+                p = self.pos[i]
+                assert 0 <= p <= g.track_len
+                if p:
+                    count[lane * g.lane_size + p] += 1
+                assert bool(self.frozen[i]) == (self.taken[i] >= 0)
+        assert count == self.occ, "occupancy cache out of step"
+        assert all(c <= 1 for i, c in enumerate(count) if i % g.lane_size), "Staffers stacked"
+        if g.classified or self.setup_i < len(g.setup_steps):
+            return
+        for lane in range(N_COLOURS):
+            base = lane * g.lane_size
+            on_track = [v for v in self.tokens[base:base + g.lane_size] if v >= 0]
+            took = [self.taken[s * N_COLOURS + lane] for s in range(n)]
+            took = [v for v in took if v >= 0]
+            assert sorted(on_track + took) == g.token_values, f"lane {lane} tokens"
+            spaces = [sp for sp in range(g.lane_size) if self.tokens[base + sp] >= 0]
+            assert self.last_tok[lane] == (max(spaces) if spaces else 0)
+            for sp in spaces:
+                assert not self.occ[base + sp], "a Staffer stands on a token"
+        for s in range(n):
+            assert self.ntaken[s] == sum(
+                1 for lane in range(N_COLOURS) if self.taken[s * N_COLOURS + lane] >= 0)
