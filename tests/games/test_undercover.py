@@ -257,9 +257,11 @@ def test_agent_revealed_as_opposite_side_after_flip_is_allowed():
 
 
 def test_diagonal_special_case_skips_evaluation():
-    """A 5x3 table with the HQs in the corner: a Purple Agent touches Green, Yellow or Orange
-    wherever it could go orthogonally, so it goes diagonally and nothing is evaluated."""
-    rules = {"board_width": 5, "board_height": 3, "hq_origin": [0, 0]}
+    """A 7x3 table with the HQs in the corner: a Purple Agent touches Green, Yellow or Orange
+    wherever it could go orthogonally, so it goes diagonally and nothing is evaluated. (The
+    table is the narrowest the 18 tiles of a 2-player game cannot fill: see
+    test_a_board_the_tiles_can_fill_is_refused.)"""
+    rules = {"board_width": 7, "board_height": 3, "hq_origin": [0, 0]}
     state = new_state(2, ["Purple", "Blue"], piles=piles_with_tops("Purple/Red", "Blue/Green"),
                       **rules)
     put_agent(state, "Green/Blue", 0, 2)  # below the Red HQ
@@ -276,7 +278,7 @@ def test_diagonal_special_case_skips_evaluation():
 
 
 def test_orthogonal_placement_does_evaluate_after_first_round():
-    rules = {"board_width": 5, "board_height": 3, "hq_origin": [0, 0]}
+    rules = {"board_width": 7, "board_height": 3, "hq_origin": [0, 0]}
     state = new_state(2, ["Purple", "Blue"], piles=piles_with_tops("Purple/Red", "Blue/Green"),
                       **rules)
     state.turn = 2
@@ -691,3 +693,291 @@ def test_tiebreak_default_is_the_rulebooks_rightmost_occupied_column():
     from fieldcraft.core import default_ruleset
 
     assert default_ruleset("undercover")["tiebreak_column"] == "any"
+
+
+# -- legality without the list, structured choices, declared numbers -----------------------------
+
+
+def assert_is_legal_exact(state):
+    """``_is_legal`` answers for one action what membership in the list answers, for every id
+    (negative, past the end, every range of the action space)."""
+    legal = set(state.legal_actions())
+    ids = range(-3, state.game.num_distinct_actions() + 3)
+    assert {a for a in ids if state._is_legal(a)} == legal
+
+
+def test_is_legal_agrees_with_the_list_in_every_setup_step_and_at_the_end():
+    for rules in ({}, {"colour_assignment": "choose"}, {"token_values": [5, 5, 6, 7]},
+                  {"variant": "classified"}):
+        game = load_game("undercover", players=3, **rules)
+        state = game.new_initial_state()
+        rng = random.Random(4)
+        while not state.is_terminal():
+            if state.phase == 0 or rng.random() < 0.05:
+                assert_is_legal_exact(state)
+            state.apply_action(sample_chance(state, rng) if state.is_chance_node()
+                               else rng.choice(state.legal_actions()))
+        assert_is_legal_exact(state)  # nothing at all once the game is over
+
+
+def test_is_legal_in_the_fallback_cases():
+    # Both tops are the Opposite Side: only the bottoms may be drawn, and no top is legal.
+    state = new_state(2, ["Purple", "Blue"],
+                      piles=piles_with_tops("Yellow/Green", "Yellow/Orange", bottom_a="Red/Orange"))
+    g = state.game
+    assert not state._is_legal(g.DRAW_TOP) and state._is_legal(g.DRAW_BOTTOM)
+    assert_is_legal_exact(state)
+    # A tile taken off the board may not go back unless it is flipped.
+    state = new_state(2, ["Purple", "Blue"], piles=piles_with_tops("Blue/Green", "Red/Orange"))
+    put_agent(state, "Purple/Blue", 17, 16)
+    state.turn = 2
+    origin = state.string_to_action("place 17,16")
+    kept = state.clone()
+    play(kept, "take 17,16", "keep")
+    assert not kept._is_legal(origin)
+    assert_is_legal_exact(kept)
+    play(state, "take 17,16", "flip")
+    assert state._is_legal(origin)
+    assert_is_legal_exact(state)
+    # Seat 0's File keeps that tile where it is for seat 1.
+    play(state, "place 17,16")
+    assert not state._is_legal(state.string_to_action("take 17,16"))
+    assert_is_legal_exact(state)
+    # Only a diagonal cell is left: it is legal, the orthogonal ones that reject Purple are not.
+    rules = {"board_width": 7, "board_height": 3, "hq_origin": [0, 0]}
+    state = new_state(2, ["Purple", "Blue"], piles=piles_with_tops("Purple/Red", "Blue/Green"),
+                      **rules)
+    put_agent(state, "Green/Blue", 0, 2)
+    state.turn = 2
+    play(state, "draw top A", "keep")
+    assert state._is_legal(state.string_to_action("place 3,2"))
+    assert not state._is_legal(state.string_to_action("place 3,0"))  # beside the Green HQ
+    assert_is_legal_exact(state)
+
+
+def test_choices_place_on_the_cell_the_board_shows():
+    """A place choice's x, y are the cell its action puts the tile on, in the coordinates of
+    the observation's board; a take choice's are where that tile lies on it."""
+    state = new_state(2, ["Purple", "Blue"], piles=piles_with_tops("Green/Blue", "Red/Orange"))
+    put_agent(state, "Purple/Red", 16, 17)
+    state.turn = 2
+    g = state.game
+    by_kind = {}
+    for c in state.choices():
+        by_kind.setdefault(c["kind"], []).append(c)
+    assert set(by_kind) == {"take", "draw"}
+    take = by_kind["take"][0]
+    assert take["args"] == {"x": 16, "y": 17, "colour": "Purple"}
+    board = {(t["x"], t["y"]): t for t in state.observation(0)["board"]}
+    assert board[(16, 17)]["kind"] == "agent" and board[(16, 17)]["colour"] == "Purple"
+    assert [c["args"] for c in by_kind["draw"]] == [
+        {"pile": "A", "end": "top", "colour": "Green"},
+        {"pile": "B", "end": "top", "colour": "Red"}]
+    play(state, "draw top A")
+    assert [(c["kind"], c["args"]) for c in state.choices()] == [
+        ("flip", {"colour": "Green"}), ("keep", {"colour": "Green"})]
+    play(state, "keep")
+    places = state.choices()
+    assert places and all(c["kind"] == "place" for c in places)
+    for c in places:
+        x, y = c["args"]["x"], c["args"]["y"]
+        assert c["action"] == y * g.width + x and c["label"] == f"place {x},{y}"
+        assert c["args"]["diagonal"] is False
+        after = state.clone()
+        after.apply_action(c["action"])
+        tile = next(t for t in after.observation(0)["board"] if (t["x"], t["y"]) == (x, y))
+        assert tile["kind"] == "agent" and tile["colour"] == "Green"
+
+
+def test_choices_of_the_special_cases_and_of_chance():
+    rules = {"board_width": 7, "board_height": 3, "hq_origin": [0, 0]}
+    state = new_state(2, ["Purple", "Blue"], piles=piles_with_tops("Purple/Red", "Blue/Green"),
+                      **rules)
+    put_agent(state, "Green/Blue", 0, 2)
+    state.turn = 2
+    play(state, "draw top A", "keep")
+    assert [(c["kind"], c["args"]) for c in state.choices()] == [
+        ("place", {"x": 3, "y": 2, "diagonal": True})]
+    state = new_state(2, ["Purple", "Blue"],
+                      piles=piles_with_tops("Yellow/Green", "Yellow/Orange", bottom_a="Red/Orange"))
+    assert [c["args"] for c in state.choices()] == [
+        {"pile": "A", "end": "bottom", "colour": None},  # nobody has seen a pile's bottom
+        {"pile": "B", "end": "bottom", "colour": None}]
+    state = new_state(4, ["Purple", "Green", "Orange", "Red"])
+    assert [(c["kind"], c["args"]) for c in state.choices() if c["kind"] == "joker"] == [
+        ("joker", {"seat": 0})]
+    game = load_game("undercover", players=3, colour_assignment="choose", starting_player="seat0")
+    state = game.new_initial_state()
+    play(state, "colour Red")
+    assert [(c["kind"], c["args"]) for c in state.choices()][:2] == [
+        ("colour", {"colour": "Purple", "seat": 1}), ("colour", {"colour": "Blue", "seat": 1})]
+    # Chance outcomes have kinds too (they are never offered to people).
+    game = load_game("undercover", players=2)
+    state = game.new_initial_state()
+    notation = game.notation
+    kinds = set()
+    rng = random.Random(1)
+    while state.is_chance_node():
+        action = sample_chance(state, rng)
+        kind, args = notation.choice(state, action)
+        kinds.add(kind)
+        if kind == "token":
+            assert args["value"] == action - game.TOKEN and args["lane"] in COLOURS
+            assert args["space"] in game.token_spaces
+        if kind == "deal":
+            assert args["agent"] == state.action_to_string(action)[len("deal "):]
+            assert args["pile"] in ("A", "B")
+        state.apply_action(action)
+    assert kinds == {"first", "colour", "token", "deal"}
+
+
+def test_choices_tell_nothing_the_seat_cannot_see():
+    """Choices go to the seat to move: they must read the same in every world that seat cannot
+    tell from the real one (no Agent ids, which would tell a twin's hidden back)."""
+    game = load_game("undercover", players=3)
+    rng = random.Random(6)
+    checked = 0
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if not state.is_chance_node() and rng.random() < 0.3:
+            seat = state.current_player()
+            mine = state.choices()
+            for _ in range(3):
+                assert state.resample(seat, rng).choices() == mine
+            checked += 1
+        state.apply_action(sample_chance(state, rng) if state.is_chance_node()
+                           else rng.choice(state.legal_actions()))
+    assert checked > 10
+
+
+@pytest.mark.parametrize("rules", [{}, {"variant": "classified"}, {"colour_assignment": "choose"},
+                                   {"starting_player": "seat0"}])
+def test_declared_numbers(rules):
+    """Chance acts once per setup step (a chosen colour is a decision), so every game draws
+    exactly ``max_chance_nodes`` outcomes, all of them in the range that starts at the deals
+    and runs to the end of the action space."""
+    from fieldcraft.core.spec import GENERAL_SUM
+
+    for players in range(2, 7):
+        game = load_game("undercover", players=players, **rules)
+        info = game.info()
+        assert game.game_type.utility == GENERAL_SUM and info.utility_sum is None
+        assert (info.min_utility, info.max_utility) == (0.0, 1.0)
+        assert info.chance_offset == game.DEAL
+        assert info.chance_offset + info.max_chance_outcomes == info.num_distinct_actions
+        assert info.max_game_length is None  # see test_a_game_can_repeat_a_position_for_ever
+        rng = random.Random(players)
+        for _ in range(3):
+            state = game.new_initial_state()
+            chance = decisions = 0
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    chance += 1
+                    assert all(info.chance_offset <= a for a in state.legal_actions())
+                    state.apply_action(sample_chance(state, rng))
+                else:
+                    decisions += 1
+                    state.apply_action(rng.choice(state.legal_actions()))
+            assert chance == info.max_chance_nodes
+            assert decisions > players
+
+
+def test_a_shared_win_after_the_tiebreak_is_why_the_game_is_general_sum():
+    state = new_state(2, ["Purple", "Blue"])
+    set_staffer(state, 0, "Purple", 8, take=True)
+    set_staffer(state, 1, "Blue", 8, take=True)
+    end_by_first_round(state)
+    assert sum(state.returns()) == 2.0
+
+
+def _cycle_position(variant):
+    """Two seats, each with a dead lane in its own colour (a token taken; Classified: a
+    Staffer that cannot move) and two Agents of that colour beside its Headquarters."""
+    state = new_state(2, ["Purple", "Yellow"], variant=variant,
+                      piles=piles_with_tops("Blue/Green", "Red/Orange"))
+    if variant == "classified":
+        set_staffer(state, 0, "Purple", 9)  # the last column is blocked with 2 players
+        set_staffer(state, 1, "Yellow", 9)
+    else:
+        set_staffer(state, 0, "Purple", 5, take=True)
+        set_staffer(state, 1, "Yellow", 5, take=True)
+    put_agent(state, "Purple/Red", 16, 17)  # left of the Purple HQ
+    put_agent(state, "Purple/Blue", 15, 17)
+    put_agent(state, "Yellow/Green", 20, 18)  # right of the Yellow HQ
+    put_agent(state, "Yellow/Orange", 21, 18)
+    state.turn = 2
+    state.check_invariants()
+    return state
+
+
+# Three moves per seat, repeated: each meets only its own colour, whose lane is dead, and the
+# seat alternates its two Agents because the one it moved last carries its File.
+PURPLE_MOVES = [("16,17", "17,16"), ("15,17", "16,17"), ("17,16", "15,17")]
+YELLOW_MOVES = [("20,18", "19,19"), ("21,18", "20,18"), ("19,19", "21,18")]
+
+
+@pytest.mark.parametrize("variant", ["standard", "classified"])
+def test_a_game_can_repeat_a_position_for_ever(variant):
+    """Why ``max_game_length`` is None: nothing in the rules forces progress. After six rounds
+    of these moves the position is exactly what it was (tiles, Files, track), with nothing
+    scored and the end never triggered, so the same rounds can be played for ever."""
+    state = _cycle_position(variant)
+    start_scores = state.scores()
+
+    def six_rounds():
+        for k in range(6):
+            for take, place in (PURPLE_MOVES[k % 3], YELLOW_MOVES[k % 3]):
+                play(state, f"take {take}", "keep", f"place {place}")
+        state.check_invariants()
+        fields = state.to_dict()["state"]
+        return {k: v for k, v in fields.items() if k not in ("actions", "turn")}
+
+    first = six_rounds()  # the Files are now on the second Agents moved
+    assert six_rounds() == first
+    assert not state.end_trig and state.scores() == start_scores
+
+
+def test_a_board_the_tiles_can_fill_is_refused():
+    """A grid that all the tiles can fill left a tile in hand with no legal cell and the game
+    with no legal action (44 of 50 random 2-player games on 5x3). The board must have a cell
+    more than there are tiles: then the tile in hand always has somewhere to go."""
+    with pytest.raises(RulesetError, match="fill up"):
+        load_game("undercover", players=2, board_width=5, board_height=3, hq_origin=[0, 0])
+    with pytest.raises(RulesetError, match="at least 19 cells"):
+        load_game("undercover", players=2, board_width=6, board_height=3, hq_origin=[0, 0])
+    for players, width in ((2, 10), (3, 10), (4, 11), (6, 10)):  # the smallest accepted
+        game = load_game("undercover", players=players, board_width=width, board_height=2,
+                         hq_origin=[0, 0])
+        for seed in range(20):
+            state = game.new_initial_state()
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                assert legal, "a player was left without a legal action"
+                state.apply_action(sample_chance(state, rng) if state.is_chance_node()
+                                   else rng.choice(legal))
+
+
+def test_lane_totals_add_up_the_same_one_lane_at_a_time():
+    """The bot keeps the shared model's totals per lane (a move rescores only the lanes it
+    touches) and adds them up; search adds every lane into one total. Both must give the same
+    figures to the last bit, so the two read one model."""
+    from fieldcraft.games.undercover.estimate import add_lane, blank, combine, opposites
+
+    for variant in ("standard", "classified"):
+        game = load_game("undercover", players=4, variant=variant)
+        rng = random.Random(2)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.phase != 0:
+                arrays = (opposites(state.colour), state.pos, state.occ, state.tokens,
+                          state.last_tok, state.frozen, state.taken)
+                at_once = blank(4)
+                parts = []
+                for lane in range(N_COLOURS):
+                    add_lane(game, lane, *arrays, at_once)
+                    parts.append(blank(4))
+                    add_lane(game, lane, *arrays, parts[-1])
+                assert combine(parts, 4) == at_once
+            state.apply_action(sample_chance(state, rng) if state.is_chance_node()
+                               else rng.choice(state.legal_actions()))

@@ -5,24 +5,15 @@ them the bot scores each whole turn still open to it and plays the first step of
 model is the same at the next decision, so it follows its own plan through.
 
 What a turn is worth. A placement moves this seat's Staffers: the tile's colour 1 space (2 if
-flipped) and one per neighbouring Agent or Headquarters colour. Its worth is read off the track:
-
-* Standard game: a Staffer takes the first token it lands on and never moves again, so an open
-  lane is worth the token it will probably end on. That expectation is a small dynamic
-  programme over step sizes 1-3 from the Staffer's space (hops over other Staffers included, an
-  overshoot lands on the last token), so the bot learns to land a 2-step move on the 8 rather
-  than a 1-step move on the 5. Opposite Side lanes count double. Open lanes are discounted by how
-  far the seat is from its sixth token compared with the seat nearest to it, because the game
-  stops when anyone takes a sixth token and whatever is not collected by then scores nothing.
-* Classified: a lane is worth the column value where its Staffer should stand at the end (its
-  space plus the steps it can still expect), doubled for the Opposite Side even when negative.
-
-A token this seat takes is lost to everyone else and a Staffer in the way makes others hop, so a
-move is rescored for every seat in each lane it touches. Expected scores become a win chance (a
-softmax whose temperature shrinks as the end nears), and the bot maximises its own, with a small
-margin term so that it still prefers more points when the game looks won or lost. A move that
-ends the game (a sixth token, or the sixth Staffer past the line) is scored as the end: open
-lanes then pay only what the seats still to move this round can grab in one turn.
+flipped) and one per neighbouring Agent or Headquarters colour. Its worth is read off the track
+by the expected-score model of :mod:`.estimate`, the one search's ``heuristic_returns`` reads too
+(an open lane is worth the token its Staffer will probably end on, a Classified lane the column
+it should end in). A token this seat takes is lost to everyone else and a Staffer in the way
+makes others hop, so a move is rescored for every seat in each lane it touches. Expected scores
+become a win chance, and the bot maximises its own, with a small margin term so that it still
+prefers more points when the game looks won or lost. A move that ends the game (a sixth token,
+or the sixth Staffer past the line) is scored as the end: open lanes then pay only what the
+seats still to move this round can gain in one turn.
 
 What a turn gives the opponents is mostly the office it leaves behind: a tile set down next to
 three others is a big meeting for whoever moves next. So the few best turns are played out on

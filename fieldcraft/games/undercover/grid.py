@@ -250,6 +250,7 @@ class GridRules:
                 assert self.revealed[a]
             if self.tcell[a] in (LOC_PILE, LOC_SUPPLY):
                 assert not self.up[a] and not self.revealed[a], "piles show official sides"
+        assert self.agent_cells == sorted(y for y in self.tcell[:N_AGENTS] if y >= 0)
         # Files sit on distinct tiles that are on the board or in hand.
         placed = [f for f in self.files if f >= 0]
         assert len(placed) == len(set(placed)), "two Files on one tile"

@@ -223,23 +223,38 @@ class UndercoverGame(Game):
         need(len(cols) >= 2, "classified_column_values needs at least 2 columns")
         need(0 <= r["classified_black_line_after"] < len(cols), "black line must lie on the track")
         need(r["classified_past_line_to_end"] >= 1, "classified_past_line_to_end must be >= 1")
+        # The grid stands for an unbounded table, so it must never fill up: with every other
+        # tile on it and the one in hand taken from it, that tile still needs a cell besides
+        # the one it came from (which it may not go back to unless flipped).
+        players = self.num_players
+        hqs = players if players in r["remove_unchosen_hq_players"] else N_COLOURS
+        jokers = players if r["jokers_per_player"].get(str(players), 0) else 0
+        tiles = hqs + N_AGENTS + jokers
+        cells = r["board_width"] * r["board_height"]
+        need(cells > tiles, f"a {r['board_width']}x{r['board_height']} board can fill up with "
+             f"the {tiles} tiles of a {players}-player game and leave the tile in hand nowhere "
+             f"to go; it needs at least {tiles + 1} cells")
 
     def _info(self) -> GameInfo:
         """Chance only acts in the setup, one outcome per step of the script (a chosen colour
-        is a decision instead), so ``max_chance_nodes`` is exact.
+        is a decision instead), so ``max_chance_nodes`` is exact: every game draws that many.
 
         There is no bound on the decisions (``max_game_length`` is ``None``): the rules have no
         turn limit and no rule against repeating a position, and nothing forces progress. A
         meeting only moves the active seat's own Staffers, and only in the lanes of the colours
         it touches; a lane whose Staffer holds a token (standard) or can no longer move
-        (Classified) is dead for that seat. Once every seat has a dead lane without the game
-        ending (which the default end conditions, six tokens or six Staffers past the line,
-        allow), each seat can move two Agents of its dead colours back and forth between cells
-        touching only such colours, alternating them because a tile under an Instructions File
-        stays put, and the position repeats every few rounds (a test plays such a cycle in
-        both variants). Rulesets where the first token or Staffer past the line ends the game
-        still allow placements that evaluate nothing (diagonal ones, a Joker beside Jokers) with
-        no bound that follows from the rules, so ``None`` is declared for every ruleset.
+        (Classified) is dead for that seat. Once each seat has a dead lane without the game
+        ending (the default end conditions, six tokens or six Staffers past the line, allow
+        it), each seat can shuttle two Agents of that colour between cells that touch only that
+        colour, alternating them because a tile under an Instructions File stays put, and the
+        position repeats every six rounds (``test_a_game_can_repeat_a_position_for_ever`` plays
+        it in both variants). Only a ruleset where the first token or Staffer past the line
+        ends the game leaves no dead lane before the end, and even there placements that
+        evaluate nothing (diagonal ones) have no limit in the rules, so no finite bound is
+        claimed for any ruleset.
+
+        Returns are 1 for each winner: seats still level after the tie-break share the win, so
+        the game is general-sum (the returns add up to the number of winners).
         """
         chance = len(self.setup_steps)
         if self.choose_colours:
