@@ -34,7 +34,13 @@ from __future__ import annotations
 from typing import Any
 
 from fieldcraft.core.api import CHANCE, TERMINAL, Game, MalformedActionError, RulesetError, State
-from fieldcraft.core.spec import GENERAL_SUM, GameInfo, GameType
+from fieldcraft.core.spec import (
+    EXPLICIT_STOCHASTIC,
+    GENERAL_SUM,
+    IMPERFECT_INFORMATION,
+    GameInfo,
+    GameType,
+)
 
 from .grid import (
     BADMASK,
@@ -53,10 +59,11 @@ from .grid import (
     GridRules,
     agent_faces,
 )
-from .setup_steps import K_COLOUR, K_DEAL, K_START, SetupRules, setup_script
+from .setup_steps import K_COLOUR, K_DEAL, K_START, SetupRules, setup_script, step_tables
 from .track import TrackRules
 
-GAME_TYPE = GameType(utility=GENERAL_SUM)
+GAME_TYPE = GameType(chance_mode=EXPLICIT_STOCHASTIC, information=IMPERFECT_INFORMATION,
+                     utility=GENERAL_SUM)
 """Sequential, explicit chance (the setup), imperfect information (the Agents' hidden faces).
 General-sum: a seat that wins scores 1, and seats still level after the tie-break share the
 win, so the returns add up to 1 or more."""
@@ -171,6 +178,8 @@ class UndercoverGame(Game):
         # -- setup script: every chance node (and colour choice) in order --
         self.setup_steps = setup_script(players, self.random_start, self.classified,
                                         self.token_spaces, self.pile_sizes)
+        self.setup_choosers, self.laid_slices = step_tables(
+            self.setup_steps, self.choose_colours, self.lane_size, self.token_spaces)
         self.deal_actions = list(range(self.DEAL, self.DEAL + N_AGENTS))
         # deal_odds[n]: every deal outcome at odds 1/n, for when n Agents are left to deal.
         self.deal_odds = [[(self.DEAL + a, 1.0 / n) for a in range(N_AGENTS)] if n else []
@@ -453,7 +462,7 @@ class UndercoverState(SetupRules, GridRules, TrackRules, State):
         if ph == FLIP:
             return action == g.FLIP or action == g.KEEP
         if ph == SETUP:
-            kind, lane, space = g.setup_steps[self.setup_i]
+            kind = g.setup_steps[self.setup_i][0]
             if kind == K_DEAL:
                 a = action - g.DEAL
                 return 0 <= a < N_AGENTS and self.tcell[a] == LOC_SUPPLY
@@ -462,7 +471,7 @@ class UndercoverState(SetupRules, GridRules, TrackRules, State):
                 return 0 <= c < N_COLOURS and c not in self.colour
             if kind == K_START:
                 return 0 <= action - g.FIRST < g.num_players
-            return self._token_is_left(lane, space, action - g.TOKEN)
+            return action in self._token_odds()[0]
         return False
 
 

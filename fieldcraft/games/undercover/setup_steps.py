@@ -37,6 +37,17 @@ def setup_script(players: int, random_start: bool, classified: bool, token_space
     return steps
 
 
+def step_tables(steps: list[tuple[int, int, int]], choose_colours: bool, lane_size: int,
+                token_spaces: list[int]) -> tuple[list[int], list[tuple[int, int]]]:
+    """Per step: who chooses (the colour step's order from the starting seat when players
+    choose, -1 for chance), and for a token step the slice of ``tokens`` holding the values
+    its lane already has (empty for the other steps)."""
+    choosers = [k if kind == K_COLOUR and choose_colours else -1 for kind, k, _ in steps]
+    slices = [(lane * lane_size + token_spaces[0], lane * lane_size + space)
+              if kind == K_TOKEN else (0, 0) for kind, lane, space in steps]
+    return choosers, slices
+
+
 class SetupRules:
     """Who acts in each setup step, what it may choose and what it does."""
 
@@ -44,14 +55,12 @@ class SetupRules:
 
     def _enter_setup_step(self) -> None:
         g = self.game
-        if self.setup_i >= len(g.setup_steps):
+        i = self.setup_i
+        if i >= len(g.setup_steps):
             self._finish_setup()
             return
-        kind, k, _ = g.setup_steps[self.setup_i]
-        if kind == K_COLOUR and g.choose_colours:
-            self.cur = (self.start + k) % g.num_players
-        else:
-            self.cur = CHANCE
+        chooser = g.setup_choosers[i]
+        self.cur = CHANCE if chooser < 0 else (self.start + chooser) % g.num_players
 
     def _setup_legal(self) -> list[int]:
         g = self.game
@@ -59,7 +68,7 @@ class SetupRules:
         if kind == K_DEAL:
             return [a for y, a in zip(self.tcell, g.deal_actions, strict=False) if y == LOC_SUPPLY]
         if kind == K_TOKEN:
-            return self._token_odds(k, space)[0][:]
+            return self._token_odds()[0][:]
         if kind == K_COLOUR:
             return [g.COLOUR + c for c in range(N_COLOURS) if c not in self.colour]
         return [a for a, _ in self.chance_outcomes()]
@@ -75,28 +84,22 @@ class SetupRules:
             odds = g.deal_odds[tcell.count(LOC_SUPPLY)]  # only undealt Agents are in supply
             return [pair for y, pair in zip(tcell, odds, strict=False) if y == LOC_SUPPLY]
         if kind == K_TOKEN:
-            return self._token_odds(k, space)[1][:]
+            return self._token_odds()[1][:]
         if kind == K_START:
             n = g.num_players
             return [(g.FIRST + s, 1.0 / n) for s in range(n)]
         free = [c for c in range(N_COLOURS) if c not in self.colour]
         return [(g.COLOUR + c, 1.0 / len(free)) for c in free]
 
-    def _laid_tokens(self, lane: int, space: int) -> list[int]:
-        """Token values already laid in ``lane``, which fills from its first token space."""
+    def _token_odds(self) -> tuple[list[int], list[tuple[int, float]]]:
+        """(legal actions, outcomes) of the token step now: the values not yet laid in its lane
+        (which fills from its first token space), each by how many of it are left. Cached on
+        the game by the values laid, since every lane of every game deals from the same few
+        hundred partial orders."""
         g = self.game
-        base = lane * g.lane_size
-        return self.tokens[base + g.token_spaces[0]:base + space]
-
-    def _token_odds(self, lane: int, space: int
-                    ) -> tuple[list[int], list[tuple[int, float]]]:
-        """(legal actions, outcomes) of the token for ``space``: the values not yet laid in its
-        lane, each by how many of it are left. Cached on the game by the values laid, since
-        every lane of every game deals from the same few hundred partial orders."""
-        g = self.game
-        laid = self._laid_tokens(lane, space)
-        key = tuple(laid)
-        entry = g.token_odds.get(key)
+        lo, hi = g.laid_slices[self.setup_i]
+        laid = tuple(self.tokens[lo:hi])
+        entry = g.token_odds.get(laid)
         if entry is None:
             remaining = g.token_values[:]
             for v in laid:
@@ -109,11 +112,8 @@ class SetupRules:
             else:
                 outcomes = [(tok + v, remaining.count(v) / total) for v in sorted(set(remaining))]
             entry = ([a for a, _ in outcomes], outcomes)
-            g.token_odds[key] = entry
+            g.token_odds[laid] = entry
         return entry
-
-    def _token_is_left(self, lane: int, space: int, value: int) -> bool:
-        return self.game.token_values.count(value) > self._laid_tokens(lane, space).count(value)
 
     def _apply_setup(self, action: int) -> None:
         g = self.game
