@@ -15,6 +15,8 @@ SPEC = GameSpec(
     search_model="search:UndercoverSearch",
     bot="bot:choose",
     render="render:render",
+    board="board.js",
+    board_css="board.css",
     search=SearchSettings(rollout_depth=0, expand_after=1, c=0.1),
     test_configs=({}, {"variant": "classified"}),
 )
