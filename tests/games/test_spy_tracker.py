@@ -723,3 +723,24 @@ def test_choices_carry_kind_and_args_a_board_can_use():
     assert kinds == {"call", "spot", "bid", "raise"}
     raise_ = next(c for c in state.choices() if c["kind"] == "raise")
     assert raise_["args"] == {"count": 3, "attribute": "Face"}
+
+
+def test_the_heuristic_bot_hands_its_bid_to_the_leading_opponent():
+    """After bidding, the bot passes the turn to the opponent with the most points (then the
+    most Sources), who must then answer a bid the bot thinks likely. (It used to look for a
+    phase named "choosing", which the view calls "choosing next", and chose at random.)"""
+    from fieldcraft.agents import View, make_agent
+
+    game, state = start(3, 0, [MOSCOW[:4], LONDON_MUSCLE + [MERC[0]],
+                               NY_MUSCLE + [TRAITOR[0]]], sources={"3": 4})
+    state.points = [0, 0, 2]  # seat 2 leads on points
+    act(state, "bid 2 Moscow")
+    assert state.observation(0)["phase"] == "choosing next"
+    for seed in range(20):
+        bot = make_agent("heuristic", seed=seed)
+        assert state.action_to_string(bot.act(View(state, 0))) == "next: seat 2"
+    state.points = [0, 0, 0]
+    state.sources = [4, 4, 3]  # now seat 1 leads on Sources
+    for seed in range(20):
+        bot = make_agent("heuristic", seed=seed)
+        assert state.action_to_string(bot.act(View(state, 0))) == "next: seat 1"

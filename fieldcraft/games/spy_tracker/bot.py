@@ -80,7 +80,7 @@ def choose(view: Any, rng: random.Random) -> int:
     g = view.game
     obs = view.observation()
     legal = view.legal_actions()
-    if obs["phase"] == "choosing":
+    if obs["phase"] == "choosing next":
         base = g.next_base
 
         def threat(a: int) -> tuple[int, int, float]:
