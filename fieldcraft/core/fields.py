@@ -128,12 +128,7 @@ class StateMeta(type):
         for field in own:
             if not field.isidentifier():
                 raise TypeError(f"{name}: field name {field!r} is not an identifier")
-        if "__slots__" in namespace:  # spelled out: each slot but the game is a shared field
-            slots = namespace["__slots__"]
-            own = {**{s: VALUE for s in (slots,) if isinstance(slots, str) and s != "game"},
-                   **{s: VALUE for s in slots if not isinstance(slots, str) and s != "game"},
-                   **own}
-        else:
+        if "__slots__" not in namespace:  # only the base State spells its slot ("game") out
             namespace["__slots__"] = tuple(own)
         cls = super().__new__(mcls, name, bases, namespace, **kwargs)
         kinds: dict[str, str] = {}
