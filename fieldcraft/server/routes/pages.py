@@ -52,17 +52,18 @@ async def lobby(request: Request) -> Response:
     })
 
 
-@router.get("/t/{table_id}", response_class=HTMLResponse)
-async def table_page(request: Request, table_id: str) -> Response:
+async def table_or_missing(request: Request, table_id: str, template: str) -> Response:
     room = await hub_of(request).get(table_id)
     if room is None:
         return page(request, "missing.html", {"table_id": table_id}, status_code=404)
-    return page(request, "table.html", table_context(room))
+    return page(request, template, table_context(room))
+
+
+@router.get("/t/{table_id}", response_class=HTMLResponse)
+async def table_page(request: Request, table_id: str) -> Response:
+    return await table_or_missing(request, table_id, "table.html")
 
 
 @router.get("/t/{table_id}/replay", response_class=HTMLResponse)
 async def replay_page(request: Request, table_id: str) -> Response:
-    room = await hub_of(request).get(table_id)
-    if room is None:
-        return page(request, "missing.html", {"table_id": table_id}, status_code=404)
-    return page(request, "replay.html", table_context(room))
+    return await table_or_missing(request, table_id, "replay.html")
