@@ -113,9 +113,22 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                 r["ismcts_tree_iterations_per_second"] = tree["ismcts_iterations_per_second"]
                 r["ismcts_tree_iterations_per_second_best"] = (
                     tree["ismcts_iterations_per_second_best"])
+    reference = None
+    if args.api:  # the public-API loop, beside pyspiel's liars_dice when open_spiel is there
+        from fieldcraft.sim.bench import bench_api
+
+        api = bench_api(names, args.players, rounds=args.runs, seconds=args.api_seconds)
+        reference = api["liars_dice_steps_per_second"]
+        for r, row in zip(results, api["games"], strict=True):
+            r["api_steps_per_second"] = row["steps_per_second"]
+            r["api_ratio_to_liars_dice"] = row["ratio_to_liars_dice"]
+            r["liars_dice_steps_per_second"] = reference
     if args.json:
         print(json.dumps(results))
         return 0
+    if args.api:
+        print("public-API loop (README): " + (f"pyspiel liars_dice {reference:,} steps/s"
+              if reference else "open_spiel not installed, no liars_dice reference"))
     for r in results:
         line = (f"{r['game']:<22} {r['players']}p  {r['steps_per_second']:>10,} steps/s  "
                 f"{r['games_per_second']:>8,.1f} games/s  ({r['mean_steps_per_game']} steps/game, "
@@ -124,6 +137,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             line += (f"\n{'':<26}{r['ismcts_iterations_per_second']:>10,} ISMCTS iterations/s "
                      f"(CPU, opponents: {r['ismcts_opponents']}; median of {r['ismcts_runs']} "
                      f"runs, best {r['ismcts_iterations_per_second_best']:,})")
+        if "api_steps_per_second" in r:
+            ratio = r["api_ratio_to_liars_dice"]
+            line += (f"\n{'':<26}{r['api_steps_per_second']:>10,} steps/s through the public API"
+                     + (f" ({ratio:.2f}x liars_dice)" if ratio is not None else ""))
         if "ismcts_tree_iterations_per_second" in r:
             line += (f"\n{'':<26}{r['ismcts_tree_iterations_per_second']:>10,} ISMCTS "
                      f"iterations/s (CPU, opponents: tree; median of {r['ismcts_runs']} runs, "
@@ -363,6 +380,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=300, help="games per run")
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--no-ismcts", action="store_true", help="skip the search benchmark")
+    p.add_argument("--api", action="store_true",
+                   help="also time the public-API loop (and pyspiel's liars_dice if installed)")
+    p.add_argument("--api-seconds", type=float, default=1.0, metavar="S",
+                   help="seconds per game per run of the public-API loop (default 1)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_bench)
     return parser

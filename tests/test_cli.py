@@ -57,6 +57,21 @@ def test_bench_json(capsys):
     assert results[0]["steps_per_second"] > 0
 
 
+def test_bench_api_times_the_public_api_loop(capsys):
+    results = run_json(capsys, "bench", "--game", "spy-tracker", "--games", "3", "--runs", "1",
+                       "--no-ismcts", "--api", "--api-seconds", "0.2", "--json")
+    (row,) = results
+    assert row["api_steps_per_second"] > 0
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        assert row["api_ratio_to_liars_dice"] is None
+    else:
+        assert row["liars_dice_steps_per_second"] > 0
+        assert row["api_ratio_to_liars_dice"] == pytest.approx(
+            row["api_steps_per_second"] / row["liars_dice_steps_per_second"], rel=0.01)
+
+
 def test_bench_reports_both_search_rates_for_a_policy_game(capsys):
     results = run_json(capsys, "bench", "--game", "spy-tracker", "--games", "5", "--runs", "1",
                        "--json")

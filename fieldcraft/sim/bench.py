@@ -110,3 +110,58 @@ def bench_ismcts(name: str, players: int | None = None, positions: int = 8,
         "rollout_depth": game_spec(name).search.rollout_depth,
         "opponents": opponents or game_spec(name).search.opponents,
     }
+
+
+def api_loop(new_state: Any, seconds: float, seed: int = 0) -> float:
+    """Steps per second of random playouts through the public API only: the README's loop
+    (``chance_outcomes`` at chance nodes, ``legal_actions`` at decisions, ``apply_action``),
+    which is how a researcher drives a game from Python. Works on any OpenSpiel-shaped state,
+    so pyspiel's own games can run in the very same loop."""
+    rng = random.Random(seed)
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        state = new_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                action = rng.choices(actions, probs)[0]
+            else:
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            steps += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return steps / (now - start)
+
+
+def bench_api(names: list[str] | None = None, players: int | None = None, rounds: int = 5,
+              seconds: float = 1.0) -> dict[str, Any]:
+    """``api_loop`` rates of every game and, when ``open_spiel`` is installed, of pyspiel's C++
+    ``liars_dice`` in the same rounds (alternating, so the machine's swings hit both alike),
+    with each game's median rate as a ratio to it."""
+    games = {name: load_game(name, players=players) for name in (names or list_games())}
+    try:
+        import pyspiel
+    except ImportError:
+        reference = None
+    else:
+        reference = pyspiel.load_game("liars_dice")
+    rates: dict[str, list[float]] = {name: [] for name in games}
+    ref_rates: list[float] = []
+    for round_ in range(rounds):
+        if reference is not None:
+            ref_rates.append(api_loop(reference.new_initial_state, seconds, round_))
+        for name, game in games.items():
+            rates[name].append(api_loop(game.new_initial_state, seconds, round_))
+    ref = statistics.median(ref_rates) if ref_rates else None
+    return {
+        "liars_dice_steps_per_second": round(ref) if ref else None,
+        "rounds": rounds,
+        "seconds": seconds,
+        "games": [{"game": name, "players": game.num_players,
+                   "steps_per_second": round(statistics.median(rates[name])),
+                   "ratio_to_liars_dice": round(statistics.median(rates[name]) / ref, 3)
+                   if ref else None} for name, game in games.items()],
+    }
