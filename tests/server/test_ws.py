@@ -237,6 +237,9 @@ def test_act_by_text_and_full_game_to_the_end(client: TestClient) -> None:
         end = client.get(f"/api/tables/{tid}/replay?seat=").json()
         assert end["observation"] == state.observation(None) and end["step"] == total
         assert client.get(f"/api/tables/{tid}/replay?seat=9").status_code == 400
+        # "²" is a digit to str.isdigit but no int: refused, not a server error
+        odd = client.get(f"/api/tables/{tid}/replay", params={"seat": "²"})
+        assert odd.status_code == 400 and odd.json()["error"]["code"] == "request.bad_seat"
         bad = client.get(f"/api/tables/{tid}/replay?step=abc")
         assert bad.status_code == 400 and bad.json()["error"]["code"] == "request.bad_request"
         assert client.get(f"/t/{tid}/replay").status_code == 200

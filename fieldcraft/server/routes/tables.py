@@ -154,7 +154,7 @@ async def api_replay(request: Request, table_id: str, step: int = -1,
         raise TableError(E.NOT_FINISHED, "replays are for finished games")
     viewer: int | None = None
     if seat not in ("", "spectator"):
-        if not seat.isdigit() or not 0 <= int(seat) < room.players:
+        if not (seat.isascii() and seat.isdigit()) or not 0 <= int(seat) < room.players:
             raise TableError(E.BAD_SEAT, f"seat must be 0-{room.players - 1} or empty")
         viewer = int(seat)
     doc = room.table.replay_view(viewer, step)
