@@ -16,8 +16,15 @@ from fieldcraft.core import (
     RulesetError,
     load_game,
 )
+from fieldcraft.games.spy_tracker import SPEC
 from fieldcraft.games.spy_tracker.render import render
-from fieldcraft.games.spy_tracker.rules import ATTRIBUTES
+from fieldcraft.games.spy_tracker.rules import (
+    ATTRIBUTES,
+    BIDDING,
+    CHOOSING,
+    DEALING,
+    OPENING,
+)
 
 GAME = "spy-tracker"
 
@@ -704,6 +711,52 @@ def test_is_legal_agrees_with_the_legal_list_in_every_phase():
     assert state.is_chance_node()
     legal = set(state.legal_actions())
     assert {a for a in ids if state._is_legal(a)} == legal
+
+
+def _legal_by_the_rules(state) -> list[int]:
+    """The legal list worked out from the rules alone, to check the game's cached pieces."""
+    g = state.game
+    if state.phase == BIDDING:
+        cap = g.round_cap(state.in_play)
+        count = state.bid_count
+        if count < 0:
+            return [g.bid_action(k, a) for k in range(g.min_bid, cap + 1)
+                    for a in range(len(ATTRIBUTES))]
+        taken = state.taken_at_count()
+        same = [g.bid_action(count, a) for a in range(len(ATTRIBUTES)) if not taken >> a & 1]
+        raises = [g.bid_action(k, a, True) for k in range(count + 1, cap + 1)
+                  for a in range(len(ATTRIBUTES))]
+        return [0, 1, *same, *raises]  # call, spot
+    if state.phase == CHOOSING:
+        return [g.next_base + s for s, n in enumerate(state.sources) if n and s != state.bidder]
+    if state.phase == DEALING:
+        return [g.deal_base + state.deal_seat * g.num_cards + c for c in state.pool]
+    if state.phase == OPENING:
+        return [g.open_base + s for s in range(g.num_players)]
+    return []
+
+
+@pytest.mark.parametrize("overrides", SPEC.test_configs)
+def test_legal_lists_and_is_legal_follow_the_rules_in_whole_games(overrides):
+    """The legal lists come from tables on the game and ``_is_legal`` answers without them;
+    over whole random games (eliminations and every phase included), both must agree with the
+    rules for every action id, and the fields kept for them with the invariants."""
+    for players in (2, 3, 4):
+        game = load_game(GAME, players=players, **overrides)
+        ids = range(-3, game.num_distinct_actions() + 3)
+        rng = random.Random(players)
+        for _ in range(2):
+            state = game.new_initial_state()
+            while True:
+                legal = state.legal_actions()
+                assert legal == _legal_by_the_rules(state)
+                assert {a for a in ids if state._is_legal(a)} == set(legal)
+                if state.is_chance_node():
+                    assert [a for a, _ in state.chance_outcomes()] == legal
+                state.check_invariants()
+                if state.is_terminal():
+                    break
+                state.apply_action(legal[rng.randrange(len(legal))])
 
 
 def test_choices_carry_kind_and_args_a_board_can_use():

@@ -24,6 +24,7 @@ outcomes are the ids from ``O`` up, their own range (``GameInfo.chance_offset``)
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from typing import Any
 
 from fieldcraft.core.api import CHANCE, TERMINAL, Game, State, sample_chance
@@ -64,9 +65,22 @@ def _spy_name(card: int) -> str:
     return f"{FACTIONS[card // 3 % 3]}/{ROLES[card // 9]}/{CITIES[card % 3]}"
 
 
+class _Table(dict):  # type: ignore[type-arg]
+    """A cache that makes a missing entry with ``make(key)`` and keeps it: a lookup is one
+    subscript, with no test for a miss in the hot path."""
+
+    def __init__(self, make: Any):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: int) -> Any:
+        value = self[key] = self.make(key)
+        return value
+
+
 class SpyTrackerGame(Game):
-    """Resolved ruleset plus the tables every state shares (card names, counting deltas and a
-    cache of bidding-phase legal move lists)."""
+    """Resolved ruleset plus the tables every state shares (card names, counting deltas, what
+    each bid action names, the deal odds and the legal lists of the decision phases)."""
 
     game_type = GAME_TYPE
 
@@ -147,6 +161,8 @@ class SpyTrackerGame(Game):
         names += [f"Mercenary {i + 1}" for i in range(self.num_mercenaries)]
         names += [f"Traitor {i + 1}" for i in range(self.num_traitors)]
         self.card_names: list[str] = names
+        self.deck: list[int] = list(range(self.num_cards))
+        """Every card id in order: each round's pool starts as a copy."""
         # delta[a][c]: what card c adds to the true count of attribute a.
         self.delta: list[list[int]] = []
         for a in range(NUM_ATTRIBUTES):
@@ -160,9 +176,52 @@ class SpyTrackerGame(Game):
             self.delta.append(row)
         # card_delta[c][a] = delta[a][c]: a hand's counts are one zip away.
         self.card_delta: list[tuple[int, ...]] = list(zip(*self.delta, strict=True))
-        self._legal_cache: dict[int, tuple[list[int], frozenset[int]]] = {}
-        self._play_stride = self.num_cards + 1
-        self._deal_pairs: dict[int, list[tuple[int, float]]] = {}
+
+        # Tables for the hot path (a random game is about 40% deals, 30% bids, 30% choices of
+        # who answers), so that each phase's legal list, legality test and move are a lookup or
+        # two rather than arithmetic on several fields.
+        # bid_of[action]: (kind 0 bid / 1 raise, count, attribute) for ids below ``next_base``
+        # (None for call and spot).
+        self.bid_of: list[tuple[int, int, int] | None] = [None, None]
+        for kind in (0, 1):
+            for count in range(self.min_bid, self.max_count + 1):
+                self.bid_of += [(kind, count, a) for a in range(NUM_ATTRIBUTES)]
+        # caps[in_play]: round_cap(in_play).
+        self.caps: list[int] = [self.round_cap(n) for n in range(deal_max + 1)]
+        # The legal list while bidding comes in pieces, so the tables stay small enough for the
+        # processor's cache (one list, and a set, per count, attributes taken and cards in play
+        # grew to megabytes, and looking them up cost more than the pieces do):
+        # openings[in_play]: the round's first bid, any count up to the cap;
+        # answers[count << 9 | taken]: call, spot and the attributes still open at the count;
+        # raises[count * _in_play_stride + in_play]: every raise up to the cap.
+        self.openings: list[list[int]] = [
+            list(range(BID_BASE, BID_BASE + (cap - self.min_bid + 1) * NUM_ATTRIBUTES))
+            for cap in self.caps
+        ]
+        self.answers: dict[int, list[int]] = _Table(self._answers)
+        self._in_play_stride = deal_max + 1
+        self.raises: dict[int, list[int]] = _Table(self._raises)
+        # choosers[bidder][active]: (legal list, legal set) of the bidder's "next: seat" choice,
+        # ``active`` being the bitmask of seats with Sources.
+        self.choosers: list[list[tuple[list[int], frozenset[int]]]] = []
+        for bidder in range(players):
+            row = []
+            for active in range(1 << players):
+                legal = [self.next_base + s for s in range(players)
+                         if active >> s & 1 and s != bidder]
+                row.append((legal, frozenset(legal)))
+            self.choosers.append(row)
+        # deal_pairs[seat][left]: a deal's (action, odds) for every card id, indexed by the
+        # cards of the pool instead of building a tuple per card at every dealt card (the deal
+        # is most of a game's chance steps). Only ``left`` a round's deal can reach is filled.
+        self.deal_pairs: list[list[list[tuple[int, float]]]] = []
+        for seat in range(players):
+            first = self.deal_base + seat * self.num_cards
+            row = [[] for _ in range(self.num_cards + 1)]
+            for left in range(self.num_cards - deal_max + 1, self.num_cards + 1):
+                p = 1.0 / left
+                row[left] = [(first + c, p) for c in range(self.num_cards)]
+            self.deal_pairs.append(row)
 
     def _info(self) -> GameInfo:
         """The bounds follow from the rules: every challenge costs exactly one Source and the
@@ -192,18 +251,6 @@ class SpyTrackerGame(Game):
             max_chance_nodes=chance,
         )
 
-    def deal_outcomes(self, seat: int, left: int) -> list[tuple[int, float]]:
-        """``(deal card c to seat, 1/left)`` for every card id c: a deal's odds are indexed out
-        of this list instead of building a tuple per card at every dealt card (the deal is most
-        of a game's chance steps)."""
-        key = seat * 64 + left
-        pairs = self._deal_pairs.get(key)
-        if pairs is None:
-            base = self.deal_base + seat * self.num_cards
-            p = 1.0 / left
-            pairs = self._deal_pairs[key] = [(base + c, p) for c in range(self.num_cards)]
-        return pairs
-
     def bid_action(self, count: int, attr: int, raise_: bool = False) -> int:
         """Action id of a bid or raise; lets tests and bots build bids without string parsing."""
         base = self.raise_base if raise_ else BID_BASE
@@ -215,28 +262,19 @@ class SpyTrackerGame(Game):
             return self.max_count
         return max(in_play, self.min_bid)
 
-    def bidding_legal(self, count: int, taken: int, in_play: int
-                      ) -> tuple[list[int], frozenset[int]]:
-        """Legal actions while bidding (as a list and a set), cached because they depend only on
-        the standing count, the attributes ``taken`` at that count (a bitmask) and the cards in
-        play."""
-        key = ((count + 1) << 9 | taken) * self._play_stride + in_play  # one int: cheap to hash
-        entry = self._legal_cache.get(key)
-        if entry is None:
-            cap = self.round_cap(in_play)
-            stride = NUM_ATTRIBUTES
-            if count < 0:  # first action of the round: a bid at any count
-                legal = list(range(BID_BASE, BID_BASE + (cap - self.min_bid + 1) * stride))
-            else:
-                same = BID_BASE + (count - self.min_bid) * stride
-                legal = [CALL, SPOT] + [same + a for a in range(stride) if not taken >> a & 1]
-                legal += range(
-                    self.raise_base + (count + 1 - self.min_bid) * stride,
-                    self.raise_base + (cap + 1 - self.min_bid) * stride,
-                )
-            entry = (legal, frozenset(legal))
-            self._legal_cache[key] = entry
-        return entry
+    def _answers(self, key: int) -> list[int]:
+        """An entry of ``answers``: call, spot and the bids at the standing count on the
+        attributes not taken."""
+        count, taken = key >> 9, key & 511
+        same = BID_BASE + (count - self.min_bid) * NUM_ATTRIBUTES
+        return [CALL, SPOT] + [same + a for a in range(NUM_ATTRIBUTES) if not taken >> a & 1]
+
+    def _raises(self, key: int) -> list[int]:
+        """An entry of ``raises``: every raise over the standing count up to the cap."""
+        count, in_play = divmod(key, self._in_play_stride)
+        first = self.raise_base + (count + 1 - self.min_bid) * NUM_ATTRIBUTES
+        return list(range(first, self.raise_base + (self.caps[in_play] + 1 - self.min_bid)
+                          * NUM_ATTRIBUTES))
 
 
 class SpyTrackerState(State):
@@ -249,10 +287,16 @@ class SpyTrackerState(State):
     player: int
     round: int
     sources: list[int]
+    active: int
+    """Bitmask of the seats that still have Sources (kept with ``sources``), so that who deals
+    next, who may be handed a bid and whether one seat is left are a bit test or a lookup."""
     points: list[int]
     hands: list[list[int]]
     pool: list[int]
     deal_seat: int
+    deal_first: int
+    """Action id of dealing card 0 to ``deal_seat`` (-1 when not dealing): a deal's card is the
+    action minus this, with no arithmetic on the seat."""
     deal_start: int
     in_play: int
     opener: int
@@ -260,7 +304,7 @@ class SpyTrackerState(State):
     bid_attr: int
     taken: int
     """Bitmask of the attributes a bid at the standing count may not name (see
-    ``taken_at_count``), kept up to date so that legality is one lookup."""
+    ``taken_at_count``), kept up to date so that legality needs no walk over the bids."""
     bidder: int
     bids: list[int]
     """This round's bids, flat: seat, kind (0 bid / 1 raise), count, attribute."""
@@ -278,10 +322,12 @@ class SpyTrackerState(State):
         self.actions = []
         self.round = 1
         self.sources = [game.start_sources] * players
+        self.active = (1 << players) - 1
         self.points = [0] * players
         self.hands = [[] for _ in range(players)]
-        self.pool = list(range(game.num_cards))
+        self.pool = game.deck.copy()
         self.deal_seat = -1
+        self.deal_first = -1
         self.deal_start = 0
         self.in_play = players * game.start_sources * game.cards_per_source
         self.bid_count = -1
@@ -312,32 +358,51 @@ class SpyTrackerState(State):
 
     def legal_actions(self) -> list[int]:
         phase = self.phase
-        g = self.game
         if phase == BIDDING:
-            return g.bidding_legal(self.bid_count, self.taken, self.in_play)[0][:]
-        if phase == DEALING:
-            base = g.deal_base + self.deal_seat * g.num_cards
-            return [base + c for c in self.pool]
+            g = self.game
+            count = self.bid_count
+            if count < 0:
+                return g.openings[self.in_play].copy()
+            return (g.answers[count << 9 | self.taken]
+                    + g.raises[count * g._in_play_stride + self.in_play])
         if phase == CHOOSING:
-            base = g.next_base
-            bidder = self.bidder
-            return [base + s for s, n in enumerate(self.sources) if n and s != bidder]
+            return self.game.choosers[self.bidder][self.active][0].copy()
+        if phase == DEALING:
+            first = self.deal_first
+            return [first + c for c in self.pool]
         if phase == OPENING:
+            g = self.game
             return list(range(g.open_base, g.open_base + g.num_players))
         return []
 
     def _is_legal(self, action: int) -> bool:
+        """A bisection of the pool, a few comparisons or one set lookup, without the legal
+        list; the phases in the order of how often they come up."""
         phase = self.phase
-        g = self.game
-        if phase == BIDDING:
-            return action in g.bidding_legal(self.bid_count, self.taken, self.in_play)[1]
-        if phase == DEALING:
-            card = action - g.deal_base - self.deal_seat * g.num_cards
-            return 0 <= card < g.num_cards and card in self.pool
+        if phase == DEALING:  # any other int is no card of the pool once deal_first is taken
+            pool = self.pool
+            card = action - self.deal_first
+            i = bisect_left(pool, card)
+            return i < len(pool) and pool[i] == card
+        if phase == BIDDING:  # from the action's count and attribute: no set per position
+            standing = self.bid_count
+            if action < BID_BASE:  # call or spot, once a bid stands
+                return action >= 0 and standing >= 0
+            g = self.game
+            if action >= g.next_base:
+                return False
+            kind, count, attr = g.bid_of[action]
+            if count > g.caps[self.in_play]:
+                return False
+            if kind:  # a raise: a higher count than the standing bid's
+                return 0 <= standing < count
+            if standing < 0:  # the round's first bid
+                return True
+            return count == standing and not self.taken >> attr & 1
         if phase == CHOOSING:
-            seat = action - g.next_base
-            return 0 <= seat < g.num_players and seat != self.bidder and self.sources[seat] > 0
+            return action in self.game.choosers[self.bidder][self.active][1]
         if phase == OPENING:
+            g = self.game
             return 0 <= action - g.open_base < g.num_players
         return False
 
@@ -366,8 +431,12 @@ class SpyTrackerState(State):
         phase = self.phase
         g = self.game
         if phase == DEALING:
-            pairs = g.deal_outcomes(self.deal_seat, len(self.pool))
-            return [pairs[c] for c in self.pool]
+            pool = self.pool
+            left = len(pool)
+            pairs = g.deal_pairs[self.deal_seat][left]
+            if left == g.num_cards:
+                return pairs.copy()
+            return [pairs[c] for c in pool]
         if phase == OPENING:
             p = 1.0 / g.num_players
             return [(g.open_base + s, p) for s in range(g.num_players)]
@@ -375,35 +444,23 @@ class SpyTrackerState(State):
 
     def _apply(self, action: int) -> None:
         self.actions.append(action)
-        g = self.game
         phase = self.phase
-        if phase == DEALING:
+        if phase == DEALING:  # the phases in the order of how often they come up
+            card = action - self.deal_first
+            pool = self.pool
+            del pool[bisect_left(pool, card)]  # the pool is sorted: no scan for the card
             seat = self.deal_seat
-            card = action - g.deal_base - seat * g.num_cards
-            self.pool.remove(card)
             hand = self.hands[seat]
             hand.append(card)
-            if len(hand) == self.sources[seat] * g.cards_per_source:
-                sources = self.sources
-                nxt = seat + 1
-                while nxt < len(sources) and not sources[nxt]:
-                    nxt += 1
-                if nxt == len(sources):
-                    self.deal_seat = -1
-                    self.phase = BIDDING
-                    self.player = self.opener
-                else:
-                    self.deal_seat = nxt
-        elif phase == BIDDING:
+            if len(hand) == self.sources[seat] * self.game.cards_per_source:
+                self._hand_dealt(seat)
+            return
+        g = self.game
+        if phase == BIDDING:
             if action < BID_BASE:
                 self._challenge(action == SPOT)
                 return
-            if action < g.raise_base:
-                index, kind = action - BID_BASE, 0
-            else:
-                index, kind = action - g.raise_base, 1
-            count = index // NUM_ATTRIBUTES + g.min_bid
-            attr = index % NUM_ATTRIBUTES
+            kind, count, attr = g.bid_of[action]
             seat = self.player
             self.bids += (seat, kind, count, attr)
             if g.no_repeat_bids and count == self.bid_count:
@@ -449,9 +506,25 @@ class SpyTrackerState(State):
                 i += 1
         del pool[:i]
         pool.sort()
-        self.deal_seat = -1
+        self.deal_seat = self.deal_first = -1
         self.phase = BIDDING
         self.player = self.opener
+
+    def _hand_dealt(self, seat: int) -> None:
+        """``seat``'s hand is full: deal to the next seat with Sources, or start the bidding."""
+        later = self.active >> (seat + 1)
+        if later:
+            self._deal_to(seat + (later & -later).bit_length())  # the lowest seat of ``later``
+        else:
+            self.deal_seat = self.deal_first = -1
+            self.phase = BIDDING
+            self.player = self.opener
+
+    def _deal_to(self, seat: int) -> None:
+        """Deal to ``seat`` next (``deal_first`` follows ``deal_seat``)."""
+        g = self.game
+        self.deal_seat = seat
+        self.deal_first = g.deal_base + seat * g.num_cards
 
     def _next_active(self, seat: int) -> int:
         """The next seat clockwise that still has an active Source."""
@@ -466,7 +539,8 @@ class SpyTrackerState(State):
         self.phase = DEALING
         self.player = CHANCE
         self.deal_start = len(self.actions)
-        self.deal_seat = next(s for s, n in enumerate(self.sources) if n)
+        active = self.active
+        self._deal_to((active & -active).bit_length() - 1)  # the lowest seat with Sources
 
     def true_count(self, attr: int) -> int:
         """Cards showing ``attr`` plus Mercenaries minus Traitors over every live hand (floored at
@@ -496,10 +570,15 @@ class SpyTrackerState(State):
         g = self.game
         true, loser, winner = self.resolve(spot)
         challenger = self.player
-        self.sources[loser] -= 1
+        sources = self.sources
+        sources[loser] -= 1
+        eliminated = not sources[loser]
+        if eliminated:
+            self.active &= ~(1 << loser)
         if spot:
             self.points[winner] += g.spot_points
         names = g.card_names
+        hands = self.hands
         self.reveal = {
             "round": self.round,
             "challenge": "spot" if spot else "call",
@@ -508,34 +587,33 @@ class SpyTrackerState(State):
             "count": self.bid_count,
             "attribute": ATTRIBUTES[self.bid_attr],
             "true_count": true,
-            "hands": [h[:] for h in self.hands],
-            "cards": [[names[c] for c in h] for h in self.hands],
+            "hands": hands,  # handed over whole: the next round is dealt into new lists
+            "cards": [[names[c] for c in h] for h in hands],
             "loser": loser,
             "winner": winner,
             "point_to": winner if spot and g.spot_points else None,
-            "eliminated": self.sources[loser] == 0,
+            "eliminated": eliminated,
         }
-        players = len(self.sources)
-        self.hands = [[] for _ in range(players)]
-        self.pool = list(range(g.num_cards))
+        self.hands = [[] for _ in sources]
+        self.pool = g.deck.copy()
         self.bid_count = self.bid_attr = self.bidder = -1
         self.taken = 0
         self.bids = []
-        active = [s for s, n in enumerate(self.sources) if n]
         if spot and self.points[winner] >= g.points_to_win:
             self._finish(winner, "points")
             return
-        if len(active) == 1:
-            self._finish(active[0], "last_standing")
+        active = self.active
+        if not active & (active - 1):  # one seat left
+            self._finish(active.bit_length() - 1, "last_standing")
             return
-        if self.sources[loser]:
+        if not eliminated:
             self.opener = loser
         elif g.opener_other_party:
             self.opener = winner
         else:
             self.opener = self._next_active(loser)
         self.round += 1
-        self.in_play = sum(self.sources) * g.cards_per_source
+        self.in_play = sum(sources) * g.cards_per_source
         self._start_deal()
 
     def _finish(self, seat: int, ending: str) -> None:
@@ -569,12 +647,17 @@ class SpyTrackerState(State):
         assert all(n == 1 for n in seen), "a card is missing or in two places"
         assert self.pool == sorted(self.pool), "the undealt pool must stay sorted"
         assert all(0 <= n <= g.start_sources for n in self.sources)
+        assert self.active == sum(1 << s for s, n in enumerate(self.sources) if n), "active"
         assert all(p >= 0 for p in self.points)
         assert len(self.bids) % 4 == 0
         if g.no_repeat_bids:
             made = list(zip(self.bids[2::4], self.bids[3::4], strict=True))
             assert len(made) == len(set(made)), "a bid was repeated this round"
         assert self.taken == self.taken_at_count(), "taken must follow the bids"
+        if self.phase == DEALING:
+            assert self.deal_first == g.deal_base + self.deal_seat * g.num_cards, "deal_first"
+        else:
+            assert self.deal_seat == self.deal_first == -1, "deal_first outside a deal"
         active = [s for s, n in enumerate(self.sources) if n]
         cps = g.cards_per_source
         phase = self.phase
