@@ -140,6 +140,22 @@ def test_deal_is_one_uniform_chance_node_per_card_from_the_undealt_cards():
         act(state, f"deal {MOSCOW[1]} to seat 1")
 
 
+def test_a_deal_of_the_whole_deck_offers_every_card_down_to_the_last():
+    """Two seats of 18 Sources deal all 36 cards: the odds follow the pool to a last card
+    that is certain."""
+    game = load_game(GAME, players=2, sources={"2": 18})
+    state = game.new_initial_state()
+    act(state, "seat 0 opens")
+    rng = random.Random(5)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert [a for a, _ in outcomes] == state.legal_actions()
+        assert all(abs(p - 1 / len(state.pool)) < 1e-12 for _, p in outcomes)
+        state.apply_action(rng.choice(outcomes)[0])
+    assert outcomes == [(outcomes[0][0], 1.0)] and state.pool == []
+    state.check_invariants()
+
+
 def test_play_chance_deals_the_round_in_one_go_with_uniform_cards():
     """Dealing the rest of a round in one call must give every card the same chance of every
     place in every hand, as card-by-card chance nodes do; a sampler that could never pick the

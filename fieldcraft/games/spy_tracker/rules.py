@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from operator import itemgetter
 from typing import Any
 
 from fieldcraft.core.api import CHANCE, TERMINAL, Game, State, sample_chance
@@ -434,9 +435,11 @@ class SpyTrackerState(State):
             pool = self.pool
             left = len(pool)
             pairs = g.deal_pairs[self.deal_seat][left]
-            if left == g.num_cards:
+            if left == g.num_cards:  # the round's first card: every card is in the pool
                 return pairs.copy()
-            return [pairs[c] for c in pool]
+            if left == 1:  # (itemgetter of one index gives the item, not a tuple)
+                return [pairs[pool[0]]]
+            return list(itemgetter(*pool)(pairs))  # gathered in C, not in a comprehension
         if phase == OPENING:
             p = 1.0 / g.num_players
             return [(g.open_base + s, p) for s in range(g.num_players)]
