@@ -250,7 +250,8 @@ def test_agent_revealed_as_opposite_side_after_flip_is_allowed():
     play(state, "place 19,19")  # below the Yellow HQ
     # But from now on Purple may not pick that Yellow Agent up from the board.
     state.cur = 0
-    state.files[0] = -1
+    state._move_file(0, -1)  # Purple's File off it: only the colour bars it now
+    state.check_invariants()
     assert "take 19,19" not in legal_strings(state)
     state.cur = 1
     assert "take 19,19" in legal_strings(state)

@@ -31,7 +31,12 @@ WALL = 8
 # cell" (OCC) or "does a colour an Agent must avoid touch it" (BADMASK). A Joker only counts as
 # a tile, because it is compatible with everything.
 OCC = 7 << 18
+ANY = 1 << 18
+"""One tile in the OCC field. That field is the top one, so ``m & OCC`` is ``m >= ANY``: the
+hot paths test that, a comparison the interpreter makes without building a new int."""
 DELTA = tuple((1 << (3 * c)) | (1 << 18) for c in range(N_COLOURS)) + (1 << 18, 0, 0)
+OPPOSITE = tuple((c + 3) % N_COLOURS for c in range(N_COLOURS))
+"""Each colour's Opposite Side: the colour a seat may not activate."""
 # Colours an Agent of colour c may NOT touch: everything but c and its two ring neighbours.
 BADMASK = tuple(
     sum(7 << (3 * ((c + k) % N_COLOURS)) for k in (2, 3, 4)) for c in range(N_COLOURS)
@@ -72,7 +77,8 @@ class GridRules:
 
     # -- board caches --------------------------------------------------------------------------
     def _put(self, tile: int, y: int) -> None:
-        """Put a tile on an empty cell and keep ``nmask``/``frontier`` in step."""
+        """Put a tile on an empty cell and keep ``nmask``/``frontier`` in step (the four
+        neighbours written out: this runs every turn)."""
         gcol = self.gcol
         nmask = self.nmask
         frontier = self.frontier
@@ -80,17 +86,32 @@ class GridRules:
         self.grid[y] = tile
         gcol[y] = c
         self.tcell[tile] = y
-        if tile < N_AGENTS:
-            insort(self.agent_cells, y)
-        if nmask[y] & OCC:
+        if tile < N_AGENTS and tile != self.held and tile not in self.files:
+            insort(self.agent_cells, y)  # (the held tile is under its seat's File)
+        if nmask[y] >= ANY:
             frontier.remove(y)
         d = DELTA[c]
         w2 = self.game.w2
-        for z in (y - 1, y + 1, y - w2, y + w2):
-            m = nmask[z]
-            if not m & OCC and gcol[z] == EMPTY:
-                frontier.append(z)
-            nmask[z] = m + d
+        z = y - 1
+        m = nmask[z]
+        if m < ANY and gcol[z] == EMPTY:
+            frontier.append(z)
+        nmask[z] = m + d
+        z = y + 1
+        m = nmask[z]
+        if m < ANY and gcol[z] == EMPTY:
+            frontier.append(z)
+        nmask[z] = m + d
+        z = y - w2
+        m = nmask[z]
+        if m < ANY and gcol[z] == EMPTY:
+            frontier.append(z)
+        nmask[z] = m + d
+        z = y + w2
+        m = nmask[z]
+        if m < ANY and gcol[z] == EMPTY:
+            frontier.append(z)
+        nmask[z] = m + d
 
     def _lift(self, y: int) -> int:
         """Take the tile off cell ``y`` (the exact reverse of ``_put``)."""
@@ -103,72 +124,118 @@ class GridRules:
         gcol[y] = EMPTY
         self.tcell[tile] = LOC_HELD
         if tile < N_AGENTS:
-            self.agent_cells.remove(y)
+            try:
+                self.agent_cells.remove(y)
+            except ValueError:
+                pass  # an Agent under a File is not listed
         w2 = self.game.w2
-        for z in (y - 1, y + 1, y - w2, y + w2):
-            m = nmask[z] - d
-            nmask[z] = m
-            if not m & OCC and gcol[z] == EMPTY:
-                frontier.remove(z)
-        if nmask[y] & OCC:
+        z = y - 1
+        m = nmask[z] - d
+        nmask[z] = m
+        if m < ANY and gcol[z] == EMPTY:
+            frontier.remove(z)
+        z = y + 1
+        m = nmask[z] - d
+        nmask[z] = m
+        if m < ANY and gcol[z] == EMPTY:
+            frontier.remove(z)
+        z = y - w2
+        m = nmask[z] - d
+        nmask[z] = m
+        if m < ANY and gcol[z] == EMPTY:
+            frontier.remove(z)
+        z = y + w2
+        m = nmask[z] - d
+        nmask[z] = m
+        if m < ANY and gcol[z] == EMPTY:
+            frontier.remove(z)
+        if nmask[y] >= ANY:
             frontier.append(y)
         return tile
 
+    def _move_file(self, seat: int, tile: int) -> None:
+        """Put ``seat``'s Instructions File on ``tile`` (-1: take it away). ``agent_cells``
+        lists no Agent under a File, so the Agent it leaves, if on the board, is listed again
+        (the one it goes to is in hand when a turn does this)."""
+        tcell = self.tcell
+        old = self.files[seat]
+        self.files[seat] = tile
+        if old >= 0 and old < N_AGENTS and tcell[old] >= 0:
+            insort(self.agent_cells, tcell[old])
+        if tile >= 0 and tile < N_AGENTS and tcell[tile] >= 0:
+            self.agent_cells.remove(tcell[tile])
+
     # -- activation ----------------------------------------------------------------------------
     def _activate_actions(self) -> list[int]:
+        """What the seat to move may activate: the Agents on the board (none under a File, see
+        ``agent_cells``) and the pile tops, but none showing its Opposite Side colour; its
+        Joker while unused. Plain loops rather than comprehensions: on lists this short a
+        comprehension's own setup costs more than the loop."""
         g = self.game
-        p = self.cur
-        bad = (self.colour[p] + 3) % N_COLOURS
-        tcell = self.tcell
-        tcol = self.tcol
-        grid = self.grid
+        bad = OPPOSITE[self.colour[self.cur]]
         gcol = self.gcol
-        files = self.files  # a tile under any Instructions File stays put
         take_of = g.take_of  # cells are numbered row by row, as the take actions are
-        acts = [take_of[y] for y in self.agent_cells if gcol[y] != bad and grid[y] not in files]
+        acts = []
+        for y in self.agent_cells:
+            if gcol[y] != bad:
+                acts.append(take_of[y])
+        tcol = self.tcol
         draw = g.DRAW_TOP
         for pile in self.piles:
             if pile and tcol[pile[-1]] != bad:
                 acts.append(draw)
             draw += 1
-        if g.has_jokers and tcell[JOKER0 + p] == LOC_SUPPLY:
+        if g.has_jokers and self.tcell[JOKER0 + self.cur] == LOC_SUPPLY:
             acts.append(g.TAKE_JOKER)
-        if acts:
-            return acts
-        # Special case: only Opposite-Side Agents can be taken and the Joker is used.
-        for k, pile in enumerate(self.piles):
-            if pile and (g.bottom_ignores_ban or len(pile) > 1 or tcol[pile[0]] != bad):
-                acts.append(g.DRAW_BOTTOM + k)
+        return acts or self._activate_fallback(bad)
+
+    def _activate_fallback(self, bad: int) -> list[int]:
+        """Only Opposite-Side Agents can be taken and the Joker is used: the bottom of a pile."""
+        g = self.game
+        tcol = self.tcol
+        acts = [g.DRAW_BOTTOM + k for k, pile in enumerate(self.piles)
+                if pile and (g.bottom_ignores_ban or len(pile) > 1 or tcol[pile[0]] != bad)]
         if acts:
             return acts
         # Unreachable with the printed components (12 Agents, at most 6 Files); kept so a
         # changed ruleset can never leave a player without a move: the ban is lifted.
-        acts = [take_of[tcell[t]] for t in range(N_AGENTS) if tcell[t] >= 0
-                and t not in files]
+        tcell = self.tcell
+        acts = [g.take_of[tcell[t]] for t in range(N_AGENTS) if tcell[t] >= 0
+                and t not in self.files]
         acts.sort()
         acts += [g.DRAW_TOP + k for k, pile in enumerate(self.piles) if pile]
         return acts
 
     # -- placement -----------------------------------------------------------------------------
     def _place_actions(self) -> list[int]:
-        """Legal placements as actions; the common case in one pass (``p2a`` is monotone, so
-        sorting actions sorts cells)."""
+        """Legal placements as actions: the frontier cells whose neighbours the held tile
+        accepts, in one plain loop (``p2a`` is monotone, so sorting actions sorts cells);
+        ``_place_cells`` has the fallbacks."""
         c = self.tcol[self.held]
         p2a = self.game.p2a
         nmask = self.nmask
+        acts = []
         if c == JOKER:
             bad = 0
-            acts = [p2a[y] for y in self.frontier]
+            for y in self.frontier:
+                acts.append(p2a[y])
         else:
             bad = BADMASK[c]
-            acts = [p2a[y] for y in self.frontier if not nmask[y] & bad]
+            for y in self.frontier:
+                if not nmask[y] & bad:
+                    acts.append(p2a[y])
         origin = self.origin  # empty now: in the frontier if it touches a tile
-        if origin >= 0 and not self.flipped and nmask[origin] & OCC and not nmask[origin] & bad:
+        if origin >= 0 and not self.flipped and nmask[origin] >= ANY and not nmask[origin] & bad:
             acts.remove(p2a[origin])  # a tile taken off the board must move unless flipped
         if not acts:
-            return [p2a[y] for y in self._place_cells()]
+            return self._place_fallback()
         acts.sort()
         return acts
+
+    def _place_fallback(self) -> list[int]:
+        """``_place_cells`` as actions (only when no orthogonal placement exists)."""
+        p2a = self.game.p2a
+        return [p2a[y] for y in self._place_cells()]
 
     def _place_cells(self) -> list[int]:
         """Padded cells where the held tile may go, sorted; diagonal cells only when no
@@ -250,7 +317,8 @@ class GridRules:
                 assert self.revealed[a]
             if self.tcell[a] in (LOC_PILE, LOC_SUPPLY):
                 assert not self.up[a] and not self.revealed[a], "piles show official sides"
-        assert self.agent_cells == sorted(y for y in self.tcell[:N_AGENTS] if y >= 0)
+        assert self.agent_cells == sorted(y for t, y in enumerate(self.tcell[:N_AGENTS])
+                                          if y >= 0 and t not in self.files)
         # Files sit on distinct tiles that are on the board or in hand.
         placed = [f for f in self.files if f >= 0]
         assert len(placed) == len(set(placed)), "two Files on one tile"

@@ -31,6 +31,7 @@ flipped tile, its back.
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import Any
 
 from fieldcraft.core.api import CHANCE, TERMINAL, Game, MalformedActionError, RulesetError, State
@@ -43,6 +44,7 @@ from fieldcraft.core.spec import (
 )
 
 from .grid import (
+    ANY,
     BADMASK,
     EMPTY,
     HQ0,
@@ -54,12 +56,12 @@ from .grid import (
     N_AGENTS,
     N_COLOURS,
     N_TILES,
-    OCC,
+    OPPOSITE,
     WALL,
     GridRules,
     agent_faces,
 )
-from .setup_steps import K_COLOUR, K_DEAL, K_START, SetupRules, setup_script, step_tables
+from .setup_steps import K_COLOUR, SetupRules, setup_script, step_tables
 from .track import TrackRules
 
 GAME_TYPE = GameType(chance_mode=EXPLICIT_STOCHASTIC, information=IMPERFECT_INFORMATION,
@@ -127,6 +129,8 @@ class UndercoverGame(Game):
         self.pile_sizes: list[int] = list(r["pile_sizes"])
         self.num_piles = len(self.pile_sizes)
         self.flip_steps: int = r["flip_steps"]
+        self.meetings: dict[int, tuple[tuple[int, int], ...]] = {}
+        """What a meeting moves, by the placed cell's neighbours and tile (``track``)."""
         self.evaluate_first_round: bool = r["evaluate_first_round"]
         self.first_evaluated_turn = 0 if self.evaluate_first_round else players
         self.faces = [agent_faces(a) for a in range(N_AGENTS)]  # by up: (official, undercover)
@@ -180,10 +184,8 @@ class UndercoverGame(Game):
                                         self.token_spaces, self.pile_sizes)
         self.setup_choosers, self.laid_slices = step_tables(
             self.setup_steps, self.choose_colours, self.lane_size, self.token_spaces)
-        self.deal_actions = list(range(self.DEAL, self.DEAL + N_AGENTS))
-        # deal_odds[n]: every deal outcome at odds 1/n, for when n Agents are left to deal.
-        self.deal_odds = [[(self.DEAL + a, 1.0 / n) for a in range(N_AGENTS)] if n else []
-                          for n in range(N_AGENTS + 1)]
+        self.deal_odds: dict[tuple[int, ...], tuple[list[int], list[tuple[int, float]]]] = {}
+        """A deal step's (actions, outcomes) by where the Agents are (``_deal_odds``)."""
         self.token_odds: dict[tuple[int, ...], tuple[list[int], list[tuple[int, float]]]] = {}
 
     def _validate(self, r: dict[str, Any]) -> None:
@@ -338,7 +340,8 @@ class UndercoverState(SetupRules, GridRules, TrackRules, State):
     final_winners: list[int]
     tiebreak_used: bool
     agent_cells: list[int]
-    """The cells holding Agents, in order (what a seat may activate on the board)."""
+    """The cells holding Agents that no Instructions File lies on, in order: what a seat may
+    take from the board, bar its Opposite Side colour."""
 
     game: UndercoverGame
 
@@ -435,22 +438,22 @@ class UndercoverState(SetupRules, GridRules, TrackRules, State):
         g = self.game
         ph = self.phase
         if ph == PLACE:
-            if not 0 <= action < g.TAKE:
+            if action < 0 or action >= g.TAKE:
                 return False
             y = g.a2p[action]
             m = self.nmask[y]
-            if m & OCC and self.gcol[y] == EMPTY and (y != self.origin or self.flipped):
+            if m >= ANY and self.gcol[y] == EMPTY and (y != self.origin or self.flipped):
                 c = self.tcol[self.held]
                 if c == JOKER or not m & BADMASK[c]:
                     return True  # an orthogonal meeting: legal whatever else is
             return action in self._place_actions()
         if ph == ACTIVATE:
-            if not g.TAKE <= action <= g.TAKE_JOKER:
+            if action < g.TAKE or action > g.TAKE_JOKER:
                 return False
-            bad = (self.colour[self.cur] + 3) % N_COLOURS
+            bad = OPPOSITE[self.colour[self.cur]]
             if action < g.DRAW_TOP:
                 t = self.grid[g.a2p[action - g.TAKE]]
-                if 0 <= t < N_AGENTS and self.tcol[t] != bad and t not in self.files:
+                if t >= 0 and t < N_AGENTS and self.tcol[t] != bad and t not in self.files:
                     return True
             elif action < g.DRAW_BOTTOM:
                 pile = self.piles[action - g.DRAW_TOP]
@@ -462,79 +465,73 @@ class UndercoverState(SetupRules, GridRules, TrackRules, State):
         if ph == FLIP:
             return action == g.FLIP or action == g.KEEP
         if ph == SETUP:
-            kind = g.setup_steps[self.setup_i][0]
-            if kind == K_DEAL:
-                a = action - g.DEAL
-                return 0 <= a < N_AGENTS and self.tcell[a] == LOC_SUPPLY
-            if kind == K_COLOUR:
-                c = action - g.COLOUR
-                return 0 <= c < N_COLOURS and c not in self.colour
-            if kind == K_START:
-                return 0 <= action - g.FIRST < g.num_players
-            return action in self._token_odds()[0]
+            return self._setup_is_legal(action)
         return False
 
 
     # -- applying --------------------------------------------------------------------------------
     def _apply(self, action: int) -> None:
+        """One step of a turn, written out in place (it runs at every step of every playout):
+        put the held tile down and evaluate, activate a tile, flip or keep it, or a setup
+        step."""
         self.actions.append(action)
         ph = self.phase
-        if ph == PLACE:
-            self._place(self.game.a2p[action])  # place actions start at 0
-        elif ph == FLIP:
+        if ph == PLACE:  # place actions start at 0
             g = self.game
-            if action == g.FLIP:
+            t = self.held
+            y = g.a2p[action]
+            meeting = self.nmask[y] >= ANY  # a diagonal placement touches nothing orthogonally
+            self._put(t, y)
+            if meeting and self.turn >= g.first_evaluated_turn:
+                self._evaluate(y, t)
+            self.held = -1
+            self.origin = -1
+            self.flipped = False
+            turn = self.turn = self.turn + 1
+            n = g.num_players
+            if self.end_trig and turn % n == 0:
+                self._finish()
+            else:
+                nxt = self.cur + 1
+                self.cur = nxt if nxt < n else 0
+                self.phase = ACTIVATE
+        elif ph == ACTIVATE:
+            g = self.game
+            if action < g.DRAW_TOP:
+                y = g.a2p[action - g.TAKE]
+                t = self._lift(y)
+                self.origin = y
+            else:
+                if action < g.DRAW_BOTTOM:
+                    t = self.piles[action - g.DRAW_TOP].pop()
+                elif action < g.TAKE_JOKER:
+                    t = self.piles[action - g.DRAW_BOTTOM].pop(0)
+                else:
+                    t = JOKER0 + self.cur
+                self.tcell[t] = LOC_HELD
+                self.origin = -1
+            self.held = t
+            # Step 2: the Instructions File goes onto the tile (``_move_file`` written out:
+            # the tile is in hand, and the one the File leaves, if an Agent on the board, may
+            # be taken again).
+            files = self.files
+            old = files[self.cur]
+            files[self.cur] = t
+            if old >= 0 and old < N_AGENTS and self.tcell[old] >= 0:
+                insort(self.agent_cells, self.tcell[old])
+            self.flipped = False
+            self.phase = FLIP if t < N_AGENTS else PLACE
+        elif ph == FLIP:
+            if action == self.game.FLIP:
                 t = self.held
                 up = self.up[t] ^ 1
                 self.up[t] = up
                 self.revealed[t] = 1
-                self.tcol[t] = g.faces[t][up]
+                self.tcol[t] = self.game.faces[t][up]
                 self.flipped = True
             self.phase = PLACE
-        elif ph == ACTIVATE:
-            self._activate(action)
         else:
             self._apply_setup(action)
-
-    def _activate(self, action: int) -> None:
-        g = self.game
-        p = self.cur
-        if action < g.DRAW_TOP:
-            y = g.a2p[action - g.TAKE]
-            t = self._lift(y)
-            self.origin = y
-        elif action < g.DRAW_BOTTOM:
-            t = self.piles[action - g.DRAW_TOP].pop()
-            self.origin = -1
-        elif action < g.TAKE_JOKER:
-            t = self.piles[action - g.DRAW_BOTTOM].pop(0)
-            self.origin = -1
-        else:
-            t = JOKER0 + p
-            self.origin = -1
-        self.tcell[t] = LOC_HELD
-        self.held = t
-        self.files[p] = t  # step 2: the Instructions File goes onto the activated tile
-        self.flipped = False
-        self.phase = FLIP if t < N_AGENTS else PLACE
-
-    def _place(self, y: int) -> None:
-        g = self.game
-        t = self.held
-        meeting = self.nmask[y] & OCC  # a diagonal placement touches nothing orthogonally
-        self._put(t, y)
-        self.held = -1
-        if meeting and self.turn >= g.first_evaluated_turn:
-            self._evaluate(y, t)
-        self.turn += 1
-        self.origin = -1
-        self.flipped = False
-        n = g.num_players
-        if self.end_trig and self.turn % n == 0:
-            self._finish()
-        else:
-            self.cur = (self.cur + 1) % n
-            self.phase = ACTIVATE
 
     def _finish(self) -> None:
         self.phase = OVER

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fieldcraft.core.api import CHANCE
 
-from .grid import LOC_PILE, LOC_SUPPLY, N_COLOURS
+from .grid import LOC_PILE, LOC_SUPPLY, N_AGENTS, N_COLOURS
 
 # Setup step kinds: (kind, k, space) with k the colour step's order from the starting seat,
 # a token's lane or a dealt Agent's pile, and space a token's track space.
@@ -66,30 +66,56 @@ class SetupRules:
         g = self.game
         kind, k, space = g.setup_steps[self.setup_i]
         if kind == K_DEAL:
-            return [a for y, a in zip(self.tcell, g.deal_actions, strict=False) if y == LOC_SUPPLY]
+            return self._deal_odds()[0][:]
         if kind == K_TOKEN:
             return self._token_odds()[0][:]
-        if kind == K_COLOUR:
-            return [g.COLOUR + c for c in range(N_COLOURS) if c not in self.colour]
-        return [a for a, _ in self.chance_outcomes()]
+        return [a for a, _ in self._seat_odds(kind)]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Chance acts only in the setup."""
+        """Chance acts only in the setup; its steps are tested in order of how many a game has
+        (thirty token steps, twelve deals, a colour per seat, one starting seat)."""
         if self.cur != CHANCE:
             return []
         g = self.game
-        kind, k, space = g.setup_steps[self.setup_i]
-        if kind == K_DEAL:
-            tcell = self.tcell
-            odds = g.deal_odds[tcell.count(LOC_SUPPLY)]  # only undealt Agents are in supply
-            return [pair for y, pair in zip(tcell, odds, strict=False) if y == LOC_SUPPLY]
+        i = self.setup_i
+        kind = g.setup_steps[i][0]
         if kind == K_TOKEN:
-            return self._token_odds()[1][:]
+            lo, hi = g.laid_slices[i]
+            entry = g.token_odds.get(tuple(self.tokens[lo:hi])) or self._token_odds()
+            return entry[1][:]
+        if kind == K_DEAL:
+            entry = g.deal_odds.get(tuple(self.tcell[:N_AGENTS])) or self._deal_odds()
+            return entry[1][:]
+        return self._seat_odds(kind)
+
+    def _seat_odds(self, kind: int) -> list[tuple[int, float]]:
+        """The starting seat (any, evenly) or a colour (any not taken yet, evenly). Apart from
+        the hot steps, so that their comprehensions do not make ``self`` a closure cell in
+        ``chance_outcomes``."""
+        g = self.game
         if kind == K_START:
             n = g.num_players
             return [(g.FIRST + s, 1.0 / n) for s in range(n)]
         free = [c for c in range(N_COLOURS) if c not in self.colour]
         return [(g.COLOUR + c, 1.0 / len(free)) for c in free]
+
+    def _setup_is_legal(self, action: int) -> bool:
+        """``action in self.legal_actions()`` in a setup step, from one look (or the cached
+        token odds)."""
+        g = self.game
+        i = self.setup_i
+        kind = g.setup_steps[i][0]
+        if kind == K_TOKEN:
+            lo, hi = g.laid_slices[i]
+            entry = g.token_odds.get(tuple(self.tokens[lo:hi])) or self._token_odds()
+            return action in entry[0]
+        if kind == K_DEAL:
+            a = action - g.DEAL
+            return 0 <= a < N_AGENTS and self.tcell[a] == LOC_SUPPLY
+        if kind == K_COLOUR:
+            c = action - g.COLOUR
+            return 0 <= c < N_COLOURS and c not in self.colour
+        return 0 <= action - g.FIRST < g.num_players
 
     def _token_odds(self) -> tuple[list[int], list[tuple[int, float]]]:
         """(legal actions, outcomes) of the token step now: the values not yet laid in its lane
@@ -115,21 +141,41 @@ class SetupRules:
             g.token_odds[laid] = entry
         return entry
 
+    def _deal_odds(self) -> tuple[list[int], list[tuple[int, float]]]:
+        """(legal actions, outcomes) of a deal step: every Agent still in supply, at even odds.
+        Cached on the game by where the Agents are (in supply or dealt), a dozen steps a game
+        from a few thousand possible sets."""
+        key = tuple(self.tcell[:N_AGENTS])
+        entry = self.game.deal_odds.get(key)
+        if entry is None:
+            deal = self.game.DEAL
+            undealt = [a for a in range(N_AGENTS) if key[a] == LOC_SUPPLY]
+            p = 1.0 / len(undealt) if undealt else 0.0
+            entry = ([deal + a for a in undealt], [(deal + a, p) for a in undealt])
+            self.game.deal_odds[key] = entry
+        return entry
+
     def _apply_setup(self, action: int) -> None:
         g = self.game
-        kind, k, space = g.setup_steps[self.setup_i]
-        if kind == K_START:
-            self.start = action - g.FIRST
-        elif kind == K_COLOUR:
-            self.colour[(self.start + k) % g.num_players] = action - g.COLOUR
-        elif kind == K_TOKEN:
+        i = self.setup_i
+        kind, k, space = g.setup_steps[i]
+        if kind == K_TOKEN:
             v = action - g.TOKEN
             self.tokens[k * g.lane_size + space] = v
             if space > self.last_tok[k]:
                 self.last_tok[k] = space
-        else:
+        elif kind == K_DEAL:
             a = action - g.DEAL
             self.piles[k].append(a)
             self.tcell[a] = LOC_PILE
-        self.setup_i += 1
-        self._enter_setup_step()
+        elif kind == K_COLOUR:
+            self.colour[(self.start + k) % g.num_players] = action - g.COLOUR
+        else:
+            self.start = action - g.FIRST
+        i += 1
+        self.setup_i = i
+        if i == len(g.setup_steps):
+            self._finish_setup()
+            return
+        chooser = g.setup_choosers[i]
+        self.cur = CHANCE if chooser < 0 else (self.start + chooser) % g.num_players

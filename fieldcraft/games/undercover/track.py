@@ -12,6 +12,22 @@ from __future__ import annotations
 
 from .grid import N_COLOURS
 
+LANE_COUNTS = (1 << 3 * N_COLOURS) - 1
+"""The part of an ``nmask`` value that counts the neighbours of each ring colour (3 bits each;
+see :mod:`.grid`)."""
+
+
+def meeting_moves(key: int, flip_steps: int) -> tuple[tuple[int, int], ...]:
+    """The (lane, steps) of every lane a meeting moves, in lane order, for ``key`` = the
+    placed cell's ``nmask`` * 16 + the placed tile's colour code * 2 + whether it was flipped.
+    The Staffers of different lanes never meet, so the order does not matter; the rules cache
+    these on the game."""
+    counts, colour, flipped = key >> 4 & LANE_COUNTS, key >> 1 & 7, key & 1
+    moves = [counts >> 3 * lane & 7 for lane in range(N_COLOURS)]
+    if colour < N_COLOURS:
+        moves[colour] += flip_steps if flipped else 1
+    return tuple((lane, m) for lane, m in enumerate(moves) if m)
+
 
 def classified_landing(occ: list[int], base: int, p0: int, steps: int, end: int) -> int:
     """Where a Staffer on space ``p0`` (< ``end``) of a Classified lane lands after ``steps``.
@@ -39,27 +55,23 @@ class TrackRules:
 
     def _evaluate(self, y: int, t: int) -> None:
         """Step 4: the activated colour (2 if flipped) and every orthogonal neighbour's colour
-        advance the active player's Staffers; Jokers only pass the meeting on."""
+        advance the active player's Staffers; Jokers only pass the meeting on.
+
+        The neighbours' colours are read off ``nmask[y]`` (it counts them per colour), and the
+        lanes that move with their steps come from a table on the game (:func:`meeting_moves`),
+        so only the lanes that move are visited."""
         g = self.game
-        gcol = self.gcol
-        w2 = g.w2
-        # Steps per colour code (the slots past the six colours, Jokers and empty cells, are
-        # never read).
-        moves = [0, 0, 0, 0, 0, 0, 0, 0, 0]
-        moves[gcol[y - 1]] += 1
-        moves[gcol[y + 1]] += 1
-        moves[gcol[y - w2]] += 1
-        moves[gcol[y + w2]] += 1
-        c = self.tcol[t]
-        if c < N_COLOURS:
-            moves[c] += g.flip_steps if self.flipped else 1
+        key = self.nmask[y] * 16 + self.tcol[t] * 2  # + and * on ints need no new int
+        if self.flipped:
+            key += 1
+        moves = g.meetings.get(key)
+        if moves is None:
+            moves = g.meetings[key] = meeting_moves(key, g.flip_steps)
         p = self.cur
-        changed = 0
         if g.classified:
-            for lane in range(N_COLOURS):
-                m = moves[lane]
-                if m:
-                    changed |= self._advance_classified(p, lane, m)
+            changed = 0
+            for lane, m in moves:
+                changed |= self._advance_classified(p, lane, m)
             if changed & 2:  # someone crossed the black line: count again
                 line = g.black_line
                 past = 0
@@ -71,11 +83,30 @@ class TrackRules:
                     self.ended_by = "line"
         else:
             frozen = self.frozen
+            pos = self.pos
+            last_tok = self.last_tok
+            occ = self.occ
             i = p * N_COLOURS
-            for lane in range(N_COLOURS):
-                m = moves[lane]
-                if m and not frozen[i + lane]:  # a frozen Staffer never moves again
-                    changed |= self._advance_standard(p, lane, m)
+            changed = False
+            for lane, m in moves:
+                # A frozen Staffer never moves again; one with no token ahead stops at once.
+                j = i + lane
+                last = last_tok[lane]
+                pos0 = pos[j]
+                if last <= pos0 or frozen[j]:
+                    continue
+                # Move it: on ``m`` spaces, no further than the last token, past the others.
+                base = lane * g.lane_size
+                target = pos0 + m if pos0 + m < last else last
+                while occ[base + target]:
+                    target += 1  # collision: on to the next free space (a token space is free)
+                if pos0:
+                    occ[base + pos0] -= 1
+                occ[base + target] += 1
+                pos[j] = target
+                if self.tokens[base + target] >= 0:
+                    self._take_token(p, lane, target)
+                    changed = True
             if changed and self.ntaken[p] >= g.tokens_to_end and not self.end_trig:
                 self.end_trig = True
                 self.ended_by = "tokens"
@@ -83,41 +114,21 @@ class TrackRules:
             self.end_trig = True
             self.ended_by = "stuck"
 
-    def _advance_standard(self, p: int, lane: int, steps: int) -> bool:
-        """Move one Staffer; returns True when it took a token (the only event that can end the
-        game or freeze a lane)."""
+    def _take_token(self, p: int, lane: int, space: int) -> None:
+        """Seat ``p``'s Staffer, just arrived on ``space``, takes the token there and freezes."""
         i = p * N_COLOURS + lane
-        if self.frozen[i]:
-            return False
-        last = self.last_tok[lane]
-        pos0 = self.pos[i]
-        if last <= pos0:
-            return False  # no token ahead: the Staffer stops at once
-        g = self.game
-        base = lane * g.lane_size
-        occ = self.occ
-        target = pos0 + steps
-        if target > last:
-            target = last
-        while occ[base + target]:
-            target += 1  # collision: on to the next free space (a token space is always free)
-        if pos0:
-            occ[base + pos0] -= 1
-        occ[base + target] += 1
-        self.pos[i] = target
-        v = self.tokens[base + target]
-        if v < 0:
-            return False
-        self.tokens[base + target] = -1
-        self.taken[i] = v
+        base = lane * self.game.lane_size
+        tokens = self.tokens
+        self.taken[i] = tokens[base + space]
+        tokens[base + space] = -1
         self.frozen[i] = 1
         self.ntaken[p] += 1
-        if target == last:
+        last = self.last_tok[lane]
+        if space == last:
             s = last - 1
-            while s > 0 and self.tokens[base + s] < 0:
+            while s > 0 and tokens[base + s] < 0:
                 s -= 1
             self.last_tok[lane] = s
-        return True
 
     def _advance_classified(self, p: int, lane: int, steps: int) -> int:
         """Move one Staffer on the Classified track; it stops at the last column and never
