@@ -1,24 +1,9 @@
 """Spy Tracker rules core: a card version of Liar's Dice with Mercenaries, Traitors and SPOT.
 
-Everything a designer may change lives in ``ruleset.json`` and is read once in
-:class:`SpyTrackerGame`; the state itself is plain ints and lists so that ``clone`` is a few list
-copies and random playouts stay fast.
-
-Action space (fixed per game; ``C`` = highest bid count, ``m`` = ``min_bid``, ``P`` = players,
-``N`` = deck size)::
-
-    0                      call
-    1                      spot
-    2 + (k-m)*9 + a        bid k of attribute a (round's first bid, or same count new attribute)
-    R + (k-m)*9 + a        raise to k of attribute a (higher count)       R = 2 + 9*(C-m+1)
-    X + s                  next: seat s (the bidder picks who acts next)  X = R + 9*(C-m+1)
-    O + s                  seat s opens (chance, round 1)                 O = X + P
-    D + s*N + c            deal card c to seat s (chance)                 D = O + P
-
-Bids and raises get separate ints so that every action means one thing whatever the state
-("raise 5 Moscow" over a bid of 5 is simply illegal rather than silently read as a bid), and deals
-carry their seat so that a log line can be read back without knowing the position. Chance
-outcomes are the ids from ``O`` up, their own range (``GameInfo.chance_offset``).
+A position is plain ints and lists (so that ``clone`` is a few list copies and random playouts
+stay fast) and its rules are here: who acts, what is legal, what an action does, how a
+challenge comes out and when the game ends. The cards, the action layout and the ruleset's
+tables are in ``game.py``; the names used in the folder are importable from here too.
 """
 
 from __future__ import annotations
@@ -28,254 +13,51 @@ from bisect import bisect_left
 from operator import itemgetter
 from typing import Any
 
-from fieldcraft.core.api import CHANCE, TERMINAL, Game, State, sample_chance
-from fieldcraft.core.errors import RulesetError
+from fieldcraft.core.api import CHANCE, TERMINAL, State, sample_chance
 from fieldcraft.core.fields import Shared
-from fieldcraft.core.spec import CONSTANT_SUM, GameInfo, GameType
 
-GAME_TYPE = GameType(utility=CONSTANT_SUM)
-"""Sequential, explicit chance (the opener, the deals), imperfect information; exactly one seat
-wins, so the returns always add up to 1."""
+from .game import (
+    ATTRIBUTES,
+    BID_BASE,
+    BIDDING,
+    CALL,
+    CHOOSING,
+    CITIES,
+    DEALING,
+    FACTIONS,
+    GAME_TYPE,
+    NUM_ATTRIBUTES,
+    NUM_SPIES,
+    OPENING,
+    OVER,
+    PHASE_NAMES,
+    ROLES,
+    SPOT,
+    SpyTrackerGame,
+    spy_id,
+)
 
-ROLES = ("Face", "Hacker", "Muscle")
-FACTIONS = ("Agency", "Bureau", "Command")
-CITIES = ("New York", "London", "Moscow")
-ATTRIBUTES = ROLES + FACTIONS + CITIES
-"""Attribute index 0-2 roles, 3-5 factions, 6-8 cities: the nine things a bid can name."""
-NUM_ATTRIBUTES = 9
-NUM_SPIES = 27
-
-CALL = 0
-SPOT = 1
-BID_BASE = 2
-
-OPENING, DEALING, BIDDING, CHOOSING, OVER = range(5)
-PHASE_NAMES = ("opening", "dealing", "bidding", "choosing next", "over")
-
-_FIRST_BIDDER_HELP = '"random" or "seat N"'
-_OTHER_PARTY = "other_party"
-_NEXT_SEAT = "next_seat"
-
-
-def spy_id(role: int, faction: int, city: int) -> int:
-    """Card id of a spy; spies take ids 0-26 so a card's attributes follow from its id."""
-    return role * 9 + faction * 3 + city
-
-
-def _spy_name(card: int) -> str:
-    return f"{FACTIONS[card // 3 % 3]}/{ROLES[card // 9]}/{CITIES[card % 3]}"
-
-
-class _Table(dict):  # type: ignore[type-arg]
-    """A cache that makes a missing entry with ``make(key)`` and keeps it: a lookup is one
-    subscript, with no test for a miss in the hot path."""
-
-    def __init__(self, make: Any):
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: int) -> Any:
-        value = self[key] = self.make(key)
-        return value
-
-
-class SpyTrackerGame(Game):
-    """Resolved ruleset plus the tables every state shares (card names, counting deltas, what
-    each bid action names, the deal odds and the legal lists of the decision phases)."""
-
-    game_type = GAME_TYPE
-
-    def __init__(self, spec: Any, players: int, ruleset: dict[str, Any],
-                 overrides: dict[str, Any]):
-        super().__init__(spec, players, ruleset, overrides)
-        r = ruleset
-        sources = r["sources"]
-        key = str(players)
-        if key not in sources:
-            raise RulesetError(
-                f"sources has no entry for {players} players (keys: {sorted(sources)})"
-            )
-        self.start_sources: int = sources[key]
-        self.cards_per_source: int = r["cards_per_source"]
-        self.num_mercenaries: int = r["mercenaries"]
-        self.num_traitors: int = r["traitors"]
-        self.points_to_win: int = r["points_to_win"]
-        self.spot_points: int = r["spot_points"]
-        self.min_bid: int = r["min_bid"]
-        self.choose_next: bool = r["bidder_chooses_next"]
-        self.negative_counts: bool = r["negative_counts"]
-        self.no_repeat_bids: bool = r["no_repeat_bids"]
-        for name, value, low in (
-            ("sources", self.start_sources, 1),
-            ("cards_per_source", self.cards_per_source, 1),
-            ("mercenaries", self.num_mercenaries, 0),
-            ("traitors", self.num_traitors, 0),
-            ("points_to_win", self.points_to_win, 1),
-            ("spot_points", self.spot_points, 0),
-            ("min_bid", self.min_bid, 0),
-        ):
-            if value < low:
-                raise RulesetError(f"{name} must be at least {low}, got {value}")
-        self.num_cards: int = NUM_SPIES + self.num_mercenaries + self.num_traitors
-        deal_max = players * self.start_sources * self.cards_per_source
-        if deal_max > self.num_cards:
-            raise RulesetError(
-                f"{players} players x {self.start_sources} sources x {self.cards_per_source} "
-                f"cards need {deal_max} cards; the deck has {self.num_cards}"
-            )
-        first = r["first_bidder"]
-        if first == "random":
-            self.first_bidder = -1
-        else:
-            parts = first.split()
-            if len(parts) != 2 or parts[0] != "seat" or not parts[1].isdigit():
-                raise RulesetError(f"first_bidder must be {_FIRST_BIDDER_HELP}, got {first!r}")
-            self.first_bidder = int(parts[1])
-            if self.first_bidder >= players:
-                raise RulesetError(f"first_bidder {first!r} is not a seat of {players} players")
-        opener_rule = r["opener_if_loser_eliminated"]
-        if opener_rule not in (_OTHER_PARTY, _NEXT_SEAT):
-            raise RulesetError(
-                f'opener_if_loser_eliminated must be "{_OTHER_PARTY}" or "{_NEXT_SEAT}", '
-                f"got {opener_rule!r}"
-            )
-        self.opener_other_party: bool = opener_rule == _OTHER_PARTY
-        cap_rule = r["max_bid"]
-        if cap_rule not in ("cards_in_play", "deck"):
-            raise RulesetError(f'max_bid must be "cards_in_play" or "deck", got {cap_rule!r}')
-        self.cap_in_play: bool = cap_rule == "cards_in_play"
-        self.max_count: int = deal_max if self.cap_in_play else self.num_cards
-        if self.min_bid > self.max_count:
-            raise RulesetError(f"min_bid {self.min_bid} exceeds the highest count {self.max_count}")
-
-        # Action layout (see the module docstring).
-        span = NUM_ATTRIBUTES * (self.max_count - self.min_bid + 1)
-        self.raise_base = BID_BASE + span
-        self.next_base = self.raise_base + span
-        self.open_base = self.next_base + players
-        self.deal_base = self.open_base + players
-        self.num_actions = self.deal_base + players * self.num_cards
-
-        # Cards: spies, then Mercenaries, then Traitors.
-        merc_end = NUM_SPIES + self.num_mercenaries
-        names = [_spy_name(c) for c in range(NUM_SPIES)]
-        names += [f"Mercenary {i + 1}" for i in range(self.num_mercenaries)]
-        names += [f"Traitor {i + 1}" for i in range(self.num_traitors)]
-        self.card_names: list[str] = names
-        self.deck: list[int] = list(range(self.num_cards))
-        """Every card id in order: each round's pool starts as a copy."""
-        # delta[a][c]: what card c adds to the true count of attribute a.
-        self.delta: list[list[int]] = []
-        for a in range(NUM_ATTRIBUTES):
-            row = []
-            for c in range(self.num_cards):
-                if c < NUM_SPIES:
-                    attrs = (c // 9, 3 + c // 3 % 3, 6 + c % 3)
-                    row.append(1 if a in attrs else 0)
-                else:
-                    row.append(1 if c < merc_end else -1)
-            self.delta.append(row)
-        # card_delta[c][a] = delta[a][c]: a hand's counts are one zip away.
-        self.card_delta: list[tuple[int, ...]] = list(zip(*self.delta, strict=True))
-
-        # Tables for the hot path (a random game is about 40% deals, 30% bids, 30% choices of
-        # who answers), so that each phase's legal list, legality test and move are a lookup or
-        # two rather than arithmetic on several fields.
-        # bid_of[action]: (kind 0 bid / 1 raise, count, attribute) for ids below ``next_base``
-        # (None for call and spot).
-        self.bid_of: list[tuple[int, int, int] | None] = [None, None]
-        for kind in (0, 1):
-            for count in range(self.min_bid, self.max_count + 1):
-                self.bid_of += [(kind, count, a) for a in range(NUM_ATTRIBUTES)]
-        # caps[in_play]: round_cap(in_play).
-        self.caps: list[int] = [self.round_cap(n) for n in range(deal_max + 1)]
-        # The legal list while bidding comes in pieces, so the tables stay small enough for the
-        # processor's cache (one list, and a set, per count, attributes taken and cards in play
-        # grew to megabytes, and looking them up cost more than the pieces do):
-        # openings[in_play]: the round's first bid, any count up to the cap;
-        # answers[count << 9 | taken]: call, spot and the attributes still open at the count;
-        # raises[count * _in_play_stride + in_play]: every raise up to the cap.
-        self.openings: list[list[int]] = [
-            list(range(BID_BASE, BID_BASE + (cap - self.min_bid + 1) * NUM_ATTRIBUTES))
-            for cap in self.caps
-        ]
-        self.answers: dict[int, list[int]] = _Table(self._answers)
-        self._in_play_stride = deal_max + 1
-        self.raises: dict[int, list[int]] = _Table(self._raises)
-        # choosers[bidder][active]: (legal list, legal set) of the bidder's "next: seat" choice,
-        # ``active`` being the bitmask of seats with Sources.
-        self.choosers: list[list[tuple[list[int], frozenset[int]]]] = []
-        for bidder in range(players):
-            row = []
-            for active in range(1 << players):
-                legal = [self.next_base + s for s in range(players)
-                         if active >> s & 1 and s != bidder]
-                row.append((legal, frozenset(legal)))
-            self.choosers.append(row)
-        # deal_pairs[seat][left]: a deal's (action, odds) for every card id, indexed by the
-        # cards of the pool instead of building a tuple per card at every dealt card (the deal
-        # is most of a game's chance steps). Only ``left`` a round's deal can reach is filled.
-        self.deal_pairs: list[list[list[tuple[int, float]]]] = []
-        for seat in range(players):
-            first = self.deal_base + seat * self.num_cards
-            row = [[] for _ in range(self.num_cards + 1)]
-            for left in range(self.num_cards - deal_max + 1, self.num_cards + 1):
-                p = 1.0 / left
-                row[left] = [(first + c, p) for c in range(self.num_cards)]
-            self.deal_pairs.append(row)
-
-    def _info(self) -> GameInfo:
-        """The bounds follow from the rules: every challenge costs exactly one Source and the
-        game ends when one seat has any left, so there are at most ``P*S - 1`` rounds, round
-        ``k`` with at most ``P*S - k`` Sources in play. With ``no_repeat_bids`` a round holds at
-        most one bid per (count, attribute) pair, each followed by a choice of who answers when
-        the bidder chooses, and then one challenge. Without it a round can go on for ever."""
-        players, sources, cps = self.num_players, self.start_sources, self.cards_per_source
-        total = players * sources
-        rounds = total - 1
-        decisions = chance = 0
-        for k in range(rounds):
-            in_play = (total - k) * cps
-            bids = NUM_ATTRIBUTES * (self.round_cap(in_play) - self.min_bid + 1)
-            decisions += bids * (2 if self.choose_next else 1) + 1
-            chance += in_play
-        chance += 1 if self.first_bidder < 0 else 0
-        return GameInfo(
-            num_players=players,
-            num_distinct_actions=self.num_actions,
-            max_chance_outcomes=self.num_actions - self.open_base,
-            chance_offset=self.open_base,
-            min_utility=0.0,
-            max_utility=1.0,
-            utility_sum=1.0,
-            max_game_length=decisions if self.no_repeat_bids else None,
-            max_chance_nodes=chance,
-        )
-
-    def bid_action(self, count: int, attr: int, raise_: bool = False) -> int:
-        """Action id of a bid or raise; lets tests and bots build bids without string parsing."""
-        base = self.raise_base if raise_ else BID_BASE
-        return base + (count - self.min_bid) * NUM_ATTRIBUTES + attr
-
-    def round_cap(self, in_play: int) -> int:
-        """Highest count allowed this round; never below ``min_bid`` so an opening bid exists."""
-        if not self.cap_in_play:
-            return self.max_count
-        return max(in_play, self.min_bid)
-
-    def _answers(self, key: int) -> list[int]:
-        """An entry of ``answers``: call, spot and the bids at the standing count on the
-        attributes not taken."""
-        count, taken = key >> 9, key & 511
-        same = BID_BASE + (count - self.min_bid) * NUM_ATTRIBUTES
-        return [CALL, SPOT] + [same + a for a in range(NUM_ATTRIBUTES) if not taken >> a & 1]
-
-    def _raises(self, key: int) -> list[int]:
-        """An entry of ``raises``: every raise over the standing count up to the cap."""
-        count, in_play = divmod(key, self._in_play_stride)
-        first = self.raise_base + (count + 1 - self.min_bid) * NUM_ATTRIBUTES
-        return list(range(first, self.raise_base + (self.caps[in_play] + 1 - self.min_bid)
-                          * NUM_ATTRIBUTES))
+__all__ = [
+    "ATTRIBUTES",
+    "BIDDING",
+    "BID_BASE",
+    "CALL",
+    "CHOOSING",
+    "CITIES",
+    "DEALING",
+    "FACTIONS",
+    "GAME_TYPE",
+    "NUM_ATTRIBUTES",
+    "NUM_SPIES",
+    "OPENING",
+    "OVER",
+    "PHASE_NAMES",
+    "ROLES",
+    "SPOT",
+    "SpyTrackerGame",
+    "SpyTrackerState",
+    "spy_id",
+]
 
 
 class SpyTrackerState(State):
