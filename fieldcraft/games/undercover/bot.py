@@ -52,7 +52,7 @@ from .estimate import (
     temperature,
     win_chances,
 )
-from .grid import BADMASK, JOKER, N_AGENTS, N_COLOURS, OCC, agent_faces
+from .grid import ACCEPT, JOKER, N_AGENTS, N_COLOURS, agent_faces
 from .rules import ACTIVATE, FLIP, OVER, PLACE
 from .track import classified_landing
 
@@ -205,7 +205,7 @@ def _flip_outcomes(state: Any, tile: int) -> list[tuple[int, float]]:
 def _moves(state: Any, y: int, colour: int, flipped: bool) -> tuple[int, ...]:
     """Steps per lane this seat's Staffers make when the held tile of ``colour`` goes on ``y``."""
     g = state.game
-    if not state.nmask[y] & OCC:
+    if not state.nmask[y]:
         return ()  # diagonal placement: no evaluation
     if state.turn < g.num_players and not g.evaluate_first_round:
         return ()
@@ -225,9 +225,9 @@ def _candidate_cells(state: Any, colour: int, flipped: bool) -> list[int]:
     if colour == JOKER:
         cells = state.frontier[:]
     else:
-        bad = BADMASK[colour]
+        ok = ACCEPT[colour]
         nmask = state.nmask
-        cells = [y for y in state.frontier if not nmask[y] & bad]
+        cells = [y for y in state.frontier if ok[nmask[y]]]
     if not flipped and state.origin >= 0 and state.origin in cells:
         cells.remove(state.origin)
     return cells

@@ -4,8 +4,9 @@ tile can be, and which tiles a seat may activate and where it may put one down.
 The table is unbounded in the real game; here it is a fixed grid (ruleset data, large enough that
 a game never reaches its edge in practice) so that every placement is one integer. The grid
 carries a one-cell wall border so neighbour look-ups need no bounds checks, and the state keeps
-two small caches beside the tiles (``nmask``: how many tiles of each colour touch each cell;
-``frontier``: empty cells touching a tile) because finding legal placements is the hot path.
+two small caches beside the tiles (``nmask``: which tiles touch each cell, as a neighbourhood
+code; ``frontier``: empty cells touching a tile) because finding legal placements is the hot
+path.
 
 :class:`GridRules` is mixed into the state class (``rules.UndercoverState``), which owns the
 fields it reads.
@@ -14,6 +15,7 @@ fields it reads.
 from __future__ import annotations
 
 from bisect import insort
+from itertools import combinations_with_replacement
 
 N_COLOURS = 6
 N_AGENTS = 12
@@ -25,22 +27,47 @@ N_TILES = 24
 JOKER = 6
 EMPTY = 7
 WALL = 8
-# ``nmask[cell]`` packs counts of the tiles orthogonally around a cell: 3 bits per colour
-# (fields 0-5) and 3 bits for "any tile" (field 6). Counts rather than bits so that putting and
-# lifting a tile are the same cheap add/subtract; one AND then answers "does any tile touch this
-# cell" (OCC) or "does a colour an Agent must avoid touch it" (BADMASK). A Joker only counts as
-# a tile, because it is compatible with everything.
-OCC = 7 << 18
-ANY = 1 << 18
-"""One tile in the OCC field. That field is the top one, so ``m & OCC`` is ``m >= ANY``: the
-hot paths test that, a comparison the interpreter makes without building a new int."""
-DELTA = tuple((1 << (3 * c)) | (1 << 18) for c in range(N_COLOURS)) + (1 << 18, 0, 0)
+# ``nmask[cell]`` is a neighbourhood code: which tiles touch the cell orthogonally, by kind (the
+# six colours, and Jokers, which only count as tiles because they suit every colour), as the
+# index of that multiset among the NEIGHBOURHOODS of at most four. Putting or lifting a tile of
+# kind k steps each neighbour's code through ADD[k] or SUB[k]; code 0 is "no tile", so a tile
+# touches the cell iff its code is > 0; ACCEPT[c][code] says whether a tile of colour code c may
+# meet that neighbourhood (an Agent accepts its own colour and its two ring neighbours only).
+# Small ints that index tables, so every test in the hot loops is a list look-up or an int
+# comparison, which the interpreter does without building a new int.
+NEIGHBOURHOODS = tuple(
+    tuple(kinds.count(k) for k in range(JOKER + 1))
+    for size in range(5) for kinds in combinations_with_replacement(range(JOKER + 1), size)
+)
+"""Tiles of each kind (colour 0-5, JOKER) touching a cell, by neighbourhood code."""
+_CODE = {counts: code for code, counts in enumerate(NEIGHBOURHOODS)}
+
+
+def _step(counts: tuple[int, ...], kind: int, by: int) -> int:
+    stepped = list(counts)
+    stepped[kind] += by
+    return _CODE.get(tuple(stepped), -1)  # -1: a fifth neighbour or a missing one (never)
+
+
+ADD = tuple(tuple(_step(n, k, 1) for n in NEIGHBOURHOODS) for k in range(JOKER + 1))
+SUB = tuple(tuple(_step(n, k, -1) for n in NEIGHBOURHOODS) for k in range(JOKER + 1))
+ACCEPT = tuple(
+    tuple(all(n[(c + k) % N_COLOURS] == 0 for k in (2, 3, 4)) for n in NEIGHBOURHOODS)
+    for c in range(N_COLOURS)
+) + ((True,) * len(NEIGHBOURHOODS),)
+"""ACCEPT[c][code]: a tile of colour code c (JOKER included) may meet these neighbours."""
 OPPOSITE = tuple((c + 3) % N_COLOURS for c in range(N_COLOURS))
 """Each colour's Opposite Side: the colour a seat may not activate."""
-# Colours an Agent of colour c may NOT touch: everything but c and its two ring neighbours.
-BADMASK = tuple(
-    sum(7 << (3 * ((c + k) % N_COLOURS)) for k in (2, 3, 4)) for c in range(N_COLOURS)
-)
+
+
+def neighbourhood(kinds: list[int]) -> int:
+    """The code of a cell whose orthogonal neighbours hold these colour codes (EMPTY and WALL
+    cells count for nothing)."""
+    code = 0
+    for k in kinds:
+        if k <= JOKER:
+            code = ADD[k][code]
+    return code
 
 # Where a tile is (``tcell`` values below zero).
 LOC_PILE = -1
@@ -88,30 +115,30 @@ class GridRules:
         self.tcell[tile] = y
         if tile < N_AGENTS and tile != self.held and tile not in self.files:
             insort(self.agent_cells, y)  # (the held tile is under its seat's File)
-        if nmask[y] >= ANY:
+        if nmask[y] > 0:
             frontier.remove(y)
-        d = DELTA[c]
+        add = ADD[c]
         w2 = self.game.w2
         z = y - 1
         m = nmask[z]
-        if m < ANY and gcol[z] == EMPTY:
+        if m == 0 and gcol[z] == EMPTY:
             frontier.append(z)
-        nmask[z] = m + d
+        nmask[z] = add[m]
         z = y + 1
         m = nmask[z]
-        if m < ANY and gcol[z] == EMPTY:
+        if m == 0 and gcol[z] == EMPTY:
             frontier.append(z)
-        nmask[z] = m + d
+        nmask[z] = add[m]
         z = y - w2
         m = nmask[z]
-        if m < ANY and gcol[z] == EMPTY:
+        if m == 0 and gcol[z] == EMPTY:
             frontier.append(z)
-        nmask[z] = m + d
+        nmask[z] = add[m]
         z = y + w2
         m = nmask[z]
-        if m < ANY and gcol[z] == EMPTY:
+        if m == 0 and gcol[z] == EMPTY:
             frontier.append(z)
-        nmask[z] = m + d
+        nmask[z] = add[m]
 
     def _lift(self, y: int) -> int:
         """Take the tile off cell ``y`` (the exact reverse of ``_put``)."""
@@ -119,7 +146,7 @@ class GridRules:
         nmask = self.nmask
         frontier = self.frontier
         tile = self.grid[y]
-        d = DELTA[gcol[y]]
+        sub = SUB[gcol[y]]
         self.grid[y] = -1
         gcol[y] = EMPTY
         self.tcell[tile] = LOC_HELD
@@ -130,26 +157,26 @@ class GridRules:
                 pass  # an Agent under a File is not listed
         w2 = self.game.w2
         z = y - 1
-        m = nmask[z] - d
+        m = sub[nmask[z]]
         nmask[z] = m
-        if m < ANY and gcol[z] == EMPTY:
+        if m == 0 and gcol[z] == EMPTY:
             frontier.remove(z)
         z = y + 1
-        m = nmask[z] - d
+        m = sub[nmask[z]]
         nmask[z] = m
-        if m < ANY and gcol[z] == EMPTY:
+        if m == 0 and gcol[z] == EMPTY:
             frontier.remove(z)
         z = y - w2
-        m = nmask[z] - d
+        m = sub[nmask[z]]
         nmask[z] = m
-        if m < ANY and gcol[z] == EMPTY:
+        if m == 0 and gcol[z] == EMPTY:
             frontier.remove(z)
         z = y + w2
-        m = nmask[z] - d
+        m = sub[nmask[z]]
         nmask[z] = m
-        if m < ANY and gcol[z] == EMPTY:
+        if m == 0 and gcol[z] == EMPTY:
             frontier.remove(z)
-        if nmask[y] >= ANY:
+        if nmask[y] > 0:
             frontier.append(y)
         return tile
 
@@ -211,21 +238,15 @@ class GridRules:
         """Legal placements as actions: the frontier cells whose neighbours the held tile
         accepts, in one plain loop (``p2a`` is monotone, so sorting actions sorts cells);
         ``_place_cells`` has the fallbacks."""
-        c = self.tcol[self.held]
+        ok = ACCEPT[self.tcol[self.held]]
         p2a = self.game.p2a
         nmask = self.nmask
         acts = []
-        if c == JOKER:
-            bad = 0
-            for y in self.frontier:
+        for y in self.frontier:
+            if ok[nmask[y]]:
                 acts.append(p2a[y])
-        else:
-            bad = BADMASK[c]
-            for y in self.frontier:
-                if not nmask[y] & bad:
-                    acts.append(p2a[y])
         origin = self.origin  # empty now: in the frontier if it touches a tile
-        if origin >= 0 and not self.flipped and nmask[origin] >= ANY and not nmask[origin] & bad:
+        if origin >= 0 and not self.flipped and nmask[origin] > 0 and ok[nmask[origin]]:
             acts.remove(p2a[origin])  # a tile taken off the board must move unless flipped
         if not acts:
             return self._place_fallback()
@@ -240,13 +261,9 @@ class GridRules:
     def _place_cells(self) -> list[int]:
         """Padded cells where the held tile may go, sorted; diagonal cells only when no
         orthogonal placement exists (the caller tells them apart by ``nmask``)."""
-        c = self.tcol[self.held]
+        ok = ACCEPT[self.tcol[self.held]]
         nmask = self.nmask
-        if c == JOKER:
-            cells = self.frontier[:]
-        else:
-            bad = BADMASK[c]
-            cells = [y for y in self.frontier if not nmask[y] & bad]
+        cells = [y for y in self.frontier if ok[nmask[y]]]
         origin = self.origin
         if origin >= 0 and not self.flipped and origin in cells:
             cells.remove(origin)
@@ -269,7 +286,7 @@ class GridRules:
                     continue
                 for d in g.diag:
                     z = x + d
-                    if gcol[z] == EMPTY and not nmask[z] & OCC and z != barred:
+                    if gcol[z] == EMPTY and nmask[z] == 0 and z != barred:
                         found.add(z)
             if found:
                 break
@@ -329,8 +346,8 @@ class GridRules:
         gc = self.gcol
         frontier = set()
         for y in g.a2p:
-            m = DELTA[gc[y - 1]] + DELTA[gc[y + 1]] + DELTA[gc[y - w2]] + DELTA[gc[y + w2]]
+            m = neighbourhood([gc[y - 1], gc[y + 1], gc[y - w2], gc[y + w2]])
             assert self.nmask[y] == m, f"nmask stale at {y}"
-            if gc[y] == EMPTY and m & OCC:
+            if gc[y] == EMPTY and m:
                 frontier.add(y)
         assert sorted(self.frontier) == sorted(frontier) and len(self.frontier) == len(frontier)

@@ -37,7 +37,7 @@ from typing import Any
 from fieldcraft.core.errors import MalformedActionError
 from fieldcraft.core.notation import Notation, require_text
 
-from .grid import HQ0, JOKER0, OCC, agent_faces, pile_letter
+from .grid import HQ0, JOKER0, agent_faces, pile_letter
 from .rules import ACTIVATE, FLIP, OVER, SETUP, UndercoverGame, UndercoverState
 from .setup_steps import K_COLOUR, K_START, K_TOKEN
 
@@ -141,7 +141,7 @@ class UndercoverNotation(Notation):
         if 0 <= action < g.TAKE:
             y = g.a2p[action]
             return "place", {"x": action % g.width, "y": action // g.width,
-                             "diagonal": not state.nmask[y] & OCC}
+                             "diagonal": not state.nmask[y]}
         if g.TAKE <= action < g.DRAW_TOP:
             a = action - g.TAKE
             t = state.grid[g.a2p[a]]
@@ -242,6 +242,6 @@ class UndercoverNotation(Notation):
         if g.PLACE <= action < g.TAKE:
             y = g.a2p[action]
             x0, y0 = g.cell_xy(y)
-            note = "" if state.nmask[y] & OCC else " (touching only diagonally: no evaluation)"
+            note = "" if state.nmask[y] else " (touching only diagonally: no evaluation)"
             return f"{who} places the {self._tile_name(state, state.held)} at {x0},{y0}{note}"
         return None

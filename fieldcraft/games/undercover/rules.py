@@ -44,8 +44,7 @@ from fieldcraft.core.spec import (
 )
 
 from .grid import (
-    ANY,
-    BADMASK,
+    ACCEPT,
     EMPTY,
     HQ0,
     JOKER,
@@ -62,7 +61,7 @@ from .grid import (
     agent_faces,
 )
 from .setup_steps import K_COLOUR, SetupRules, setup_script, step_tables
-from .track import TrackRules
+from .track import MEETING_KEYS, TrackRules
 
 GAME_TYPE = GameType(chance_mode=EXPLICIT_STOCHASTIC, information=IMPERFECT_INFORMATION,
                      utility=GENERAL_SUM)
@@ -129,7 +128,7 @@ class UndercoverGame(Game):
         self.pile_sizes: list[int] = list(r["pile_sizes"])
         self.num_piles = len(self.pile_sizes)
         self.flip_steps: int = r["flip_steps"]
-        self.meetings: dict[int, tuple[tuple[int, int], ...]] = {}
+        self.meetings: list[tuple[tuple[int, int], ...] | None] = [None] * MEETING_KEYS
         """What a meeting moves, by the placed cell's neighbours and tile (``track``)."""
         self.evaluate_first_round: bool = r["evaluate_first_round"]
         self.first_evaluated_turn = 0 if self.evaluate_first_round else players
@@ -442,9 +441,8 @@ class UndercoverState(SetupRules, GridRules, TrackRules, State):
                 return False
             y = g.a2p[action]
             m = self.nmask[y]
-            if m >= ANY and self.gcol[y] == EMPTY and (y != self.origin or self.flipped):
-                c = self.tcol[self.held]
-                if c == JOKER or not m & BADMASK[c]:
+            if m > 0 and self.gcol[y] == EMPTY and (y != self.origin or self.flipped):
+                if ACCEPT[self.tcol[self.held]][m]:
                     return True  # an orthogonal meeting: legal whatever else is
             return action in self._place_actions()
         if ph == ACTIVATE:
@@ -480,7 +478,7 @@ class UndercoverState(SetupRules, GridRules, TrackRules, State):
             g = self.game
             t = self.held
             y = g.a2p[action]
-            meeting = self.nmask[y] >= ANY  # a diagonal placement touches nothing orthogonally
+            meeting = self.nmask[y] > 0  # a diagonal placement touches nothing orthogonally
             self._put(t, y)
             if meeting and self.turn >= g.first_evaluated_turn:
                 self._evaluate(y, t)

@@ -33,7 +33,7 @@ from .estimate import (
     temperature,
     win_chances,
 )
-from .grid import BADMASK, JOKER, JOKER0, LOC_SUPPLY, N_AGENTS, N_COLOURS, agent_faces
+from .grid import ACCEPT, JOKER, JOKER0, LOC_SUPPLY, N_AGENTS, N_COLOURS, agent_faces
 from .rules import ACTIVATE, FLIP, OVER, SETUP, UndercoverGame, UndercoverState
 from .track import classified_landing
 
@@ -259,11 +259,11 @@ class UndercoverSearch(SearchModel):
                     if base > best_value and (flipped or y != origin):
                         best_value, best = base, (y, c, 0)
                 continue
-            bad = BADMASK[c]
+            ok = ACCEPT[c]
             own = value[c]
             steps = g.flip_steps if flipped else 1
             for y, counts, base in cells:
-                if nmask[y] & bad or (y == origin and not flipped):
+                if not ok[nmask[y]] or (y == origin and not flipped):
                     continue  # this face may not go there
                 k = counts[c]
                 v = base - own[k] + own[k + steps if k + steps < 6 else 5]

@@ -10,20 +10,20 @@ number of Staffers share). :class:`TrackRules` is mixed into the state class
 
 from __future__ import annotations
 
-from .grid import N_COLOURS
+from .grid import JOKER, N_COLOURS, NEIGHBOURHOODS
 
-LANE_COUNTS = (1 << 3 * N_COLOURS) - 1
-"""The part of an ``nmask`` value that counts the neighbours of each ring colour (3 bits each;
-see :mod:`.grid`)."""
+MEETING_KEYS = len(NEIGHBOURHOODS) * (JOKER + 1) * 2
+"""Keys of :func:`meeting_moves`: the placed cell's neighbourhood code, the placed tile's colour
+code and whether it was flipped."""
 
 
 def meeting_moves(key: int, flip_steps: int) -> tuple[tuple[int, int], ...]:
-    """The (lane, steps) of every lane a meeting moves, in lane order, for ``key`` = the
-    placed cell's ``nmask`` * 16 + the placed tile's colour code * 2 + whether it was flipped.
+    """The (lane, steps) of every lane a meeting moves, in lane order, for ``key`` = (the placed
+    cell's ``nmask`` code * 7 + the placed tile's colour code) * 2 + whether it was flipped.
     The Staffers of different lanes never meet, so the order does not matter; the rules cache
     these on the game."""
-    counts, colour, flipped = key >> 4 & LANE_COUNTS, key >> 1 & 7, key & 1
-    moves = [counts >> 3 * lane & 7 for lane in range(N_COLOURS)]
+    code, colour, flipped = key // ((JOKER + 1) * 2), key // 2 % (JOKER + 1), key % 2
+    moves = list(NEIGHBOURHOODS[code][:N_COLOURS])
     if colour < N_COLOURS:
         moves[colour] += flip_steps if flipped else 1
     return tuple((lane, m) for lane, m in enumerate(moves) if m)
@@ -57,14 +57,14 @@ class TrackRules:
         """Step 4: the activated colour (2 if flipped) and every orthogonal neighbour's colour
         advance the active player's Staffers; Jokers only pass the meeting on.
 
-        The neighbours' colours are read off ``nmask[y]`` (it counts them per colour), and the
-        lanes that move with their steps come from a table on the game (:func:`meeting_moves`),
-        so only the lanes that move are visited."""
+        The neighbours' colours are read off ``nmask[y]`` (which tiles touch the cell), and
+        the lanes that move with their steps come from a table on the game
+        (:func:`meeting_moves`), so only the lanes that move are visited."""
         g = self.game
-        key = self.nmask[y] * 16 + self.tcol[t] * 2  # + and * on ints need no new int
+        key = (self.nmask[y] * 7 + self.tcol[t]) * 2  # + and * on ints need no new int
         if self.flipped:
             key += 1
-        moves = g.meetings.get(key)
+        moves = g.meetings[key]
         if moves is None:
             moves = g.meetings[key] = meeting_moves(key, g.flip_steps)
         p = self.cur
