@@ -19,6 +19,7 @@ shows that some check fails it.
 from __future__ import annotations
 
 import json
+import math
 import pickle
 import random
 from collections.abc import Callable, Iterator
@@ -430,6 +431,55 @@ def resample_depends_only_on_what_the_seat_knows(game: Game) -> None:
         b = twin.resample(seat, random.Random(step))
         assert _hidden_fields(a) == _hidden_fields(b)
         checked += 1
+    assert checked > 0
+
+
+@check
+def tensors_encode_exactly_the_view(game: Game) -> None:
+    """The observation tensor has the size its planes declare, holds finite numbers, is a
+    function of the seat's observation (two points with one view, one tensor) and loses none
+    of it (two views that differ in an encoded piece, two tensors), so a learner sees exactly
+    what a player sees: a stub of zeros and a tensor that drops the hand both fail."""
+    observer = game.observer
+    planes = observer.planes()
+    assert planes and len({p.name for p in planes}) == len(planes), "planes need unique names"
+    size = observer.tensor_size()
+    assert size > 0
+    encoded = [p.name for p in observer.pieces if p.tensor]
+    for seat in range(game.num_players):
+        by_view: dict[str, tuple[float, ...]] = {}
+        by_tensor: dict[tuple[float, ...], str] = {}
+        for state, step in _points(game, 13 + seat, 2, games=2, decisions_only=False):
+            tensor = observer.tensor(state, seat)
+            assert len(tensor) == size, (step, len(tensor), size)
+            for x in tensor:
+                assert isinstance(x, (int, float)) and math.isfinite(x), (step, x)
+            view = state.observation(seat)
+            key = json.dumps({k: view.get(k) for k in encoded}, sort_keys=True)
+            t = tuple(tensor)
+            assert by_view.setdefault(key, t) == t, f"seat {seat}: one view, two tensors"
+            other = by_tensor.setdefault(t, key)
+            if other != key:
+                a, b = json.loads(other), json.loads(key)
+                lost = sorted(k for k in encoded if a.get(k) != b.get(k))
+                raise AssertionError(f"seat {seat}: the tensor loses {lost}")
+        assert len(by_tensor) > 1, f"seat {seat}: the tensor never changes"
+
+
+@check
+def tensors_hide_what_the_view_hides(game: Game) -> None:
+    """A resample keeps the seat's view, so it must keep the seat's tensor: a tensor read from
+    a hidden hand differs and is caught."""
+    rng = random.Random(11)
+    observer = game.observer
+    checked = 0
+    for state, _ in _points(game, 11, 3):
+        for seat in range(game.num_players):
+            truth = observer.tensor(state, seat)
+            for _ in range(2):
+                assert observer.tensor(state.resample(seat, rng), seat) == truth, (
+                    f"resample({seat}) changed its tensor")
+                checked += 1
     assert checked > 0
 
 

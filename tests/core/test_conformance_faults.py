@@ -45,6 +45,27 @@ class ChattyView(SpyTrackerView):
         return obs
 
 
+class PeekingTensor(SpyTrackerView):
+    """Writes the next seat's hand into the viewer's hand plane."""
+
+    def tensor(self, state: Any, seat: int) -> list[float]:
+        t = super().tensor(state, seat)
+        at = self._offsets["hand"]
+        for card in state.hands[(seat + 1) % self.game.num_players]:
+            t[at + card] += 0.5
+        return t
+
+
+class ForgetfulTensor(SpyTrackerView):
+    """Leaves the seat's own hand out of its tensor."""
+
+    def tensor(self, state: Any, seat: int) -> list[float]:
+        t = super().tensor(state, seat)
+        at = self._offsets["hand"]
+        t[at:at + self.game.num_cards] = [0.0] * self.game.num_cards
+        return t
+
+
 class SharingState(SpyTrackerState):
     """A hand-written clone that forgets to copy the hands."""
 
@@ -218,6 +239,10 @@ FAULTS = {
                    "resample_hides_only_hidden_information"),
     "undeclared observation key": (lambda: with_part("observer", ChattyView),
                                    "observations_are_the_declared_pieces"),
+    "tensor reads a hidden hand": (lambda: with_part("observer", PeekingTensor),
+                                   "tensors_hide_what_the_view_hides"),
+    "tensor drops the hand": (lambda: with_part("observer", ForgetfulTensor),
+                              "tensors_encode_exactly_the_view"),
     "clone shares a list": (lambda: with_state(SharingState), "clones_are_independent"),
     "illegal action accepted": (lambda: with_state(LaxState),
                                 "every_step_keeps_invariants_and_api_contracts"),

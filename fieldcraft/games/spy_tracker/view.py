@@ -1,29 +1,61 @@
 """What a Spy Tracker seat sees: the public table (Sources, points, this round's bids, the last
-reveal) and its own hand. Every other hand stays hidden until a challenge lays them all open."""
+reveal) and its own hand. Every other hand stays hidden until a challenge lays them all open.
+
+The observation tensor (``P`` players, ``N`` cards, ``B`` = 9 x (highest count - min_bid + 1)
+bid slots, one per count and attribute, in action order), every value a plain float::
+
+    viewer         [P]     one-hot: whose view this is
+    phase          [5]     one-hot: opening, dealing, bidding, choosing next, over
+    to_act         [P]     one-hot: the seat to decide (all 0 while chance acts, at the end)
+    opener         [P]     one-hot: who opens this round (all 0 before it is drawn)
+    round          [1]     the round number, from 1
+    sources        [P]     active Sources of each seat
+    points         [P]     points of each seat
+    hand_sizes     [P]     cards in each seat's hand
+    cards_in_play  [1]     cards dealt this round
+    bid            [P+1+9] the standing bid: bidder one-hot, count, attribute one-hot (0s if none)
+    bids           [B, P+2] this round's bids by slot: bidder one-hot, 1 if a raise, and the
+                           bid's place in the round's order (1, 2, ...; 0 if not bid). With
+                           ``no_repeat_bids`` (the default) a slot is bid at most once a round,
+                           so this is the whole list; without it a slot keeps its last bid.
+    hand           [N]     this seat's cards: k if the card was the k-th dealt to it, else 0
+    reveal         [7+4P+9+P*N] the last challenge: 1 if any, round, 1 if a spot, count, true
+                           count, 1 if the loser was eliminated, 1 if a point was won; then
+                           challenger, bidder, loser, winner one-hots, the attribute one-hot,
+                           and every hand laid open as in ``hand``
+    winners        [P]     1 for each seat that won
+    ending         [2]     one-hot: won on points, last one standing
+
+Card order within a hand is kept (the k-th dealt) so that the tensor loses nothing the
+observation holds; a learner that wants a set reads ``> 0``.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fieldcraft.core.view import Observer, Piece
+from fieldcraft.core.view import Observer, Piece, Plane
 
-from .rules import ATTRIBUTES, PHASE_NAMES, SpyTrackerGame, SpyTrackerState
+from .rules import ATTRIBUTES, NUM_ATTRIBUTES, PHASE_NAMES, SpyTrackerGame, SpyTrackerState
+
+_ENDINGS = ("points", "last_standing")
 
 
 class SpyTrackerView(Observer):
     game: SpyTrackerGame
 
     pieces = (
-        Piece("game", "the game id"),
+        Piece("game", "the game id", tensor=False),
         Piece("seat", "whose view this is (null: a spectator)"),
         Piece("round", "the round number, from 1"),
         Piece("phase", "opening, dealing, bidding, choosing next or over"),
         Piece("to_act", "the seat to decide, or null while chance acts"),
         Piece("opener", "who opens this round's bidding"),
         Piece("sources", "active Sources of each seat"),
-        Piece("start_sources", "Sources each seat started with"),
+        Piece("start_sources", "Sources each seat started with (fixed by the ruleset, so not in "
+                               "the tensor)", tensor=False),
         Piece("points", "points of each seat"),
-        Piece("points_to_win", "points that win the game"),
+        Piece("points_to_win", "points that win the game (fixed by the ruleset)", tensor=False),
         Piece("hand_sizes", "cards in each seat's hand"),
         Piece("cards_in_play", "cards dealt this round (the highest count a bid may name)"),
         Piece("current_bid", "the standing bid: seat, count, attribute (null before one)"),
@@ -34,6 +66,105 @@ class SpyTrackerView(Observer):
         Piece("hand", "this seat's card ids, in the order dealt", seat_only=True),
         Piece("hand_cards", "this seat's card names", seat_only=True),
     )
+
+    def __init__(self, game: SpyTrackerGame):
+        super().__init__(game)
+        p, n = game.num_players, game.num_cards
+        slots = NUM_ATTRIBUTES * (game.max_count - game.min_bid + 1)
+        self._planes = (
+            Plane("viewer", (p,), "one-hot: whose view this is"),
+            Plane("phase", (len(PHASE_NAMES),), "one-hot: " + ", ".join(PHASE_NAMES)),
+            Plane("to_act", (p,), "one-hot: the seat to decide (0s while chance acts)"),
+            Plane("opener", (p,), "one-hot: who opens this round"),
+            Plane("round", (1,), "the round number, from 1"),
+            Plane("sources", (p,), "active Sources of each seat"),
+            Plane("points", (p,), "points of each seat"),
+            Plane("hand_sizes", (p,), "cards in each seat's hand"),
+            Plane("cards_in_play", (1,), "cards dealt this round"),
+            Plane("bid", (p + 1 + NUM_ATTRIBUTES,),
+                  "the standing bid: bidder one-hot, count, attribute one-hot"),
+            Plane("bids", (slots, p + 2),
+                  "per (count, attribute) slot: bidder one-hot, 1 if a raise, place in order"),
+            Plane("hand", (n,), "k if the card was the k-th dealt to this seat, else 0"),
+            Plane("reveal", (7 + 4 * p + NUM_ATTRIBUTES + p * n,),
+                  "the last challenge: any, round, spot, count, true count, eliminated, point "
+                  "won; challenger, bidder, loser, winner one-hots; attribute one-hot; the "
+                  "hands laid open as in hand"),
+            Plane("winners", (p,), "1 for each seat that won"),
+            Plane("ending", (len(_ENDINGS),), "one-hot: won on points, last one standing"),
+        )
+        offsets = {}
+        at = 0
+        for plane in self._planes:
+            offsets[plane.name] = at
+            at += plane.size
+        self._offsets = offsets
+        self._size = at
+
+    def planes(self) -> tuple[Plane, ...]:
+        return self._planes
+
+    def tensor(self, state: SpyTrackerState, seat: int) -> list[float]:
+        g = self.game
+        p = g.num_players
+        o = self._offsets
+        t = [0.0] * self._size
+        t[seat] = 1.0
+        t[o["phase"] + state.phase] = 1.0
+        if state.player >= 0:
+            t[o["to_act"] + state.player] = 1.0
+        if state.opener >= 0:
+            t[o["opener"] + state.opener] = 1.0
+        t[o["round"]] = float(state.round)
+        sources, points, hands = o["sources"], o["points"], o["hand_sizes"]
+        for s in range(p):
+            t[sources + s] = float(state.sources[s])
+            t[points + s] = float(state.points[s])
+            t[hands + s] = float(len(state.hands[s]))
+        t[o["cards_in_play"]] = float(state.in_play)
+        if state.bid_count >= 0:
+            at = o["bid"]
+            t[at + state.bidder] = 1.0
+            t[at + p] = float(state.bid_count)
+            t[at + p + 1 + state.bid_attr] = 1.0
+        bids = state.bids
+        width = p + 2
+        base, low = o["bids"], g.min_bid
+        for k in range(0, len(bids), 4):
+            at = base + ((bids[k + 2] - low) * NUM_ATTRIBUTES + bids[k + 3]) * width
+            for s in range(p):
+                t[at + s] = 0.0
+            t[at + bids[k]] = 1.0
+            t[at + p] = float(bids[k + 1])
+            t[at + p + 1] = float(k // 4 + 1)
+        at = o["hand"]
+        for i, card in enumerate(state.hands[seat]):
+            t[at + card] = float(i + 1)
+        reveal = state.reveal
+        if reveal is not None:
+            at = o["reveal"]
+            t[at] = 1.0
+            t[at + 1] = float(reveal["round"])
+            t[at + 2] = 1.0 if reveal["challenge"] == "spot" else 0.0
+            t[at + 3] = float(reveal["count"])
+            t[at + 4] = float(reveal["true_count"])
+            t[at + 5] = 1.0 if reveal["eliminated"] else 0.0
+            t[at + 6] = 0.0 if reveal["point_to"] is None else 1.0
+            at += 7
+            for key in ("challenger", "bidder", "loser", "winner"):
+                t[at + reveal[key]] = 1.0
+                at += p
+            t[at + ATTRIBUTES.index(reveal["attribute"])] = 1.0
+            at += NUM_ATTRIBUTES
+            n = g.num_cards
+            for s, hand in enumerate(reveal["hands"]):
+                for i, card in enumerate(hand):
+                    t[at + s * n + card] = float(i + 1)
+        if state.winner >= 0:
+            t[o["winners"] + state.winner] = 1.0
+        if state.ending is not None:
+            t[o["ending"] + _ENDINGS.index(state.ending)] = 1.0
+        return t
 
     def observation(self, state: SpyTrackerState, seat: int | None) -> dict[str, Any]:
         g = self.game
