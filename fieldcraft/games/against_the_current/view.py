@@ -1,18 +1,63 @@
 """What an Against the Current seat sees: all of it. The wheel, the markers, every token and
 every ability are face up; only the order of the undrawn event pile is hidden, and it is hidden
 from every seat and the spectator alike, so each observation differs from the spectator's only
-in ``seat`` and in ``legal`` (the names of the seat's own choices while it is to decide)."""
+in ``seat`` and in ``legal`` (the names of the seat's own choices while it is to decide).
+
+The observation tensor (``P`` players, ``N`` wheel cards = river spaces, sanctuary ``N + 1``,
+``C`` Currents, ``K`` markers, ``S`` die sides, ``T`` tributaries, ``D`` event cards in the
+deck; tokens are indexed ``3 * seat + k`` for letter A, B, C), every value a plain float::
+
+    viewer            [P]       one-hot: whose view this is
+    current_player    [P+2]     one-hot: the seat to decide, then chance, then game over
+    turn_seat         [P]       one-hot: whose turn it is (0s during setup)
+    first_player      [P]       one-hot: who opened the first round (0s before it is drawn)
+    phase             [14]      one-hot: deal terrain ... game over (layout.PHASE_NAMES)
+    current           [C]       one-hot: the Current the wheel shows
+    extra_wheel_steps [1]       extra steps (Current Shift) the wheel turns after this round
+    space_dealt       [N]       1 if the card at river space 1..N is dealt (its card number
+                                follows from the Current, so it is not repeated)
+    space_printed     [N, 7]    one-hot: the printed terrain of the card at each space
+    space_terrain     [N, 7]    one-hot: the terrain it resolves as (a marker overrides)
+    space_marker      [N, K]    1 if marker m lies on the card at this space
+    space_pressure    [N, P]    1 if seat o's Pressure Marker lies on the card at this space
+    animal            [P, 4]    one-hot: each seat's animal (0s before it is picked)
+    seat_flags        [P, 4]    boost left, pressure left, detour next turn, squeezed next turn
+    score             [P]       each seat's points so far
+    token_position    [3P, N+2] one-hot: each token's space, 0 Start .. N+1 River Sanctuary
+    token_stop        [3P, 2]   one-hot: stopped on its owner's next turn / serving it now
+    token_effects     [3P, 3]   Safe Shelter, River Support, Pressure Wave on the token
+    token_tributary   [3P, T]   1 if the token claimed tributary i (so also who holds each)
+    moving_token      [3P]      one-hot: the token moving this turn (0s if none)
+    roll              [S]       one-hot: this turn's die roll (0s if none)
+    turn_flags        [2]       the seat to move has used its ability; this is an Extra Roll
+    event             [12]      one-hot: the event card drawn and not yet resolved
+    deck_size         [1]       event cards left to draw (pile and a shuffle under way)
+    unseen_events     [12]      cards of each event neither in the discard nor drawn (what the
+                                pile and a shuffle under way hold between them)
+    discard           [D, 12]   the discard pile oldest first, one event one-hot per slot;
+                                every card is in the pile, the discard or the hand at once, so
+                                the discard never holds more than the D slots
+    finish_order      [P, P]    row i: one-hot of the seat whose third token arrived i-th
+    legal             [32+K+T]  this seat's legal choices while it is to decide (else 0s):
+                                action ids 0..31, then remove marker m, then tributary i
+
+Ruleset constants (the number of Currents, River Sanctuary's position, the tributaries' points)
+are left out: they fix the planes' shapes and never change within a game.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fieldcraft.core.view import Observer, Piece
+from fieldcraft.core.view import Observer, Piece, Plane
 
 from .layout import (
+    A_FIRST,
     ANIMALS,
     BOOSTS,
+    END,
     EVENTS,
+    IS_CHANCE,
     LETTERS,
     PHASE_NAMES,
     PRESSURES,
@@ -29,16 +74,19 @@ class AgainstTheCurrentView(Observer):
     game: AgainstTheCurrentGame
 
     pieces = (
-        Piece("game", "the game id"),
+        Piece("game", "the game id", tensor=False),
         Piece("seat", "whose view this is (null: a spectator)"),
         Piece("phase", "the phase's name (deal terrain ... game over)"),
         Piece("current_player", "the seat to decide, -1 while chance acts, -4 once over"),
         Piece("turn_seat", "whose turn it is (null during setup)"),
         Piece("first_player", "who opened the first round (null before it is drawn)"),
         Piece("current", "the Current the wheel shows, from 1"),
-        Piece("currents", "how many Currents the wheel has"),
+        Piece("currents", "how many Currents the wheel has (fixed by the ruleset: the size of "
+                          "the tensor's current plane)", tensor=False),
         Piece("extra_wheel_steps", "extra steps (Current Shift) the wheel turns after the round"),
-        Piece("sanctuary", "River Sanctuary's position (river spaces are 1 .. sanctuary - 1)"),
+        Piece("sanctuary", "River Sanctuary's position (river spaces are 1 .. sanctuary - 1; "
+                           "fixed by the ruleset: the tensor's token_position width - 1)",
+              tensor=False),
         Piece("spaces", "each river space: its card, printed and resolved terrain, marker, "
                         "Pressure Markers and tokens"),
         Piece("players", "each seat: animal, abilities left, effects on it, tokens, score"),
@@ -53,6 +101,215 @@ class AgainstTheCurrentView(Observer):
         Piece("finish_order", "seats in the order their third token arrived"),
         Piece("legal", "names of this seat's legal choices while it is to decide, else []"),
     )
+
+    def __init__(self, game: AgainstTheCurrentGame):
+        super().__init__(game)
+        g = game
+        p, n, k = g.num_players, g.cards, len(g.marker_terrain)
+        tokens, tribs, nt, ne = TOKENS * p, len(g.tributaries), len(TERRAINS), len(EVENTS)
+        self._planes = planes = (
+            Plane("viewer", (p,), "one-hot: whose view this is"),
+            Plane("current_player", (p + 2,),
+                  "one-hot: the seat to decide, then chance acting, then the game over"),
+            Plane("turn_seat", (p,), "one-hot: whose turn it is (0s during setup)"),
+            Plane("first_player", (p,), "one-hot: who opened the first round (0s before)"),
+            Plane("phase", (len(PHASE_NAMES),), "one-hot: " + ", ".join(PHASE_NAMES)),
+            Plane("current", (g.wheel_currents,), "one-hot: the Current the wheel shows"),
+            Plane("extra_wheel_steps", (1,), "extra steps the wheel turns after this round"),
+            Plane("space_dealt", (n,), "1 if the card at river space 1..N is dealt (its number "
+                                       "follows from the Current)"),
+            Plane("space_printed", (n, nt), "one-hot: the printed terrain at each space"),
+            Plane("space_terrain", (n, nt), "one-hot: the terrain each space resolves as"),
+            Plane("space_marker", (n, k), "1 if marker m lies on the card at this space"),
+            Plane("space_pressure", (n, p), "1 if seat o's Pressure Marker lies at this space"),
+            Plane("animal", (p, len(ANIMALS)), "one-hot: each seat's animal (0s before a pick)"),
+            Plane("seat_flags", (p, 4),
+                  "boost left, pressure left, detour next turn, squeezed next turn"),
+            Plane("score", (p,), "each seat's points so far"),
+            Plane("token_position", (tokens, n + 2),
+                  "one-hot: each token's space, 0 Start .. N+1 River Sanctuary"),
+            Plane("token_stop", (tokens, 2), "one-hot: stopped next turn / serving it now"),
+            Plane("token_effects", (tokens, 3), "Safe Shelter, River Support, Pressure Wave"),
+            Plane("token_tributary", (tokens, tribs), "1 if the token claimed tributary i"),
+            Plane("moving_token", (tokens,), "one-hot: the token moving this turn"),
+            Plane("roll", (g.die_sides,), "one-hot: this turn's die roll (0s if none)"),
+            Plane("turn_flags", (2,), "ability used this turn, this is an Extra Roll"),
+            Plane("event", (ne,), "one-hot: the drawn, unresolved event card"),
+            Plane("deck_size", (1,), "event cards left to draw"),
+            Plane("unseen_events", (ne,), "cards of each event neither discarded nor drawn"),
+            Plane("discard", (g.deck_size, ne),
+                  "the discard pile oldest first, an event one-hot per slot (it never holds "
+                  "more cards than the deck)"),
+            Plane("finish_order", (p, p), "row i: one-hot of the seat that finished i-th"),
+            Plane("legal", (A_FIRST + k + tribs,),
+                  "this seat's legal choices while it decides: ids 0..31, remove marker m, "
+                  "tributary i"),
+        )
+        at = 0
+        offsets = {}
+        for plane in planes:
+            offsets[plane.name] = at
+            at += plane.size
+        self._size = at
+        self._offsets = offsets
+        self._o = tuple(offsets[plane.name] for plane in planes)
+        # Where each decision id lands in the legal plane (ids 0..31 as they are, the Cleanup
+        # Crew removals and the tributaries packed after them).
+        legal_at = [-1] * g.n_actions
+        for a in range(A_FIRST):
+            legal_at[a] = a
+        for m in range(k):
+            legal_at[g.a_remove + m] = A_FIRST + m
+        for i in range(tribs):
+            legal_at[g.a_trib + i] = A_FIRST + k + i
+        self._legal_at = tuple(legal_at)
+        self._rivers: dict[tuple, list[float]] = {}
+        self._deck = [float(c) for c in g.deck_counts]
+
+    def _river(self, ring: list[int], rot: int, markers: list[int]) -> list[float]:
+        """The space_dealt .. space_marker planes for one wheel layout, cached (cleared once
+        it holds many layouts, so a long run of games keeps it small)."""
+        g = self.game
+        n, k = g.cards, len(g.marker_terrain)
+        o = self._offsets
+        base = o["space_dealt"]
+        o_printed, o_terrain = o["space_printed"] - base, o["space_terrain"] - base
+        o_marker = o["space_marker"] - base
+        block = [0.0] * (o["space_pressure"] - base)
+        turn = g.wheel_shift * rot
+        dealt = len(ring)
+        for sp in range(n):  # the card at space sp + 1 is slot (sp - shift * rot) mod N
+            slot = (sp - turn) % n
+            if slot < dealt:
+                block[sp] = 1.0
+                block[o_printed + 7 * sp + ring[slot]] = 1.0
+                block[o_terrain + 7 * sp + ring[slot]] = 1.0
+        for m, slot in enumerate(markers):
+            if slot >= 0:
+                sp = (slot + turn) % n
+                block[o_marker + k * sp + m] = 1.0
+                block[o_terrain + 7 * sp + ring[slot]] = 0.0
+                block[o_terrain + 7 * sp + g.marker_terrain[m]] = 1.0
+        rivers = self._rivers
+        if len(rivers) >= 4096:
+            rivers.clear()
+        rivers[(rot, tuple(markers), tuple(ring))] = block
+        return block
+
+    def planes(self) -> tuple[Plane, ...]:
+        return self._planes
+
+    def tensor(self, state: AgainstTheCurrentState, seat: int) -> list[float]:
+        """Read from the state's fields, all public but the pile's order (only its length is
+        read, as ``deck_size`` does)."""
+        g = self.game
+        p, n = g.num_players, g.cards
+        (_, o_player, o_turn, o_first, o_phase, o_current, o_steps, o_dealt, o_printed,
+         o_terrain, o_marker, o_pressure, o_animal, o_flags, o_score, o_pos, o_stop, o_effects,
+         o_trib, o_mover, o_roll, o_turn_flags, o_event, o_deck, o_unseen, o_discard,
+         o_finish, o_legal) = self._o
+        t = [0.0] * self._size
+        t[seat] = 1.0
+        phase = state.phase
+        t[o_phase + phase] = 1.0
+        if phase == END:
+            t[o_player + p + 1] = 1.0
+        elif IS_CHANCE[phase]:
+            t[o_player + p] = 1.0
+        else:
+            t[o_player + state.seat] = 1.0
+            if state.seat == seat:
+                legal_at = self._legal_at
+                for a in state.options:
+                    t[o_legal + legal_at[a]] = 1.0
+        if phase >= TOKEN:
+            t[o_turn + state.seat] = 1.0
+        if state.first >= 0:
+            t[o_first + state.first] = 1.0
+        rot = state.rot
+        t[o_current + rot] = 1.0
+        t[o_steps] = float(state.shift_pending)
+
+        # The river (dealt, printed, resolved terrain, markers) only changes with the deal, the
+        # wheel and the markers: one block per such layout, cached.
+        ring, markers = state.ring, state.markers
+        key = (rot, tuple(markers), tuple(ring))
+        block = self._rivers.get(key)
+        if block is None:
+            block = self._river(ring, rot, markers)
+        t[o_dealt:o_pressure] = block
+        turn = g.wheel_shift * rot
+        for s, slot in enumerate(state.pressure):
+            if slot >= 0:
+                t[o_pressure + p * ((slot + turn) % n) + s] = 1.0
+
+        # The seats and their tokens.
+        animal, boost_used, pressure_used = state.animal, state.boost_used, state.pressure_used
+        detour, squeeze = state.detour, state.squeeze
+        for s in range(p):
+            if animal[s] >= 0:
+                t[o_animal + 4 * s + animal[s]] = 1.0
+            at = o_flags + 4 * s
+            if not boost_used[s]:
+                t[at] = 1.0
+            if not pressure_used[s]:
+                t[at + 1] = 1.0
+            if detour[s]:
+                t[at + 2] = 1.0
+            if squeeze[s]:
+                t[at + 3] = 1.0
+        width = n + 2
+        tribs = len(g.tributaries)
+        values = g.tributaries
+        pos, stop, trib_of = state.pos, state.stop, state.trib_of
+        shelter, support, wave = state.shelter, state.support, state.wave
+        at = o_pos
+        for ps in pos:
+            t[at + ps] = 1.0
+            at += width
+        if any(stop):
+            for tk, x in enumerate(stop):
+                if x:
+                    t[o_stop + 2 * tk + x - 1] = 1.0
+        if any(shelter) or any(support) or any(wave):
+            for tk in range(TOKENS * p):
+                at = o_effects + 3 * tk
+                if shelter[tk]:
+                    t[at] = 1.0
+                if support[tk]:
+                    t[at + 1] = 1.0
+                if wave[tk]:
+                    t[at + 2] = 1.0
+        if state.arrived:
+            for tk, i in enumerate(trib_of):
+                if i >= 0:
+                    t[o_trib + tribs * tk + i] = 1.0
+                    t[o_score + tk // TOKENS] += values[i]
+        if state.mover >= 0:
+            t[o_mover + state.mover] = 1.0
+        if state.roll:
+            t[o_roll + state.roll - 1] = 1.0
+        if state.used_ability:
+            t[o_turn_flags] = 1.0
+        if state.extra:
+            t[o_turn_flags + 1] = 1.0
+
+        # The event cards.
+        ne = len(EVENTS)
+        unseen = self._deck[:]
+        if state.event >= 0:
+            t[o_event + state.event] = 1.0
+            unseen[state.event] -= 1.0
+        t[o_deck] = float(len(state.pile) - state.pile_top + state.pool_left)
+        at = o_discard
+        for e in state.discard:
+            t[at + e] = 1.0
+            unseen[e] -= 1.0
+            at += ne
+        t[o_unseen:o_unseen + ne] = unseen
+        for i, s in enumerate(state.finish):
+            t[o_finish + p * i + s] = 1.0
+        return t
 
     def observation(self, state: AgainstTheCurrentState, seat: int | None) -> dict[str, Any]:
         """Everything on the table is face up; only the order of the undrawn event pile is
