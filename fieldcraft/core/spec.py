@@ -120,6 +120,11 @@ class GameSpec:
     search: SearchSettings = field(default_factory=SearchSettings)
     test_configs: tuple[dict[str, Any], ...] = ({},)
     """Ruleset overrides (variants) the conformance suite runs besides the defaults."""
+    length_cap: int | None = None
+    """For a game whose rules allow endless play (``max_game_length`` is ``None``): the seats'
+    decisions after which a research adapter that needs a finite game (OpenSpiel) ends it as a
+    draw. Not a rule: the table and the studies play on. Set well above the longest games
+    random and searching players reach."""
 
     def __post_init__(self) -> None:
         if not self.min_players <= self.default_players <= self.max_players:

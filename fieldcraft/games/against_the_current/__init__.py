@@ -18,5 +18,6 @@ SPEC = GameSpec(
     board="board.js",
     board_css="board.css",
     search=SearchSettings(rollout_depth=0),
+    length_cap=1000,
     test_configs=({}, {"challenge_success": 0.5}),
 )

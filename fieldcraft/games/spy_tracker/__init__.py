@@ -18,6 +18,7 @@ SPEC = GameSpec(
     board="board.js",
     board_css="board.css",
     search=SearchSettings(rollout_depth=0, expand_after=5, c=0.7, opponents="policy"),
+    length_cap=3000,
     test_configs=(
         {},
         {

@@ -18,5 +18,6 @@ SPEC = GameSpec(
     board="board.js",
     board_css="board.css",
     search=SearchSettings(rollout_depth=0, expand_after=1, c=0.1),
+    length_cap=3000,
     test_configs=({}, {"variant": "classified"}),
 )
