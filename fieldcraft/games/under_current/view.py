@@ -4,13 +4,58 @@ The one place that decides visibility in this game: every piece is built from pu
 from the seat's own ``known`` bits and role masks (see ``rules.py``), never from the true cards
 directly. A spectator sees what the public bit allows; its ``hand``, ``role`` and
 ``identity_confirmation`` are null (the keys are there for every viewer alike).
+
+Observation tensor (``N`` seats, ``C`` intelligence cards, ``R`` role cards, ``P = R`` role
+positions: seats then reserve, ``H`` hand size), flat and row-major, every value a plain
+float, planes in this order::
+
+    viewer                 (N,)       one-hot: the seat whose view this is
+    players                (1,)       N
+    phase                  (17,)      one-hot phase (PHASE_NAMES order)
+    current_player         (N,)       one-hot seat to decide (zeros: chance or the end)
+    active                 (N,)       one-hot seat whose turn it is (zeros: none)
+    start_seat             (N,)       one-hot seat that took the first turn (zeros: not yet)
+    turn                   (1,)       turns completed, skipped ones included
+    deck_count             (1,)       cards left in the draw pile
+    final_round            (1,)       1 while the last round is on
+    final_turns_left       (1,)       turns left in the last round (0 before it)
+    hand_sizes             (N,)       cards in each seat's hand
+    hand                   (H, C)     the viewer's hand, one card one-hot per slot, in order
+    role                   (R,)       one-hot the viewer's role card (zeros: not dealt yet)
+    roles                  (P, R)     1 where a role is still possible at a position (deduced)
+    known_hands            (N, C)     1 where the viewer knows a seat holds that card (its own
+                                      hand included)
+    row                    (C, C+2)   per row slot, oldest first: present, face up, card
+                                      one-hot (zeros: unseen)
+    discard                (C,)       1 for each used card
+    discard_order          (C,)       per card, its 1-based place in the used pile (0: not used)
+    removed                (C,)       per card seen removed, its 1-based place among removals
+    removed_unseen         (C,)       1 where the k-th removed card is one the viewer did not see
+    identity_confirmation  (2, N)     an Eye holder's record: Eye seats, Thumb seats (zeros: none)
+    pending                (1,)       1 while a card is being passed or used (passer: active)
+    pending_receiver       (N,)       one-hot its receiver
+    pending_card           (C,)       one-hot the card if the viewer saw it
+    pending_effect         (10,)      one-hot the effect being resolved (EFFECTS order)
+    pending_target         (P,)       one-hot the named seat or reserve slot
+    pending_swap_card      (C,)       one-hot the SWAP card the viewer (the active seat) picked
+    eliminated             (N,)       one-hot the seat a right RETIRE eliminated
+    declarations           (N, 2, P)  per Green seat: one-hot named Red, Blue Informer position
+    winner_faction         (4,)       one-hot winning faction (FACTIONS order; zeros: none)
+    winners                (N,)       1 for each seat that won
+    ending                 (2,)       one-hot deck_out, retire (zeros: not scored yet)
+    ending_reason          (4,)       one-hot green_card, green_declaration, yellow_balance,
+                                      majority (zeros: not decided yet)
+
+The row, the used pile and the removed cards are at most all ``C`` cards, so ``C`` slots hold
+them losslessly; a seat declares at most once and Greens declare in seat order, so the
+declarations by seat keep their order. Only the game id is left out.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fieldcraft.core.view import Observer, Piece
+from fieldcraft.core.view import Observer, Piece, Plane
 
 from .constants import EFFECTS, FACTIONS, OVER, PHASE_NAMES
 from .rules import UnderCurrentGame, UnderCurrentState
@@ -20,7 +65,7 @@ class UnderCurrentView(Observer):
     game: UnderCurrentGame
 
     pieces = (
-        Piece("game", "the game id"),
+        Piece("game", "the game id (not in the tensor: one game, one id)", tensor=False),
         Piece("players", "the number of seats"),
         Piece("seat", "whose view this is (null: a spectator)"),
         Piece("phase", "deal_roles, deal_cards, choose_start, pass, receive, target, retire, "
@@ -49,6 +94,160 @@ class UnderCurrentView(Observer):
         Piece("winners", "seats that won (empty until the end)"),
         Piece("ending", "how the game ended, e.g. deck_out:majority (null before)"),
     )
+
+    def __init__(self, game: UnderCurrentGame):
+        super().__init__(game)
+        self._planes = _planes(game)
+        offsets: dict[str, int] = {}
+        at = 0
+        for plane in self._planes:
+            offsets[plane.name] = at
+            at += plane.size
+        self._size = at
+        self._offsets = tuple(offsets[name] for name in _OFFSET_ORDER)
+        c, p = game.num_cards, game.num_roles
+        base = offsets["ending"]
+        kinds = {"deck_out": base, "retire": base + 1}
+        reasons = {name: base + 2 + i for i, name in enumerate(ENDING_REASONS)}
+        self._ending = {kind: (at_kind,) for kind, at_kind in kinds.items()}
+        for kind, at_kind in kinds.items():
+            for reason, at_reason in reasons.items():
+                self._ending[f"{kind}:{reason}"] = (at_kind, at_reason)
+        self._row_stride = c + 2
+        self._decl_stride = 2 * p
+        self._roles_cache: dict[tuple[int, ...], list[float]] = {}
+
+    def planes(self) -> tuple[Plane, ...]:
+        return self._planes
+
+    def tensor_size(self) -> int:
+        return self._size
+
+    def tensor(self, state: UnderCurrentState, seat: int) -> list[float]:
+        g = self.game
+        n = g.num_players
+        c = g.num_cards
+        (o_players, o_phase, o_current, o_active, o_start, o_turn, o_deck, o_final,
+         o_final_left, o_sizes, o_hand, o_role, o_roles, o_known, o_row, o_discard,
+         o_discard_order, o_removed, o_removed_unseen, o_identity, o_pending, o_receiver,
+         o_card, o_effect, o_target, o_swap, o_eliminated, o_decl, o_winner,
+         o_winners) = self._offsets
+        t = [0.0] * self._size
+        vis = (1 << seat) | (1 << n)
+        t[seat] = 1.0  # viewer, at offset 0
+        t[o_players] = float(n)
+        phase = state.phase
+        t[o_phase + phase] = 1.0
+        current = state.current_player()
+        if current >= 0:
+            t[o_current + current] = 1.0
+        active = state.active
+        if active >= 0:
+            t[o_active + active] = 1.0
+        if state.start_seat >= 0:
+            t[o_start + state.start_seat] = 1.0
+        t[o_turn] = float(state.turn)
+        t[o_deck] = float(len(state.deck))
+        left = state.final_left
+        if left > 0:
+            t[o_final] = 1.0
+            t[o_final_left] = float(left)
+        hands = state.hands
+        t[o_sizes:o_sizes + n] = map(float, map(len, hands))
+        at = o_hand
+        for card in hands[seat]:
+            t[at + card] = 1.0
+            at += c
+        hand_known = state.hand_known
+        at = o_known
+        for s in range(n):  # index loops: making a zip per seat would cost more than the checks
+            hand = hands[s]
+            known = hand_known[s]
+            for i in range(len(hand)):
+                if known[i] & vis:
+                    t[at + hand[i]] = 1.0
+            at += c
+        roles = state.roles
+        if len(roles) > seat:
+            t[o_role + roles[seat]] = 1.0
+        key = tuple(state.role_masks[seat])
+        block = self._roles_cache.get(key)
+        if block is None:
+            block = self._roles_block(key)
+        t[o_roles:o_roles + len(block)] = block
+        row = state.row
+        if row:
+            stride = self._row_stride
+            at = o_row
+            for card, up, mask in zip(row, state.row_up, state.row_known, strict=False):
+                t[at] = 1.0
+                if up:
+                    t[at + 1] = 1.0
+                if mask & vis:
+                    t[at + 2 + card] = 1.0
+                at += stride
+        place = 1.0
+        for card in state.discard:
+            t[o_discard + card] = 1.0
+            t[o_discard_order + card] = place
+            place += 1.0
+        if state.removed:
+            for i, (card, mask) in enumerate(zip(state.removed, state.removed_known,
+                                                 strict=False)):
+                if mask & vis:
+                    t[o_removed + card] = i + 1.0
+                else:
+                    t[o_removed_unseen + i] = 1.0
+        record = state.eye_record[seat]
+        if record is not None:
+            for s in record[0]:
+                t[o_identity + s] = 1.0
+            for s in record[1]:
+                t[o_identity + n + s] = 1.0
+        pending = state.pending
+        if pending >= 0:
+            t[o_pending] = 1.0
+            t[o_receiver + state.receiver] = 1.0
+            if state.pending_known & vis:
+                t[o_card + pending] = 1.0
+            effect = state.effect
+            if effect >= 0:
+                t[o_effect + effect] = 1.0
+                if state.target >= 0:
+                    t[o_target + state.target] = 1.0
+            if state.swap_index >= 0 and seat == active:
+                t[o_swap + hands[active][state.swap_index]] = 1.0
+        if state.eliminated >= 0:
+            t[o_eliminated + state.eliminated] = 1.0
+        if state.declarations:
+            stride = self._decl_stride
+            p = g.num_roles
+            for s, red, blue in state.declarations:
+                at = o_decl + s * stride
+                t[at + red] = 1.0
+                if blue >= 0:
+                    t[at + p + blue] = 1.0
+        if phase == OVER:
+            if state.winner_faction >= 0:
+                t[o_winner + state.winner_faction] = 1.0
+            for s in state.winners():
+                t[o_winners + s] = 1.0
+        if state.how:
+            for i in self._ending[state.how]:
+                t[i] = 1.0
+        return t
+
+    def _roles_block(self, key: tuple[int, ...]) -> list[float]:
+        """The ``roles`` plane for the role masks ``key``, deduced (cached: few distinct ones,
+        and one slice assignment writes the whole plane)."""
+        r = self.game.num_roles
+        block = [1.0 if mask >> role & 1 else 0.0 for mask in deduce(list(key))
+                 for role in range(r)]
+        cache = self._roles_cache
+        if len(cache) >= 100_000:
+            cache.clear()
+        cache[key] = block
+        return block
 
     def observation(self, state: UnderCurrentState, seat: int | None) -> dict[str, Any]:
         g = self.game
@@ -132,6 +331,78 @@ class UnderCurrentView(Observer):
         if state.swap_index >= 0 and viewer == state.active:
             view["your_swap_card"] = g.card_names[state.hands[state.active][state.swap_index]]
         return view
+
+
+ENDING_REASONS = ("green_card", "green_declaration", "yellow_balance", "majority")
+"""How a scored game was decided (after the colon of ``ending``), in tensor order."""
+
+_OFFSET_ORDER = (
+    "players", "phase", "current_player", "active", "start_seat", "turn", "deck_count",
+    "final_round", "final_turns_left", "hand_sizes", "hand", "role", "roles", "known_hands",
+    "row", "discard", "discard_order", "removed", "removed_unseen", "identity_confirmation",
+    "pending", "pending_receiver", "pending_card", "pending_effect", "pending_target",
+    "pending_swap_card", "eliminated", "declarations", "winner_faction", "winners",
+)
+"""The planes whose offsets ``tensor`` unpacks, in that order."""
+
+
+def _planes(g: UnderCurrentGame) -> tuple[Plane, ...]:
+    """The tensor layout for one player count and ruleset (see the module docstring)."""
+    n, c, r, h = g.num_players, g.num_cards, g.num_roles, g.hand_size
+    p = g.num_players + g.num_reserve
+    return (
+        Plane("viewer", (n,), "one-hot: the seat whose view this is"),
+        Plane("players", (1,), "the number of seats"),
+        Plane("phase", (len(PHASE_NAMES),), "one-hot: the phase, in PHASE_NAMES order"),
+        Plane("current_player", (n,), "one-hot: the seat to decide (zeros: chance or the end)"),
+        Plane("active", (n,), "one-hot: the seat whose turn it is (zeros: none)"),
+        Plane("start_seat", (n,), "one-hot: the seat that took the first turn (zeros: not yet)"),
+        Plane("turn", (1,), "turns completed, skipped ones included"),
+        Plane("deck_count", (1,), "cards left in the draw pile"),
+        Plane("final_round", (1,), "1 while the last round (after the pile ran out) is on"),
+        Plane("final_turns_left", (1,), "turns left in the last round (0 before it)"),
+        Plane("hand_sizes", (n,), "cards in each seat's hand"),
+        Plane("hand", (h, c), "the viewer's hand in the order the cards came: slot k holds "
+                              "the k-th card one-hot (hands never exceed the hand size)"),
+        Plane("role", (r,), "one-hot: the viewer's role card (zeros: not dealt yet)"),
+        Plane("roles", (p, r), "per role position (seats, then reserve), 1 for each role "
+                               "still possible there after deduction"),
+        Plane("known_hands", (n, c), "per seat, 1 for each of its cards the viewer knows: "
+                                     "the viewer's own hand, the known_hands of the view"),
+        Plane("row", (c, c + 2), "the Central File Row, oldest first, one slot per card (it "
+                                 "never holds more than all C): present, face up, then the "
+                                 "card one-hot if the viewer knows it"),
+        Plane("discard", (c,), "1 for each used card"),
+        Plane("discard_order", (c,), "per card, its 1-based place in the used pile (0: not "
+                                     "used), so the pile's order is kept"),
+        Plane("removed", (c,), "per card the viewer saw burned or removed, its 1-based place "
+                               "in the removed pile (0: not seen there)"),
+        Plane("removed_unseen", (c,), "1 at slot k where the k-th removed card is one the "
+                                      "viewer did not see"),
+        Plane("identity_confirmation", (2, n), "an Eye holder's record: the Eye seats, then "
+                                               "the Thumb seats (zeros: no record; a record "
+                                               "always lists the viewer as an Eye)"),
+        Plane("pending", (1,), "1 while a card is being passed or used (its passer is the "
+                               "active seat)"),
+        Plane("pending_receiver", (n,), "one-hot: the seat receiving the pending card"),
+        Plane("pending_card", (c,), "one-hot: the pending card, if the viewer saw it"),
+        Plane("pending_effect", (len(EFFECTS),), "one-hot: the effect being resolved, in "
+                                                 "EFFECTS order (zeros: not used yet)"),
+        Plane("pending_target", (p,), "one-hot: the seat or reserve slot the effect names"),
+        Plane("pending_swap_card", (c,), "one-hot: the card the viewer, the active seat, "
+                                         "picked to SWAP"),
+        Plane("eliminated", (n,), "one-hot: the seat a right RETIRE eliminated"),
+        Plane("declarations", (n, 2, p), "per Green seat that declared: the position named "
+                                         "Red Informer, then Blue Informer, one-hot (Greens "
+                                         "declare once each, in seat order)"),
+        Plane("winner_faction", (len(FACTIONS),), "one-hot: the winning faction, in FACTIONS "
+                                                  "order (zeros: none or not yet)"),
+        Plane("winners", (n,), "1 for each seat that won"),
+        Plane("ending", (2,), "one-hot: the game ended by deck_out or retire"),
+        Plane("ending_reason", (len(ENDING_REASONS),), "one-hot: green_card, "
+                                                       "green_declaration, yellow_balance or "
+                                                       "majority (zeros: not decided yet)"),
+    )
 
 
 def deduce(masks: list[int]) -> list[int]:
