@@ -1,0 +1,89 @@
+"""fieldcraft games inside OpenSpiel: OpenSpiel's own random_sim_test (with serialization) at the
+smallest and largest player count of every variant, resampling, and its Python ISMCTS and MCTS
+bots playing whole games. Each game runs in a subprocess (see ``openspiel_run.py``)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fieldcraft.core.registry import list_games
+
+pyspiel = pytest.importorskip("pyspiel")
+import fieldcraft.adapters.openspiel as fo  # noqa: E402
+
+RUN = Path(__file__).with_name("openspiel_run.py")
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_openspiel_checks_pass(name: str) -> None:
+    done = subprocess.run([sys.executable, str(RUN), name, "3"], capture_output=True,
+                          text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["sims"], "no configuration was simulated"
+    assert result["resample"] > 0
+    for bot in ("ismcts", "mcts"):
+        returns, moves = result[bot]
+        assert moves > 0 and len(returns) >= 2
+
+
+def test_declared_numbers_are_the_games_own() -> None:
+    game = pyspiel.load_game("fieldcraft_spy_tracker", {"players": 3})
+    info = game.setup.fc.info()
+    assert game.num_distinct_actions() == info.num_distinct_actions
+    assert game.max_chance_outcomes() == info.max_chance_outcomes
+    assert game.max_game_length() == info.max_game_length == 1397
+    assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    assert game.utility_sum() == 1.0
+    state = game.new_initial_state()
+    assert all(0 <= a < game.max_chance_outcomes() for a, _ in state.chance_outcomes())
+
+
+def test_rules_parameter_round_trips_through_the_game_string() -> None:
+    game = pyspiel.load_game("fieldcraft_spy_tracker",
+                             {"players": 3, "rules": '{"no_repeat_bids": false, "min_bid": 2}'})
+    assert game.setup.fc.ruleset["min_bid"] == 2
+    again = pyspiel.load_game(str(game))
+    assert again.setup.fc.ruleset == game.setup.fc.ruleset
+    assert again.max_game_length() == 3000  # the variant can go on for ever: the spec's cap
+
+
+@pytest.mark.parametrize(("rules", "message"), [
+    ('{"nope": 1}', "unknown ruleset key 'nope'"),
+    ("[1]", "JSON object"),
+    ("{bad", "JSON object"),
+])
+def test_bad_rules_are_refused_by_name(rules: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        pyspiel.load_game("fieldcraft_spy_tracker", {"players": 2, "rules": rules})
+
+
+def test_a_capped_game_ends_as_a_draw() -> None:
+    game = pyspiel.load_game("fieldcraft_against_the_current",
+                             {"players": 2, "max_game_length": 20})
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_action(state.legal_actions()[0])
+            decisions += 1
+    assert decisions == 20  # random-free first choices do not finish a race in 20
+    assert state.returns() == [0.5, 0.5]
+
+
+def test_illegal_action_raises_and_changes_nothing() -> None:
+    game = pyspiel.load_game("fieldcraft_spy_tracker", {"players": 2})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    before = str(state)
+    with pytest.raises(Exception, match="not legal"):
+        state.apply_action(0)  # a call before any bid
+    assert str(state) == before and fo.short_name("spy-tracker") == "fieldcraft_spy_tracker"
