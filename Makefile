@@ -9,13 +9,13 @@ $(VENV)/bin/python:
 	$(VENV)/bin/pip install --quiet --upgrade pip
 
 # Playing and serving need the web table and the study tools only; the tests also need the test
-# tools and Ray (a large download a player should not wait for).
+# tools, Ray (a large download a player should not wait for) and the research frameworks.
 $(STAMP): pyproject.toml | $(VENV)/bin/python
 	$(VENV)/bin/pip install --quiet -e '.[web,postgres,study]'
 	touch $(STAMP)
 
 $(TEST_STAMP): pyproject.toml | $(VENV)/bin/python
-	$(VENV)/bin/pip install --quiet -e '.[test,web,postgres,study,ray]'
+	$(VENV)/bin/pip install --quiet -e '.[test,web,postgres,study,ray,openspiel,pettingzoo]'
 	touch $(TEST_STAMP)
 
 serve: $(STAMP)
