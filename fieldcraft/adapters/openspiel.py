@@ -276,13 +276,27 @@ class FieldcraftState(pyspiel.State):
     def is_terminal(self) -> bool:
         return self._capped or self.inner.is_terminal()
 
+    def is_chance_node(self) -> bool:  # what pyspiel would answer, without two crossings
+        return not self._capped and self.inner.is_chance_node()
+
     def _legal_actions(self, player: int) -> list[int]:
-        legal = self.inner.legal_actions()
-        return sorted(legal)
+        return self.inner.legal_actions()  # ascending already (the conformance suite checks)
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """As pyspiel's, answered here for Python callers (C++ ones reach ``_legal_actions``)."""
+        inner = self.inner
+        if self._capped or inner.is_terminal():
+            return []
+        if player is not None and player != inner.current_player():
+            return []
+        if inner.is_chance_node():
+            offset = self._s.offset
+            return [a - offset for a in inner.legal_actions()]
+        return inner.legal_actions()[:]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         offset = self._s.offset
-        return sorted((a - offset, p) for a, p in self.inner.chance_outcomes())
+        return [(a - offset, p) for a, p in self.inner.chance_outcomes()]
 
     def _apply_action(self, action: int) -> None:
         if self._replaying:  # clone() copying pyspiel's record of the moves
