@@ -1,12 +1,57 @@
 """What an Undercover seat sees: the whole table, which is public but for the Agents' hidden
 faces. Every seat sees the same thing; an Agent's back is shown only once it has been flipped in
-front of everyone, and a pile only shows its top (after the deal)."""
+front of everyone, and a pile only shows its top (after the deal).
+
+The observation tensor (:meth:`UndercoverView.tensor`), with ``n`` seats, ``P`` piles, ``L``
+track spaces, ``J`` Jokers (``n`` with 3-4 players, else 0, and the plane is left out), seats in
+table order and colours in ring order (Purple, Blue, Green, Yellow, Orange, Red)::
+
+    seat           (n,)        one-hot: whose view this is
+    to_act         (n,)        one-hot: the seat to decide (all 0: chance acts or the end)
+    phase          (5,)        one-hot: setup, activate, flip, place, over
+    clock          (3,)        turns played, round number (from 1), evaluation this round
+    end            (4,)        end triggered; one-hot what triggered it: tokens, line, stuck
+    winners        (n,)        1 for each seat that won (all 0 before the end)
+    agents         (12, 19+P+n) one row per Agent, rows 2c and 2c+1 the two Agents of
+                               official colour c (below)
+    jokers         (J, 6)      per seat's Joker: unused, held, placed, x, y, under its File
+    piles          (P,)        tiles in each pile
+    hand           (4,)        held tile taken from the board, its x, y; flipped this turn
+    staffers       (n, 6)      per seat and lane: the Staffer's space (0: Information Center)
+    rules          (8,)        classified, players, board width, height, track length,
+                               tokens to end (standard), black line after (Classified),
+                               last column blocked (Classified): ruleset constants
+    column_values  (L,)        Classified only: each column's points
+    starting_seat  (n,)        one-hot: the starting player (all 0 until drawn)
+    colours        (n, 6)      one-hot per seat: its colour (all 0 until dealt or chosen)
+    opposite       (n, 6)      one-hot per seat: its Opposite Side colour
+    hq             (6, 3)      per colour's Headquarters: on the board, x, y
+    tokens         (6, L, 2)   standard only, per lane and space 1..L: a token lies there,
+                               its value (0 without one)
+    frozen         (n, 6)      standard only: the Staffer holds a token (and moves no more)
+    taken          (n, 6)      standard only: the value of that token (0 without one)
+    scores         (n,)        points as the final scoring would count them now
+
+Board coordinates are the observation's x, y (0..width-1, 0..height-1). The planes from
+``rules`` on change only in the setup and when a token is taken, so they are written once per
+distinct value and copied (a cache on the observer, keyed by exactly what they encode).
+
+An ``agents`` row: on the board, held, top of pile k (P columns), hidden (in a pile below its
+top, or undealt), x, y (0 off the board), undercover side up, revealed (flipped before
+everyone), visible colour (6, one-hot, all 0 while hidden), other face (6, one-hot, all 0 until
+revealed), one-hot the seat whose Instructions File lies on it (n). An Agent that has been
+flipped, or whose twin has, sits in its own row (2c: undercover side the left ring neighbour,
+2c+1: the right one; once one twin is known so is the other); while neither twin of a colour
+has been flipped nobody can tell them apart, so the two rows are filled in table order (by
+board cell, then in hand, then pile tops, then hidden) and never from which twin is which.
+"""
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
-from fieldcraft.core.view import Observer, Piece
+from fieldcraft.core.view import Observer, Piece, Plane
 
 from .grid import (
     HQ0,
@@ -14,6 +59,7 @@ from .grid import (
     LOC_ABSENT,
     LOC_HELD,
     LOC_SUPPLY,
+    N_AGENTS,
     N_COLOURS,
     N_TILES,
     agent_faces,
@@ -22,12 +68,15 @@ from .grid import (
 )
 from .rules import OVER, PHASE_NAMES, SETUP, UndercoverGame, UndercoverState
 
+ENDED_BY = ("tokens", "line", "stuck")
+
 
 class UndercoverView(Observer):
     game: UndercoverGame
 
     pieces = (
-        Piece("game", "the game id"),
+        Piece("game", "the game id (not in the tensor: an observer serves one game)",
+              tensor=False),
         Piece("variant", "standard or classified"),
         Piece("seat", "whose view this is (null: a spectator)"),
         Piece("players", "number of seats"),
@@ -58,6 +107,283 @@ class UndercoverView(Observer):
         Piece("tokens_to_end", "standard: tokens one seat needs to end the game", optional=True),
         Piece("winners", "seats that won (only at the end)", optional=True),
     )
+
+    def __init__(self, game: UndercoverGame):
+        super().__init__(game)
+        g = game
+        n = g.num_players
+        npiles = g.num_piles
+        length = g.track_len
+        jokers = n if g.has_jokers else 0
+        self.agent_width = width = 19 + npiles + n
+        # In two runs: what may change at every step, then what is fixed once the setup is done
+        # (the ruleset, colours) with the standard track's tokens, cached by them, then scores.
+        fixed = [
+            Plane("rules", (8,), "classified, players, board width, board height, track length, "
+                  "tokens to end (standard, else 0), black line after (Classified, else 0), "
+                  "last column blocked (Classified): constants of the ruleset"),
+        ]
+        if g.classified:
+            fixed.append(Plane("column_values", (length,), "each column's points"))
+        fixed += [
+            Plane("starting_seat", (n,), "one-hot: the starting player (all 0 until drawn)"),
+            Plane("colours", (n, N_COLOURS), "per seat, one-hot: its colour (all 0 until dealt "
+                  "or chosen)"),
+            Plane("opposite", (n, N_COLOURS), "per seat, one-hot: its Opposite Side colour"),
+            Plane("hq", (N_COLOURS, 3), "per colour's Headquarters: on the board, x, y"),
+        ]
+        step = [
+            Plane("seat", (n,), "one-hot: whose view this is"),
+            Plane("to_act", (n,), "one-hot: the seat to decide (all 0 while chance acts or at "
+                  "the end)"),
+            Plane("phase", (len(PHASE_NAMES),), "one-hot: " + ", ".join(PHASE_NAMES)),
+            Plane("clock", (3,), "turns played, the round number (from 1), whether meetings "
+                  "move Staffers this round"),
+            Plane("end", (1 + len(ENDED_BY),), "the end is triggered; one-hot what triggered "
+                  "it: " + ", ".join(ENDED_BY)),
+            Plane("winners", (n,), "1 for each seat that won (all 0 before the end)"),
+            Plane("agents", (N_AGENTS, width),
+                  "rows 2c, 2c+1: the Agents of official colour c, each as on the board, held, "
+                  f"top of pile k ({npiles}), hidden, x, y, undercover side up, revealed, "
+                  f"visible colour (6), other face (6, once revealed), under seat s's File ({n}); "
+                  "twins that nobody can tell apart fill their rows in table order"),
+        ]
+        if jokers:
+            step.append(Plane("jokers", (jokers, 6), "per seat's Joker: unused, held, placed, "
+                             "x, y, its seat's File lies on it"))
+        step += [
+            Plane("piles", (npiles,), "tiles in each pile"),
+            Plane("hand", (4,), "the held tile was taken from the board, its x, y; the held "
+                  "Agent was flipped this turn"),
+            Plane("staffers", (n, N_COLOURS), "per seat and lane: the Staffer's space (0: the "
+                  "Information Center)"),
+        ]
+        track = []
+        if not g.classified:  # (Classified Staffers never freeze nor take tokens)
+            track = [
+                Plane("tokens", (N_COLOURS, length, 2), "per lane and space 1..L: a Point Token "
+                      "lies there, its value (0 without one)"),
+                Plane("frozen", (n, N_COLOURS), "per seat and lane: the Staffer holds a token"),
+                Plane("taken", (n, N_COLOURS), "per seat and lane: that token's value (0 "
+                      "without one)"),
+            ]
+        scores = [Plane("scores", (n,), "points as the final scoring would count them now")]
+        self._planes = tuple(step + fixed + track + scores)
+        off: dict[str, int] = {}
+        at = 0
+        for plane in self._planes:
+            off[plane.name] = at
+            at += plane.size
+        self.offsets = off
+        """Where each plane starts in the flat tensor."""
+        self._size = at
+        self._step_size = m = sum(p.size for p in step)
+        # The slow run (``fixed`` and ``track``) before the setup is done: the ruleset's
+        # constants and where the HQs stand; ``_slow`` adds the track.
+        t = [0.0] * sum(p.size for p in fixed)
+        r = off["rules"] - m
+        t[r:r + 8] = [int(g.classified), n, g.width, g.height, length,
+                      0 if g.classified else g.tokens_to_end, g.black_line, int(g.blocked_last)]
+        if g.classified:
+            c = off["column_values"] - m
+            t[c:c + length] = g.column_values
+        for c in range(N_COLOURS):
+            x, y = g.cell_xy(g.hq_cell[c])
+            t[off["hq"] - m + 3 * c + 1] = x
+            t[off["hq"] - m + 3 * c + 2] = y
+        self._slow0 = t
+        self._slow_runs: dict[tuple[int | bool, ...], list[float]] = {}
+        """The slow run by its key (``tensor``), with the standard game's scores; cleared when
+        it grows large."""
+        self._step0 = [0.0] * m
+        self._xs = [a % g.width for a in range(g.num_cells)]
+        self._ys = [a // g.width for a in range(g.num_cells)]
+        cells = g.num_cells
+        self._hidden = hidden = cells + 1 + npiles
+        # Where a tile is, as one int: its board cell (a = y * width + x), ``cells`` held,
+        # ``cells + 1 + k`` top of pile k, ``hidden``. By ``tcell`` value, its negative codes
+        # read from the end of the list.
+        self._where = [-1] * g.padded + [hidden, hidden, cells, hidden]
+        for p, a in enumerate(g.p2a):
+            if a >= 0:
+                self._where[p] = a
+        assert self._where[LOC_HELD] == cells and self._where[LOC_SUPPLY] == hidden
+        self._place_col = [0] * cells + list(range(1, hidden - cells + 2))
+        """By where: the column of an ``agents`` row flagging it."""
+        self._agent_rows = [off["agents"] + r * width for r in range(N_AGENTS)]
+        self._other_face = [[agent_faces(a)[1], agent_faces(a)[0]] for a in range(N_AGENTS)]
+        """By Agent and ``up``: the colour of the face that is down."""
+        self._token_cells = itemgetter(*[lane * g.lane_size + sp for lane in range(N_COLOURS)
+                                         for sp in range(1, length + 1)])
+        self._column_value = [0] + g.column_values
+        """Classified: the points of a Staffer by its space."""
+        self._jokers = jokers
+        self._step_offsets = tuple(off[name] for name in (
+            "seat", "to_act", "phase", "clock", "end", "winners", "piles", "hand", "staffers"))
+        self._joker_offset = off["jokers"] if jokers else 0
+
+    def planes(self) -> tuple[Plane, ...]:
+        return self._planes
+
+    def tensor_size(self) -> int:
+        return self._size
+
+    def _slow(self, state: UndercoverState) -> list[float]:
+        """The run fixed once the setup is done (the ruleset, starting seat, colours, which
+        Headquarters are on the board), then in the standard game the track's tokens, the
+        tokens taken and the scores they make."""
+        m = self._step_size
+        off = {name: at - m for name, at in self.offsets.items()}
+        out = self._slow0[:]
+        if state.start >= 0:
+            out[off["starting_seat"] + state.start] = 1
+        col = off["colours"]
+        opp = off["opposite"]
+        for c in state.colour:
+            if c >= 0:
+                out[col + c] = 1
+                out[opp + (c + 3) % N_COLOURS] = 1
+            col += N_COLOURS
+            opp += N_COLOURS
+        k = off["hq"]
+        for c in range(N_COLOURS):
+            if state.tcell[HQ0 + c] >= 0:
+                out[k + 3 * c] = 1
+        if self.game.classified:
+            return out
+        for v in self._token_cells(state.tokens):
+            if v >= 0:
+                out += (1, v)
+            else:
+                out += (0, 0)
+        taken = state.taken
+        out += [1 if v >= 0 else 0 for v in taken]
+        out += [v if v > 0 else 0 for v in taken]
+        out += state.scores()
+        return out
+
+    def tensor(self, state: UndercoverState, seat: int) -> list[float]:
+        """Written straight from the state, reading only what :meth:`observation` shows: no
+        Agent's id unless it or its twin has been flipped, no pile's order below its top."""
+        g = self.game
+        n = g.num_players
+        ph = state.phase
+        colour = state.colour
+        tcell = state.tcell
+        out = self._step0[:]
+        o_seat, o_act, o_phase, o_clock, o_end, o_win, o_piles, o_hand, o_staff = (
+            self._step_offsets)
+        out[o_seat + seat] = 1
+        cur = state.cur
+        if cur >= 0:
+            out[o_act + cur] = 1
+        out[o_phase + ph] = 1
+        turn = state.turn
+        out[o_clock] = turn
+        out[o_clock + 1] = turn // n + 1
+        if turn >= n or g.evaluate_first_round:
+            out[o_clock + 2] = 1
+        if state.end_trig:
+            out[o_end] = 1
+            if state.ended_by:
+                out[o_end + 1 + ENDED_BY.index(state.ended_by)] = 1
+        if ph == OVER:
+            for s in state.final_winners:
+                out[o_win + s] = 1
+        # -- Agents: where each is, in rows that only tell twins apart once one is flipped --
+        where = list(map(self._where.__getitem__, tcell[:N_AGENTS]))
+        cells = g.num_cells
+        if ph != SETUP:
+            k = cells + 1
+            for pile in state.piles:
+                if pile:
+                    where[pile[-1]] = k
+                k += 1
+        revealed = state.revealed
+        rows = self._agent_rows
+        swapped = False
+        for a in range(0, N_AGENTS, 2):
+            if where[a + 1] < where[a] and not revealed[a] and not revealed[a + 1]:
+                if not swapped:
+                    rows = rows[:]
+                    swapped = True
+                rows[a], rows[a + 1] = rows[a + 1], rows[a]
+        hidden = self._hidden
+        place_col = self._place_col
+        xs = self._xs
+        ys = self._ys
+        tcol = state.tcol
+        up = state.up
+        other = self._other_face
+        x_col = hidden - cells + 2  # an ``agents`` row's columns after its place flags
+        colour_col = x_col + 4
+        # (``tcol`` goes on past the Agents, to the HQs and Jokers)
+        for w, b, c, r, u, o in zip(where, rows, tcol, revealed, up, other, strict=False):
+            out[b + place_col[w]] = 1
+            if w < hidden:
+                out[b + colour_col + c] = 1
+                if w < cells:
+                    out[b + x_col] = xs[w]
+                    out[b + x_col + 1] = ys[w]
+            if r:
+                out[b + x_col + 2] = u
+                out[b + x_col + 3] = 1
+                out[b + colour_col + N_COLOURS + o[u]] = 1
+        jk = self._joker_offset
+        file_col = colour_col + 2 * N_COLOURS
+        s = 0
+        for f in state.files:
+            if f >= 0:
+                if f < N_AGENTS:
+                    out[rows[f] + file_col + s] = 1
+                elif f >= JOKER0:
+                    out[jk + 6 * (f - JOKER0) + 5] = 1
+            s += 1
+        if self._jokers:
+            for y in tcell[JOKER0:JOKER0 + n]:
+                if y == LOC_SUPPLY:
+                    out[jk] = 1
+                elif y == LOC_HELD:
+                    out[jk + 1] = 1
+                elif y >= 0:
+                    out[jk + 2] = 1
+                    w = self._where[y]
+                    out[jk + 3] = xs[w]
+                    out[jk + 4] = ys[w]
+                jk += 6
+        out[o_piles:o_piles + g.num_piles] = map(len, state.piles)
+        if state.origin >= 0:
+            w = self._where[state.origin]
+            out[o_hand] = 1
+            out[o_hand + 1] = xs[w]
+            out[o_hand + 2] = ys[w]
+        if state.flipped:
+            out[o_hand + 3] = 1
+        # -- the track --
+        pos = state.pos
+        k = o_staff + n * N_COLOURS
+        out[o_staff:k] = pos
+        if g.classified:
+            key = (state.start, ph == SETUP, *colour)  # (the HQs are laid as the setup ends)
+        else:
+            key = (state.start, ph == SETUP, *colour, *state.tokens, *state.taken)
+        slow = self._slow_runs.get(key)
+        if slow is None:
+            if len(self._slow_runs) >= 4096:
+                self._slow_runs.clear()
+            slow = self._slow_runs[key] = self._slow(state)
+        out += slow
+        if g.classified:
+            value = self._column_value.__getitem__
+            double = g.multiplier - 1
+            i = 0
+            for c in colour:
+                total = sum(map(value, pos[i:i + N_COLOURS]))
+                if c >= 0:
+                    total += double * value(pos[i + (c + 3) % N_COLOURS])
+                out.append(total)
+                i += N_COLOURS
+        return out
 
     def tile_view(self, state: UndercoverState, t: int) -> dict[str, Any]:
         """What anyone at the table can see of a tile: never the hidden face of an Agent that
