@@ -212,10 +212,21 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise FieldcraftError(
             f"the web table needs the web extras (pip install -e '.[web]'): {exc}"
         ) from None
-    from fieldcraft.server import run
+    from fieldcraft.server import limits, run
 
-    run(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay)
+    run(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay,
+        limits=limits.from_arguments(args), proxy_headers=args.proxy_headers,
+        forwarded_allow_ips=args.forwarded_allow_ips)
     return 0
+
+
+def _serve_limit_options(parser: argparse.ArgumentParser) -> None:
+    """``--proxy-headers`` and the abuse limits (their module needs no web extras, so
+    ``--help`` shows them and their defaults everywhere)."""
+    from fieldcraft.server import limits
+
+    limits.add_proxy_arguments(parser)
+    limits.add_arguments(parser)
 
 
 def parse_player_range(text: str) -> list[int]:
@@ -313,6 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--bot-delay", type=float, default=0.6, help="seconds before each bot move")
+    _serve_limit_options(p)
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("list", help="list the games")

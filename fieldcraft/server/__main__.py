@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from fieldcraft.server import run
+from fieldcraft.server import limits, run
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -19,9 +19,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--log-level", default="warning")
     parser.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL",
                         help="FULL (default): fsync every commit; NORMAL: survive kill -9 only")
+    limits.add_proxy_arguments(parser)
+    limits.add_arguments(parser)
     args = parser.parse_args(argv)
     run(args.host, args.port, args.db, bot_delay=args.bot_delay, log_level=args.log_level,
-        sqlite_synchronous=args.sqlite_sync)
+        sqlite_synchronous=args.sqlite_sync, limits=limits.from_arguments(args),
+        proxy_headers=args.proxy_headers, forwarded_allow_ips=args.forwarded_allow_ips)
 
 
 if __name__ == "__main__":
