@@ -134,6 +134,9 @@ class Hub:
         """Create a table; returns (room, host token, host's seat or None). ``address`` is the
         creating client's (:func:`~fieldcraft.server.limits.client_address`): a table that
         will wait for players must fit the waiting-table limits."""
+        waits = any(kind == "human" and i != host_seat for i, (kind, _) in enumerate(seat_kinds))
+        if waits:  # refused before any work: this is what a flood of creations runs into
+            await self._admit_waiting(address)
         loaded = load_game(game, players=players, **overrides)
         for kind, bot in seat_kinds:
             if kind == "bot" and bot not in AGENTS:
@@ -150,8 +153,6 @@ class Hub:
             seats[host_seat].token_hash = host_hash
         open_seats = [s for s in seats if s.kind == "human" and s.token_hash is None]
         status = "waiting" if open_seats else "playing"
-        if status == "waiting":
-            await self._admit_waiting(address)
         table_id = secrets.token_urlsafe(6)
         while table_id in self.rooms or table_id in self._creating:
             table_id = secrets.token_urlsafe(6)
@@ -193,7 +194,7 @@ class Hub:
         try:
             self.limits.check_waiting(address, self._still_waiting)
         except LimitError:
-            if not self.limits.due():
+            if not self.limits.any_due():
                 raise
             await self.expire_waiting()
             self.limits.check_waiting(address, self._still_waiting)

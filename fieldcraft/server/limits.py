@@ -203,6 +203,7 @@ class Limits:
         self.waiting: dict[str, Waiting] = {}
         """Table id -> :class:`Waiting`, for every table that may still be waiting (entries of
         tables that started are dropped by :meth:`prune`)."""
+        self._by_address: dict[str, set[str]] = {}
 
     # -- creating tables -------------------------------------------------------------------------
     def check_create_rate(self, address: str) -> None:
@@ -229,19 +230,21 @@ class Limits:
         server; ``address`` ``None``: the server's own, no per-address cap).
         ``still_waiting(table_id)`` says whether a noted table is still waiting."""
         s = self.settings
-        if s.waiting_per_address <= 0 and s.waiting_total <= 0:
+        at_total = s.waiting_total > 0 and len(self.waiting) >= s.waiting_total
+        at_mine = s.waiting_per_address > 0 and address is not None and \
+            len(self._by_address.get(address, ())) >= s.waiting_per_address
+        if not (at_total or at_mine):  # the common case: no need to look for started tables
             return
         self.prune(still_waiting)
         if s.waiting_total > 0 and len(self.waiting) >= s.waiting_total:
             raise LimitError(E.SERVER_FULL, f"the server has {len(self.waiting)} tables waiting "
                              "for players, as many as it takes; try again later",
                              self._next_expiry(None))
-        if s.waiting_per_address > 0 and address is not None:
-            mine = sum(1 for w in self.waiting.values() if w.address == address)
-            if mine >= s.waiting_per_address:
-                raise LimitError(E.TOO_MANY_WAITING, f"you already have {mine} tables waiting "
-                                 "for players; start one or wait until one expires",
-                                 self._next_expiry(address))
+        held = len(self._by_address.get(address, ())) if address is not None else 0
+        if s.waiting_per_address > 0 and held >= s.waiting_per_address:
+            raise LimitError(E.TOO_MANY_WAITING, f"you already have {held} tables waiting "
+                             "for players; start one or wait until one expires",
+                             self._next_expiry(address))
 
     def _next_expiry(self, address: str | None) -> float:
         """Seconds until the first (of ``address``'s, or of all) waiting tables is due to
@@ -250,23 +253,38 @@ class Limits:
         if ttl <= 0:
             return 60.0
         now = self.clock()
-        dues = [w.since + ttl - now for w in self.waiting.values()
-                if address is None or w.address == address]
+        ids = self.waiting if address is None else self._by_address.get(address, ())
+        dues = [self.waiting[t].since + ttl - now for t in ids]
         return max(1.0, min(dues, default=60.0))
 
     # -- waiting tables --------------------------------------------------------------------------
     def note_waiting(self, table_id: str, address: str | None, age: float = 0.0) -> None:
         """A table is waiting for players; ``age`` is how long it has been (for tables resumed
         after a restart, whose creator's address is not kept)."""
+        self.forget(table_id)
         self.waiting[table_id] = Waiting(address, self.clock() - max(0.0, age))
+        if address is not None:
+            self._by_address.setdefault(address, set()).add(table_id)
 
     def forget(self, table_id: str) -> None:
-        self.waiting.pop(table_id, None)
+        entry = self.waiting.pop(table_id, None)
+        if entry is not None and entry.address is not None:
+            mine = self._by_address.get(entry.address)
+            if mine is not None:
+                mine.discard(table_id)
+                if not mine:
+                    del self._by_address[entry.address]
 
     def prune(self, still_waiting: Callable[[str], bool]) -> None:
         """Drop the tables that are no longer waiting (started, or gone)."""
         for table_id in [t for t in self.waiting if not still_waiting(t)]:
-            del self.waiting[table_id]
+            self.forget(table_id)
+
+    def any_due(self) -> bool:
+        ttl = self.settings.waiting_expiry
+        if ttl <= 0 or not self.waiting:
+            return False
+        return self.clock() - min(w.since for w in self.waiting.values()) >= ttl
 
     def due(self) -> list[str]:
         """Tables that have waited ``waiting_expiry`` seconds or more, oldest first."""
