@@ -9,6 +9,8 @@ and embedding. The parts, one concern each:
 * ``store``: database, migrations, group-commit writer; ``protocol``: WebSocket messages;
 * ``errors``: the one error type and its namespaced codes, mapped to HTTP or WebSocket answers
   only at the edge; ``routes/``: pages, JSON API, the game channel, the games' assets;
+* ``limits``: the abuse limits (tables, sockets, messages per client address) and the expiry
+  of tables nobody joined;
 * ``i18n`` and ``catalogue``: words and games, from each game's own folder.
 """
 

@@ -7,17 +7,14 @@ grew from 112 to 231 MB, nothing ever removed a waiting table, and ``GET /api/ta
 3 MB. Each limit here bounds one of those, and each refusal has its own code so that a client
 (or the person reading the page) knows what happened and when to try again:
 
-=============================  ==========================================  ===================
-limit                          refusal                                     retry
-=============================  ==========================================  ===================
-tables created per address     HTTP 429 ``limits.rate_limited``            ``Retry-After``
-waiting tables per address     HTTP 429 ``limits.too_many_waiting_tables``  ``Retry-After``
-waiting tables on the server   HTTP 429 ``limits.server_full``             ``Retry-After``
-messages per socket            WS ``error limits.rate_limited``            ``retry_after``
-(sustained: twice the rate)    WS close 4429                               reconnect later
-sockets per address            WS ``error limits.too_many_sockets``,       reconnect later
-                               close 4429
-=============================  ==========================================  ===================
+- tables created per address a minute: HTTP 429 ``limits.rate_limited``;
+- waiting tables per address: HTTP 429 ``limits.too_many_waiting_tables``;
+- waiting tables on the server: HTTP 429 ``limits.server_full``;
+- messages per socket (a token bucket): WebSocket ``error`` ``limits.rate_limited``, the socket
+  kept; well over twice the rate for a while: closed with code 4429;
+- sockets per address: WebSocket ``error`` ``limits.too_many_sockets``, then closed with 4429.
+
+HTTP refusals carry ``Retry-After``, WebSocket ones ``retry_after``: when to try again.
 
 A waiting table (no game started) that nobody is connected to is *expired* once it is older than
 ``waiting_expiry``: marked ``expired`` in the database and dropped from memory. Running tables
@@ -54,8 +51,9 @@ CLOSE_RATE_LIMITED = 4429
 messages far over the rate); the ``error`` message before it says which."""
 
 MAX_TRACKED_ADDRESSES = 4096
-"""Above this many per-address buckets, the ones that have refilled (and so mean nothing) are
-dropped at once instead of at the next sweep."""
+"""At this many per-address buckets, the ones that have refilled (and so mean nothing) are
+dropped at once instead of at the next sweep (and the mark doubles while most are in use, so
+that a flood from many addresses does not pay for a scan on every request)."""
 
 
 @dataclass(frozen=True)
@@ -199,6 +197,7 @@ class Limits:
         self.settings = settings or LimitSettings()
         self.clock: Clock = clock or time.monotonic
         self._created: dict[str, TokenBucket] = {}
+        self._prune_at = MAX_TRACKED_ADDRESSES
         self._sockets: dict[str, int] = {}
         self.waiting: dict[str, Waiting] = {}
         """Table id -> :class:`Waiting`, for every table that may still be waiting (entries of
@@ -214,8 +213,9 @@ class Limits:
             return
         bucket = self._created.get(address)
         if bucket is None:
-            if len(self._created) >= MAX_TRACKED_ADDRESSES:
+            if len(self._created) >= self._prune_at:
                 self.forget_idle()
+                self._prune_at = max(MAX_TRACKED_ADDRESSES, 2 * len(self._created))
             bucket = self._created[address] = TokenBucket(per_minute / 60.0, per_minute,
                                                           self.clock)
         wait = bucket.take()

@@ -540,3 +540,16 @@ def test_limit_codes_have_statuses_and_words() -> None:
         for code in (E.RATE_LIMITED, E.TOO_MANY_WAITING, E.SERVER_FULL, E.TOO_MANY_SOCKETS,
                      E.TABLE_EXPIRED):
             assert words.get(f"error.{code}"), (path.name, code)
+
+
+def test_per_address_buckets_stay_bounded() -> None:
+    """A flood from many addresses: buckets that refilled are dropped, so memory follows the
+    addresses active in the last minute, not every address ever seen."""
+    from fieldcraft.server.limits import MAX_TRACKED_ADDRESSES, Limits
+
+    clock = FakeClock()
+    limits = Limits(LimitSettings(tables_per_minute=10), clock)
+    for i in range(3 * MAX_TRACKED_ADDRESSES):
+        limits.check_create_rate(f"10.{i // 65536}.{i // 256 % 256}.{i % 256}")
+        clock.advance(0.1)  # a bucket refills in 6 s: ~60 addresses are live at any time
+    assert limits.tracked_addresses() <= MAX_TRACKED_ADDRESSES
