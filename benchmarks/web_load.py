@@ -218,7 +218,8 @@ async def run_level(base: str, ws_base: str, games: int, args: argparse.Namespac
 def start_server(port: int, db: str, sqlite_sync: str) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "fieldcraft.server", "--host", "127.0.0.1", "--port", str(port),
-         "--db", db, "--bot-delay", "0", "--sqlite-sync", sqlite_sync],
+         "--db", db, "--bot-delay", "0", "--sqlite-sync", sqlite_sync,
+         "--no-limits"],  # thousands of sockets and tables from one address, on purpose
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

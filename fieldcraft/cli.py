@@ -212,11 +212,22 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise FieldcraftError(
             f"the web table needs the web extras (pip install -e '.[web]'): {exc}"
         ) from None
-    from fieldcraft.server import run
+    from fieldcraft.server import limits, run
 
     run(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay,
-        allow_seeded_tables=args.allow_seeded_tables)
+        allow_seeded_tables=args.allow_seeded_tables,
+        limits=limits.from_arguments(args), proxy_headers=args.proxy_headers,
+        forwarded_allow_ips=args.forwarded_allow_ips)
     return 0
+
+
+def _serve_limit_options(parser: argparse.ArgumentParser) -> None:
+    """``--proxy-headers`` and the abuse limits (their module needs no web extras, so
+    ``--help`` shows them and their defaults everywhere)."""
+    from fieldcraft.server import limits
+
+    limits.add_proxy_arguments(parser)
+    limits.add_arguments(parser)
 
 
 def parse_player_range(text: str) -> list[int]:
@@ -317,6 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-seeded-tables", action="store_true",
                    help="accept tables created with a 'seed' (predictable deals, announced to "
                         "every seat): for tests and demos only")
+    _serve_limit_options(p)
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("list", help="list the games")

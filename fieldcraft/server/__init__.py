@@ -9,15 +9,21 @@ and embedding. The parts, one concern each:
 * ``store``: database, migrations, group-commit writer; ``protocol``: WebSocket messages;
 * ``errors``: the one error type and its namespaced codes, mapped to HTTP or WebSocket answers
   only at the edge; ``routes/``: pages, JSON API, the game channel, the games' assets;
+* ``limits``: the abuse limits (tables, sockets, messages per client address) and the expiry
+  of tables nobody joined;
 * ``i18n`` and ``catalogue``: words and games, from each game's own folder.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import ipaddress
+import sys
+from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+
+    from fieldcraft.server.limits import LimitSettings
 
 WS_MAX_BYTES = 1024 * 1024
 """uvicorn's frame limit: well above the protocol's 16 KB so that an oversized message still
@@ -35,9 +41,35 @@ def create_app(db_url: str | None = None, **options: object) -> FastAPI:
     return _create(db_url, **options)  # type: ignore[arg-type]
 
 
+def is_loopback(host: str) -> bool:
+    """Whether listening on ``host`` keeps the server to this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a host name: it may resolve to anything
+
+
+def exposure_warning(host: str, proxy_headers: bool) -> str | None:
+    """The warning for listening beyond this machine without ``--proxy-headers``: then people
+    reach the server directly, without TLS, or a proxy is in front but every client counts as
+    the proxy's one address for the limits."""
+    if proxy_headers or is_loopback(host):
+        return None
+    return (f"warning: listening on {host} without --proxy-headers. Reached directly, the web "
+            "table has no TLS: seat tokens and moves travel in clear text. Put a TLS reverse "
+            "proxy (Caddy, nginx) in front, listen on 127.0.0.1 and add --proxy-headers; "
+            "behind a proxy without it, every client counts as the proxy's address for the "
+            "limits. See docs/web.md, 'Running it for real'.")
+
+
 def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
         bot_delay: float = 0.6, log_level: str = "warning",
-        sqlite_synchronous: str = "FULL", allow_seeded_tables: bool = False) -> None:
+        sqlite_synchronous: str = "FULL", allow_seeded_tables: bool = False,
+        limits: LimitSettings | None = None,
+        proxy_headers: bool = False, forwarded_allow_ips: str | None = None,
+        stderr: TextIO | None = None) -> None:
     """Serve the web table until interrupted, printing its address once it is ready.
 
     ``db`` is a SQLAlchemy URL (``sqlite:///path.db``, ``postgresql://user@host/db``) or a file
@@ -45,6 +77,14 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
     ``sqlite_synchronous="NORMAL"`` skips the fsync per commit: still safe against ``kill -9``
     (the operating system has the data), not against a power cut. ``allow_seeded_tables``
     accepts tables created with a ``seed`` (reproducible, predictable deals: tests and demos).
+    ``limits`` are the abuse limits (default :class:`~fieldcraft.server.limits.LimitSettings`).
+
+    ``proxy_headers`` makes uvicorn take the client's address (which the limits count by) and
+    scheme from ``X-Forwarded-For``/``X-Forwarded-Proto``, but only on connections from
+    ``forwarded_allow_ips`` (uvicorn's default: 127.0.0.1 and ::1, or ``$FORWARDED_ALLOW_IPS``).
+    Only for a server behind a trusted reverse proxy: anyone else could name any address. Off,
+    the address is always the socket's peer (uvicorn itself would trust the headers from
+    127.0.0.1 by default, so that any local client could pose as any address).
     """
     import uvicorn
 
@@ -56,11 +96,15 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
     announce = f"fieldcraft web table: http://{shown}:{port}/  (database {safe_url})"
     if sqlite_synchronous not in ("FULL", "NORMAL"):
         raise ValueError("sqlite_synchronous must be FULL or NORMAL")
+    warning = exposure_warning(host, proxy_headers)
+    if warning:
+        print(warning, file=stderr or sys.stderr, flush=True)
     app = create_app(url, bot_delay=bot_delay, announce=announce,
                      synchronous=sqlite_synchronous, gc_tuning=True,
-                     allow_seeded_tables=allow_seeded_tables)
+                     allow_seeded_tables=allow_seeded_tables, limits=limits)
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_BYTES,
-                ws_per_message_deflate=False, log_level=log_level)
+                ws_per_message_deflate=False, log_level=log_level,
+                proxy_headers=proxy_headers, forwarded_allow_ips=forwarded_allow_ips)
 
 
 __all__ = ["SEEDED_HELP", "create_app", "run"]

@@ -25,6 +25,7 @@ from fieldcraft.server import errors as E
 from fieldcraft.server import store
 from fieldcraft.server.errors import TableError
 from fieldcraft.server.hub import Hub
+from fieldcraft.server.limits import Clock, Limits, LimitSettings
 from fieldcraft.server.routes import games, live, pages, tables
 from fieldcraft.server.routes.requests import hub_of
 
@@ -45,18 +46,22 @@ def tune_gc() -> None:
 
 
 def _answer(exc: FieldcraftError) -> JSONResponse:
-    return JSONResponse(E.error_body(exc), status_code=E.http_status(exc))
+    return JSONResponse(E.error_body(exc), status_code=E.http_status(exc),
+                        headers=E.http_headers(exc))
 
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous: str = "FULL",
                snapshot_every: int = 50, away_grace: float = 10.0,
                announce: str | None = None, gc_tuning: bool = False,
-               allow_seeded_tables: bool = False) -> FastAPI:
+               allow_seeded_tables: bool = False, limits: LimitSettings | None = None,
+               clock: Clock | None = None) -> FastAPI:
     """Build the app. ``db_url`` defaults to the SQLite file in the user's data folder;
     ``bot_delay`` is the pause before each bot move so people can follow the table;
     ``gc_tuning`` (for a dedicated server process only) applies :func:`tune_gc`;
     ``allow_seeded_tables`` lets a create request carry a ``seed`` (predictable deals, for
-    tests and demos; off by default because the host could then foresee every hidden card)."""
+    tests and demos; off by default because the host could then foresee every hidden card);
+    ``limits`` are the abuse limits (default :class:`LimitSettings`), timed by ``clock``
+    (monotonic seconds; tests pass a fake one)."""
     url = store.normalise_url(db_url or store.default_db_url())
 
     @contextlib.asynccontextmanager
@@ -65,9 +70,10 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
         await asyncio.to_thread(store.migrate, engine)
         writer = store.Writer(engine)
         hub = Hub(engine, writer, bot_delay=bot_delay, snapshot_every=snapshot_every,
-                  away_grace=away_grace)
+                  away_grace=away_grace, limits=Limits(limits, clock))
         app.state.hub = hub
         resumed = await hub.resume()
+        hub.start_sweeper()
         if gc_tuning:
             tune_gc()
         if announce:

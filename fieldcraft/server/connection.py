@@ -27,6 +27,7 @@ class Connection:
         self.token_hash: str | None = None
         self.ready = False  # after a valid hello
         self.closed = False
+        self.close_code = 4008  # fell behind; a limit sets its own (limits.CLOSE_RATE_LIMITED)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=SEND_QUEUE)
 
     def send(self, text: str) -> None:
@@ -48,7 +49,7 @@ class Connection:
             while True:
                 text = await self.queue.get()
                 if text is None:
-                    await self.ws.close(code=4008)
+                    await self.ws.close(code=self.close_code)
                     return
                 await self.ws.send_text(text)
         except Exception:  # noqa: BLE001 - the socket went away; the reader will notice

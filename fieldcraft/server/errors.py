@@ -10,6 +10,7 @@ status from :data:`STATUS` and a ``{"error": {code, message}}`` body, the WebSoc
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from fieldcraft.core.errors import (
@@ -45,6 +46,7 @@ SEAT_TAKEN = "table.seat_taken"
 NOT_STARTED = "table.not_started"
 GAME_OVER = "table.game_over"
 NOT_FINISHED = "table.not_finished"
+TABLE_EXPIRED = "table.expired"  # nobody joined it in time (limits.py)
 # move.*: a move that came at the wrong moment
 STALE_VERSION = "move.stale_version"
 NOT_YOUR_TURN = "move.not_your_turn"
@@ -56,6 +58,11 @@ UNKNOWN_GAME = UnknownGameError.code
 # server.*: not the client's fault
 STORAGE_ERROR = "server.storage_error"
 SERVER_CLOSING = "server.closing"  # not a refusal: the server is shutting down; reconnect
+# limits.*: over one of the abuse limits (fieldcraft/server/limits.py); retry later
+RATE_LIMITED = "limits.rate_limited"
+TOO_MANY_WAITING = "limits.too_many_waiting_tables"
+SERVER_FULL = "limits.server_full"
+TOO_MANY_SOCKETS = "limits.too_many_sockets"
 
 STATUS: dict[str, int] = {
     TOO_LARGE: 413, BAD_JSON: 400, BAD_MESSAGE: 400, UNKNOWN_TYPE: 400, BAD_REQUEST: 400,
@@ -65,6 +72,8 @@ STATUS: dict[str, int] = {
     GAME_OVER: 409, NOT_FINISHED: 409, NOT_FOUND: 404, STALE_VERSION: 409, NOT_YOUR_TURN: 409,
     ILLEGAL_ACTION: 400, MALFORMED_ACTION: 400, BAD_RULESET: 400, UNKNOWN_GAME: 400,
     STORAGE_ERROR: 503, SERVER_CLOSING: 503,
+    TABLE_EXPIRED: 410, RATE_LIMITED: 429, TOO_MANY_WAITING: 429, SERVER_FULL: 429,
+    TOO_MANY_SOCKETS: 429,
 }
 """HTTP status of each code; any other engine error is a 400."""
 
@@ -91,9 +100,21 @@ def error_body(exc: FieldcraftError) -> dict[str, Any]:
     return {"error": {"code": exc.code, "message": str(exc)}}
 
 
+def http_headers(exc: FieldcraftError) -> dict[str, str] | None:
+    """Extra headers of an HTTP refusal: ``Retry-After`` (whole seconds) for a limit's."""
+    retry_after = getattr(exc, "retry_after", None)
+    if retry_after is None:
+        return None
+    return {"Retry-After": str(max(1, math.ceil(retry_after)))}
+
+
 def error_message(exc: FieldcraftError, msg_id: Any = None) -> dict[str, Any]:
-    """The WebSocket ``error`` message of a refusal."""
+    """The WebSocket ``error`` message of a refusal (with ``retry_after`` seconds for a
+    limit's)."""
     out: dict[str, Any] = {"type": "error", "code": exc.code, "message": str(exc)}
+    retry_after = getattr(exc, "retry_after", None)
+    if retry_after is not None:
+        out["retry_after"] = retry_after
     if msg_id is None:
         msg_id = getattr(exc, "msg_id", None)
     if msg_id is not None:

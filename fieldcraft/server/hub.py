@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from datetime import UTC, datetime
 from typing import Any
 
 from fieldcraft.agents import AGENTS
@@ -13,6 +14,7 @@ from fieldcraft.core.registry import load_game
 from fieldcraft.server import access, store
 from fieldcraft.server import errors as E
 from fieldcraft.server.errors import TableError
+from fieldcraft.server.limits import LimitError, Limits
 from fieldcraft.server.room import Room
 from fieldcraft.server.seats import AWAY_GRACE, hash_token, new_token
 from fieldcraft.server.table import Table
@@ -24,9 +26,19 @@ FINISHED_KEPT = 200
 """Finished rooms with nobody connected kept in memory (older ones are loaded on demand)."""
 
 
+def _age(created_at: datetime | None) -> float:
+    """Seconds since ``created_at`` (SQLite gives back naive datetimes; they are UTC)."""
+    if created_at is None:
+        return 0.0
+    if created_at.tzinfo is None:
+        created_at = created_at.replace(tzinfo=UTC)
+    return max(0.0, (store.now() - created_at).total_seconds())
+
+
 class Hub:
     def __init__(self, engine: Any, writer: store.Writer, bot_delay: float = 0.6,
-                 snapshot_every: int = SNAPSHOT_EVERY, away_grace: float = AWAY_GRACE):
+                 snapshot_every: int = SNAPSHOT_EVERY, away_grace: float = AWAY_GRACE,
+                 limits: Limits | None = None):
         self.engine = engine
         self.writer = writer
         self.bot_delay = bot_delay
@@ -37,6 +49,9 @@ class Hub:
         self.actions_committed = 0
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self.limits = limits or Limits()
+        self._creating: set[str] = set()
+        """Ids of tables being written: counted as waiting before they exist."""
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -54,6 +69,7 @@ class Hub:
                 log.exception("table %s could not be resumed", row.id)
                 continue
             self.rooms[row.id] = room
+            self._note_waiting(room)
             resumed += 1
         for room in self.rooms.values():
             room.arm_clock()
@@ -75,7 +91,7 @@ class Hub:
         try:
             row = await asyncio.to_thread(store.read_table, self.engine, table_id)
             room = None
-            if row is not None:
+            if row is not None and row.status != "expired":
                 try:
                     room = await asyncio.to_thread(Room.from_row, self, row)
                 except FieldcraftError as exc:  # e.g. its game is no longer registered
@@ -83,6 +99,7 @@ class Hub:
                     room = None
                 if room is not None:
                     self.rooms[table_id] = room
+                    self._note_waiting(room)
                     self.evict_finished()
                     room.arm_clock()
                     room.kick()  # a live table that missed the start-up resume plays on
@@ -97,6 +114,10 @@ class Hub:
     async def require(self, table_id: str) -> Room:
         room = await self.get(table_id)
         if room is None:
+            if table_id and len(table_id) <= 32 and await asyncio.to_thread(
+                    store.read_status, self.engine, table_id) == "expired":
+                raise TableError(E.TABLE_EXPIRED, f"table {table_id!r} expired: nobody joined "
+                                 "it in time; create a new one")
             raise TableError(E.NO_SUCH_TABLE, f"no table {table_id!r}")
         return room
 
@@ -107,10 +128,15 @@ class Hub:
 
     async def create(self, game: str, players: int, seat_kinds: list[tuple[str, str | None]],
                      overrides: dict[str, Any], settings: dict[str, Any],
-                     host_seat: int | None, name: str, *, public: bool = False
-                     ) -> tuple[Room, str, int | None]:
+                     host_seat: int | None, name: str, *, public: bool = False,
+                     address: str | None = None) -> tuple[Room, str, int | None]:
         """Create a table; returns (room, host token, host's seat or None). ``public``: list
-        it in the lobby; otherwise only its link (the id) or its join code finds it."""
+        it in the lobby; otherwise only its link (the id) or its join code finds it.
+        ``address`` is the creating client's (:func:`~fieldcraft.server.limits.client_address`):
+        a table that will wait for players must fit the waiting-table limits."""
+        waits = any(kind == "human" and i != host_seat for i, (kind, _) in enumerate(seat_kinds))
+        if waits:  # refused before any work: this is what a flood of creations runs into
+            await self._admit_waiting(address)
         loaded = load_game(game, players=players, **overrides)
         for kind, bot in seat_kinds:
             if kind == "bot" and bot not in AGENTS:
@@ -128,18 +154,103 @@ class Hub:
         open_seats = [s for s in seats if s.kind == "human" and s.token_hash is None]
         status = "waiting" if open_seats else "playing"
         table_id = access.new_table_id()
-        while table_id in self.rooms:
+        while table_id in self.rooms or table_id in self._creating:
             table_id = access.new_table_id()
         row = store.TableRow(id=table_id, game=game, players=players, overrides=overrides,
                              settings=settings, status=status, host_hash=host_hash, version=0,
                              result=None, created_at=store.now(), seats=seats, public=public,
                              join_code=access.new_join_code())
-        await self.writer.submit(store.job_create_table(row))
+        if status == "waiting":  # counted at once, so concurrent requests cannot overshoot
+            self.limits.note_waiting(table_id, address)
+            self._creating.add(table_id)
+        try:
+            await self.writer.submit(store.job_create_table(row))
+        except BaseException:
+            self.limits.forget(table_id)
+            raise
+        finally:
+            self._creating.discard(table_id)
         room = Room(self, row, Table.new(loaded, self.snapshot_every))
         self.rooms[table_id] = room
         room.arm_clock()
         room.kick()
         return room, host_token, host_seat
+
+    # -- waiting tables: limits and expiry (limits.py) ------------------------------------------
+    def _still_waiting(self, table_id: str) -> bool:
+        if table_id in self._creating:
+            return True
+        room = self.rooms.get(table_id)
+        return room is not None and room.status == "waiting"
+
+    def _note_waiting(self, room: Room) -> None:
+        """Count a waiting table that was loaded from the database (its creator's address is
+        not stored, so it counts towards the server's cap only)."""
+        if room.status == "waiting":
+            self.limits.note_waiting(room.id, None, age=_age(room.created_at))
+
+    async def _admit_waiting(self, address: str | None) -> None:
+        """Raise the limit's refusal if one more waiting table from ``address`` is too many;
+        at the server's cap, expire the tables that are due first."""
+        try:
+            self.limits.check_waiting(address, self._still_waiting)
+        except LimitError:
+            if not self.limits.any_due():
+                raise
+            await self.expire_waiting()
+            self.limits.check_waiting(address, self._still_waiting)
+
+    async def expire_waiting(self) -> list[str]:
+        """Expire the tables that have waited for players longer than the limit and that
+        nobody is connected to: marked ``expired`` in the database (one commit for all) and
+        dropped from memory. Tables that are playing or finished are never touched. Returns
+        the expired ids."""
+        self.limits.prune(self._still_waiting)
+        candidates = [self.rooms[t] for t in self.limits.due() if t in self.rooms]
+        expired: list[str] = []
+        if candidates:
+            async with contextlib.AsyncExitStack() as stack:
+                for room in candidates:  # held until the commit: no seat is claimed meanwhile
+                    await stack.enter_async_context(room.lock)
+                ready = [r for r in candidates if r.status == "waiting" and r.idle()]
+                if ready:
+                    try:
+                        done = await self.writer.submit(
+                            store.job_expire_tables([r.id for r in ready]))
+                    except store.StorageError as exc:
+                        log.error("could not expire waiting tables: %s", exc)
+                        done = []
+                    for room in ready:
+                        if room.id in done:
+                            room.status = "expired"
+                            room.clock.stop()
+                            expired.append(room.id)
+            for table_id in expired:
+                self.rooms.pop(table_id, None)
+                self.limits.forget(table_id)
+        self.limits.forget_idle()
+        if expired:
+            log.info("expired %d waiting table(s)", len(expired))
+        return expired
+
+    def sweep_interval(self) -> float:
+        """How often the sweeper looks for tables to expire: a tenth of the expiry time,
+        between 1 s and a minute."""
+        ttl = self.limits.settings.waiting_expiry
+        return 60.0 if ttl <= 0 else min(60.0, max(1.0, ttl / 10))
+
+    def start_sweeper(self) -> None:
+        """Expire waiting tables in the background (real time; tests call
+        :meth:`expire_waiting` themselves with a fake clock)."""
+        async def sweep() -> None:
+            while not self.closing:
+                await asyncio.sleep(self.sweep_interval())
+                try:
+                    await self.expire_waiting()
+                except Exception:  # noqa: BLE001 - try again at the next sweep
+                    log.exception("sweeping waiting tables failed")
+
+        self.spawn(sweep())
 
     def live_rooms(self) -> list[Room]:
         return [r for r in self.rooms.values() if r.status in ("waiting", "playing")]

@@ -162,6 +162,23 @@ def job_set_status(table_id: str, status: str, bots: dict[int, str] | None = Non
     return run
 
 
+def job_expire_tables(table_ids: list[str]) -> Job:
+    """Mark tables that are still waiting for players ``expired`` (limits.py), all in one
+    commit; returns the ids that were (a table no longer waiting is left alone). The rows and
+    their seats are kept, but an expired table is neither resumed nor listed nor loaded."""
+    def run(conn: Connection) -> list[str]:
+        stamp = now()
+        done = []
+        for table_id in table_ids:
+            res = conn.execute(game_tables.update().where(
+                game_tables.c.id == table_id, game_tables.c.status == "waiting")
+                .values(status="expired", updated_at=stamp))
+            if res.rowcount == 1:
+                done.append(table_id)
+        return done
+    return run
+
+
 def job_append_actions(table_id: str, first_seq: int, rows: list[tuple[int, int, bool]],
                        snapshot: str | None = None, status: str | None = None,
                        result: dict[str, Any] | None = None) -> Job:
@@ -216,6 +233,14 @@ def read_table(engine: Engine, table_id: str) -> TableRow | None:
     with engine.connect() as conn:
         rec = conn.execute(game_tables.select().where(game_tables.c.id == table_id)).first()
         return _table_row(conn, rec, True) if rec is not None else None
+
+
+def read_status(engine: Engine, table_id: str) -> str | None:
+    """A table's status (``None``: no such table), to tell an expired table from a missing
+    one."""
+    with engine.connect() as conn:
+        return conn.execute(sa.select(game_tables.c.status)
+                            .where(game_tables.c.id == table_id)).scalar()
 
 
 def read_all_actions(engine: Engine, table_id: str) -> list[int]:

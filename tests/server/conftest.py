@@ -12,6 +12,7 @@ warnings.filterwarnings("ignore", message=".*httpx2.*")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from fieldcraft.server import create_app  # noqa: E402
+from fieldcraft.server.limits import LimitSettings  # noqa: E402
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -20,6 +21,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "seeded_tables: the test creates tables with a 'seed', so its app runs "
         "with allow_seeded_tables (the server's --allow-seeded-tables)")
+    config.addinivalue_line(
+        "markers", "no_limits: the test creates more tables than a client may a minute, so its "
+        "app runs without the abuse limits (the server's --no-limits)")
 
 
 @pytest.fixture
@@ -32,6 +36,8 @@ def client(db_url: str, request: pytest.FixtureRequest) -> Iterator[TestClient]:
     # A long grace: a test's seats connect at their own pace without a stand-in bot stepping
     # in; the timer tests shorten it on purpose. Seeded tables only for tests marked so.
     seeded = request.node.get_closest_marker("seeded_tables") is not None
-    app = create_app(db_url, bot_delay=0.0, away_grace=30.0, allow_seeded_tables=seeded)
+    unlimited = request.node.get_closest_marker("no_limits") is not None
+    app = create_app(db_url, bot_delay=0.0, away_grace=30.0, allow_seeded_tables=seeded,
+                     limits=LimitSettings.unlimited() if unlimited else None)
     with TestClient(app) as c:
         yield c

@@ -147,6 +147,7 @@ def test_private_finished_games_are_not_listed_either(client: TestClient) -> Non
     assert res.status_code == 200 and res.json()["steps"] > 0
 
 
+@pytest.mark.no_limits
 def test_ids_and_join_codes_cannot_be_guessed(client: TestClient) -> None:
     made = [create_table(client, game="spy-tracker", players=2, seats=["human", "human"])
             for _ in range(30)]
@@ -170,6 +171,7 @@ def test_ids_and_join_codes_cannot_be_guessed(client: TestClient) -> None:
     assert res.status_code == 404 and res.json()["error"]["code"] == "table.no_such_table"
 
 
+@pytest.mark.no_limits
 def test_the_lobby_list_is_public_only_and_a_page_at_a_time(client: TestClient) -> None:
     public = [create_table(client, game="spy-tracker", players=2, seats=["human", "human"],
                            public=True)["id"] for _ in range(60)]

@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -25,6 +27,8 @@ from fastapi.testclient import TestClient
 
 from fieldcraft.core.api import TERMINAL, State
 from fieldcraft.core.registry import load_game
+from fieldcraft.server import create_app
+from fieldcraft.server.limits import LimitSettings
 from tests.server.helpers import SeatSocket, create_table
 
 pytestmark = pytest.mark.seeded_tables  # seeded games, so a failure can be replayed
@@ -49,6 +53,17 @@ for _n in range(2, 5):
     CONFIGS.append(("spy-tracker", _n, (1,), 500 + _n))
 CONFIGS.append(("against-the-current", 3, (0, 1), 600))
 CONFIGS.append(("undercover", 3, (0, 2), 700))
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    """conftest's client (seeded tables allowed) without the per-socket message limit: these
+    seats answer at machine speed, far faster than a person (the limit has its own tests in
+    test_limits.py)."""
+    app = create_app(db_url, bot_delay=0.0, away_grace=30.0, allow_seeded_tables=True,
+                     limits=replace(LimitSettings(), messages_per_second=0))
+    with TestClient(app) as c:
+        yield c
 
 
 def plain(doc: Any) -> Any:

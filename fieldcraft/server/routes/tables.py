@@ -15,6 +15,7 @@ from fieldcraft.server import access, store
 from fieldcraft.server import errors as E
 from fieldcraft.server.catalogue import game_catalogue
 from fieldcraft.server.errors import TableError
+from fieldcraft.server.limits import client_address
 from fieldcraft.server.routes.requests import field, hub_of, only, person_name, read_json
 
 router = APIRouter(prefix="/api")
@@ -95,6 +96,8 @@ def known_bot(name: str) -> str:
 
 @router.post("/tables", status_code=201)
 async def api_create(request: Request) -> JSONResponse:
+    address = client_address(request)
+    hub_of(request).limits.check_create_rate(address)  # every attempt counts, before any work
     doc = await read_json(request)
     only(doc, CREATE_FIELDS)
     game = field(doc, "game", (str,), required=True)
@@ -134,7 +137,8 @@ async def api_create(request: Request) -> JSONResponse:
     if seed is not None:
         settings["seed"] = seed
     room, host_token, seat = await hub_of(request).create(
-        game, players, kinds, overrides, settings, host_seat, name, public=public)
+        game, players, kinds, overrides, settings, host_seat, name, public=public,
+        address=address)
     return JSONResponse({
         "id": room.id, "url": f"/t/{room.id}",
         "join_code": access.show_join_code(room.join_code),

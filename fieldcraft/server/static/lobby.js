@@ -89,7 +89,9 @@
       if (made.token) Tokens.setSeat(made.id, made.token);
       window.location.href = made.url;
     } catch (e) {
-      errorBox.textContent = e.message;
+      // a limit's refusal in the page's language; other refusals say exactly what was wrong
+      const limit = e.code && e.code.startsWith("limits.");
+      errorBox.textContent = limit ? errorText(e.code, e.message) : e.message;
     }
   });
 
