@@ -214,8 +214,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         ) from None
     from fieldcraft.server import run
 
-    run(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay)
+    run(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay,
+        allowed_origins=args.allowed_origin)
     return 0
+
+
+def _origin(text: str) -> str:
+    from fieldcraft.server.guard import origin_arg  # no web extras needed to read the flag
+
+    return origin_arg(text)
 
 
 def parse_player_range(text: str) -> list[int]:
@@ -313,6 +320,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--bot-delay", type=float, default=0.6, help="seconds before each bot move")
+    p.add_argument("--allowed-origin", action="append", default=[], type=_origin, metavar="URL",
+                   help="another site whose pages may use this server, e.g. "
+                        "https://games.example (repeatable; its own origin always may)")
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("list", help="list the games")

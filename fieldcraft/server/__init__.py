@@ -14,6 +14,7 @@ and embedding. The parts, one concern each:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -33,13 +34,14 @@ def create_app(db_url: str | None = None, **options: object) -> FastAPI:
 
 def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
         bot_delay: float = 0.6, log_level: str = "warning",
-        sqlite_synchronous: str = "FULL") -> None:
+        sqlite_synchronous: str = "FULL", allowed_origins: Sequence[str] = ()) -> None:
     """Serve the web table until interrupted, printing its address once it is ready.
 
     ``db`` is a SQLAlchemy URL (``sqlite:///path.db``, ``postgresql://user@host/db``) or a file
     path; the default is an SQLite file in the user's data folder. Migrations run at start-up.
     ``sqlite_synchronous="NORMAL"`` skips the fsync per commit: still safe against ``kill -9``
-    (the operating system has the data), not against a power cut.
+    (the operating system has the data), not against a power cut. ``allowed_origins``: other
+    sites whose pages may use this server (its own always may; see ``guard.py``).
     """
     import uvicorn
 
@@ -52,7 +54,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
     if sqlite_synchronous not in ("FULL", "NORMAL"):
         raise ValueError("sqlite_synchronous must be FULL or NORMAL")
     app = create_app(url, bot_delay=bot_delay, announce=announce,
-                     synchronous=sqlite_synchronous, gc_tuning=True)
+                     synchronous=sqlite_synchronous, gc_tuning=True,
+                     allowed_origins=allowed_origins)
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_BYTES,
                 ws_per_message_deflate=False, log_level=log_level)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from fieldcraft.server import run
+from fieldcraft.server.guard import origin_arg
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -19,9 +20,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--log-level", default="warning")
     parser.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL",
                         help="FULL (default): fsync every commit; NORMAL: survive kill -9 only")
+    parser.add_argument("--allowed-origin", action="append", default=[], type=origin_arg,
+                        metavar="URL", help="another site whose pages may use this server "
+                        "(e.g. https://games.example; repeatable; its own origin always may)")
     args = parser.parse_args(argv)
     run(args.host, args.port, args.db, bot_delay=args.bot_delay, log_level=args.log_level,
-        sqlite_synchronous=args.sqlite_sync)
+        sqlite_synchronous=args.sqlite_sync, allowed_origins=args.allowed_origin)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Iterable
 from importlib import resources
 from typing import Any
 
@@ -24,6 +25,7 @@ from fieldcraft.core.errors import FieldcraftError
 from fieldcraft.server import errors as E
 from fieldcraft.server import store
 from fieldcraft.server.errors import TableError
+from fieldcraft.server.guard import EdgeGuard
 from fieldcraft.server.hub import Hub
 from fieldcraft.server.routes import games, live, pages, tables
 from fieldcraft.server.routes.requests import hub_of
@@ -50,10 +52,13 @@ def _answer(exc: FieldcraftError) -> JSONResponse:
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous: str = "FULL",
                snapshot_every: int = 50, away_grace: float = 10.0,
-               announce: str | None = None, gc_tuning: bool = False) -> FastAPI:
+               announce: str | None = None, gc_tuning: bool = False,
+               allowed_origins: Iterable[str] = ()) -> FastAPI:
     """Build the app. ``db_url`` defaults to the SQLite file in the user's data folder;
     ``bot_delay`` is the pause before each bot move so people can follow the table;
-    ``gc_tuning`` (for a dedicated server process only) applies :func:`tune_gc`."""
+    ``gc_tuning`` (for a dedicated server process only) applies :func:`tune_gc`;
+    ``allowed_origins`` are the other sites whose pages may use this server besides its own
+    (``--allowed-origin``; see :mod:`fieldcraft.server.guard`)."""
     url = store.normalise_url(db_url or store.default_db_url())
 
     @contextlib.asynccontextmanager
@@ -82,6 +87,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
                                                    / "static")), name="static")
     for module in (pages, tables, games, live):
         app.include_router(module.router)
+    app.add_middleware(EdgeGuard, allowed_origins=list(allowed_origins))
 
     @app.exception_handler(FieldcraftError)
     async def _refused(_: Request, exc: FieldcraftError) -> JSONResponse:
@@ -95,6 +101,15 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
     @app.exception_handler(store.StorageError)
     async def _storage_error(_: Request, exc: store.StorageError) -> JSONResponse:
         return _answer(TableError(E.STORAGE_ERROR, str(exc)))
+
+    @app.exception_handler(Exception)
+    async def _bug(request: Request, exc: Exception) -> JSONResponse:
+        # A bug, not a refusal: answer in the same JSON shape as every refusal (not a
+        # plain-text 500), and log it. Nothing was accepted: changes commit before they apply.
+        logging.getLogger("fieldcraft.server").error(
+            "%s %s failed", request.method, request.url.path, exc_info=exc)
+        return _answer(TableError(E.INTERNAL, "the server could not handle this request; "
+                                  "nothing changed"))
 
     @app.get("/healthz")
     async def health(request: Request) -> dict[str, Any]:
