@@ -5,8 +5,10 @@ security headers on every response. Each refusal has a namespaced code and chang
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -15,7 +17,7 @@ from fieldcraft.server import create_app
 from fieldcraft.server import errors as E
 from fieldcraft.server.guard import SECURITY_HEADERS, normalise_origin
 from fieldcraft.server.jsonin import MAX_DEPTH
-from tests.server.helpers import SeatSocket, create_table
+from tests.server.helpers import SeatSocket, ServerProcess, create_table
 
 DEEP_ARRAY = "[" * 2000 + "]" * 2000
 DEEP_OBJECT = '{"a":' * 2000 + "1" + "}" * 2000
@@ -373,3 +375,61 @@ def test_pages_have_no_inline_script_or_handlers(client: TestClient) -> None:
         assert not re.search(r"\son[a-z]+\s*=", html), path
         assert not re.search(r"\sstyle\s*=", html), path
         assert "javascript:" not in html, path
+
+
+# -- the same through a real server (uvicorn, real sockets, real UTF-8) ---------------------------
+def test_a_real_server_answers_hostile_input_and_keeps_serving(tmp_path: Path) -> None:
+    """The TestClient hands Python strings over without encoding them; only a real server
+    shows the dead socket of finding 5 (a reply with a lone surrogate cannot be sent) and the
+    plain-text 500 of finding 4. Also checks ``--allowed-origin`` end to end."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    srv = ServerProcess(f"sqlite:///{tmp_path / 'real.db'}",
+                        args=["--allowed-origin", "https://friends.example"]).start()
+    try:
+        with httpx.Client(base_url=srv.base, timeout=10) as http:  # one kept-alive connection
+            made = http.post("/api/tables", json={
+                "game": "spy-tracker", "players": 2, "seats": ["human", "human"]}).json()
+            for body, code in ((DEEP_ARRAY, "request.too_deep"),
+                               ('{"game": "spy-tracker", "name": "\\ud800"}',
+                                "request.bad_unicode")):
+                res = http.post("/api/tables", content=body, headers=JSON)
+                error_of(res, 400, code)
+                assert http.get("/healthz").status_code == 200  # the next request is served
+            error_of(http.post(f"/api/tables/{made['id']}/join", content=b'{"name": "Eve"}',
+                               headers={"content-type": "text/plain"}), 415,
+                     "request.unsupported_media_type")
+            error_of(http.post(f"/api/tables/{made['id']}/join", json={},
+                               headers={"origin": EVIL}), 403, "auth.bad_origin")
+            assert http.get(f"/api/tables/{made['id']}").json()["seats"][1]["name"] is None
+        url = f"{srv.ws_base}/ws/{made['id']}"
+        with connect(url, open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "sync"
+            for raw, code in (('{"type": "ping", "token": "%s", "id": "\\ud800"}'
+                               .replace("%s", made["token"]), "request.bad_unicode"),
+                              (DEEP_ARRAY, "request.too_deep"),
+                              ('{"type": "ping", "id": NaN}', "request.bad_json")):
+                ws.send(raw)
+                reply = json.loads(ws.recv(timeout=10))
+                while reply["type"] == "presence":
+                    reply = json.loads(ws.recv(timeout=10))
+                assert reply["type"] == "error" and reply["code"] == code, reply
+            ws.send(json.dumps({"type": "ping", "token": made["token"], "id": "alive"}))
+            assert json.loads(ws.recv(timeout=10))["id"] == "alive"
+        with connect(url, origin=EVIL, open_timeout=10) as ws:  # type: ignore[arg-type]
+            reply = json.loads(ws.recv(timeout=10))
+            assert reply["code"] == "auth.bad_origin", reply
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+        for origin in ("https://friends.example", srv.base):  # --allowed-origin, and itself
+            with connect(url, origin=origin, open_timeout=10) as ws:  # type: ignore[arg-type]
+                ws.send('{"type": "hello"}')
+                assert json.loads(ws.recv(timeout=10))["type"] == "sync"
+        res = httpx.post(f"{srv.base}/api/tables/{made['id']}/join", json={"name": "Fr"},
+                         headers={"origin": "https://friends.example"})
+        assert res.status_code == 200, res.text
+    finally:
+        srv.stop()
