@@ -25,7 +25,7 @@ from fieldcraft.core.errors import FieldcraftError
 from fieldcraft.server import errors as E
 from fieldcraft.server import store
 from fieldcraft.server.errors import TableError
-from fieldcraft.server.guard import EdgeGuard
+from fieldcraft.server.guard import SECURITY_HEADERS, EdgeGuard
 from fieldcraft.server.hub import Hub
 from fieldcraft.server.routes import games, live, pages, tables
 from fieldcraft.server.routes.requests import hub_of
@@ -108,8 +108,12 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
         # plain-text 500), and log it. Nothing was accepted: changes commit before they apply.
         logging.getLogger("fieldcraft.server").error(
             "%s %s failed", request.method, request.url.path, exc_info=exc)
-        return _answer(TableError(E.INTERNAL, "the server could not handle this request; "
-                                  "nothing changed"))
+        answer = _answer(TableError(E.INTERNAL, "the server could not handle this request; "
+                                    "nothing changed"))
+        # this handler runs outside every middleware (Starlette's ServerErrorMiddleware), so
+        # the guard's headers are added here
+        answer.headers.update({k.decode(): v.decode() for k, v in SECURITY_HEADERS})
+        return answer
 
     @app.get("/healthz")
     async def health(request: Request) -> dict[str, Any]:

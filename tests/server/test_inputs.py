@@ -377,6 +377,42 @@ def test_pages_have_no_inline_script_or_handlers(client: TestClient) -> None:
         assert "javascript:" not in html, path
 
 
+# -- bugs are answered too -----------------------------------------------------------------------
+def test_a_bug_while_handling_a_request_is_a_json_500(quiet_client: TestClient,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from fieldcraft.server.routes import tables
+
+    def broken() -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(tables, "game_catalogue", broken)
+    res = quiet_client.get("/api/games")
+    error_of(res, 500, "server.internal_error")
+    for name, value in SECURITY_HEADERS:
+        assert res.headers.get(name.decode()) == value.decode()
+    assert quiet_client.get("/healthz").status_code == 200
+
+
+def test_a_bug_while_handling_a_message_is_answered_and_the_socket_stays(
+        quiet_client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fieldcraft.server import protocol
+
+    made = waiting_table(quiet_client)
+    real = protocol.parse_message
+
+    def sometimes_broken(raw: str | bytes) -> Any:
+        if "boom" in (raw if isinstance(raw, str) else raw.decode()):
+            raise RecursionError("a bug")
+        return real(raw)
+
+    monkeypatch.setattr(protocol, "parse_message", sometimes_broken)
+    before = snapshot(quiet_client, made["id"])
+    reply = ws_error(quiet_client, made["id"], '{"type": "ping", "id": "boom"}',
+                     token=made["token"])
+    assert reply["type"] == "error" and reply["code"] == "server.internal_error", reply
+    assert snapshot(quiet_client, made["id"]) == before
+
+
 # -- the same through a real server (uvicorn, real sockets, real UTF-8) ---------------------------
 def test_a_real_server_answers_hostile_input_and_keeps_serving(tmp_path: Path) -> None:
     """The TestClient hands Python strings over without encoding them; only a real server
