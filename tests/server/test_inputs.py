@@ -112,6 +112,24 @@ def test_nesting_up_to_the_limit_is_read_and_brackets_in_strings_do_not_count(
     assert reply["type"] == "pong" and reply["id"] == "[{" * 100
 
 
+@pytest.mark.parametrize("limit", [3, MAX_DEPTH])
+def test_nesting_is_measured_exactly(limit: int) -> None:
+    from fieldcraft.server.jsonin import too_deep
+
+    def shapes(n: int) -> list[str]:
+        return ["[" * n + "]" * n, '{"a":' * n + "1" + "}" * n, "[[]," * (n - 1) + "]" * (n - 1),
+                '[1,{"a":' * (n // 2) + "2" + "}]" * (n // 2),
+                "[" + '"]]]",' * 50 + "[" * (n - 1) + "]" * (n - 1) + "]"]
+
+    for text in shapes(limit):
+        assert not too_deep(text, limit), text
+    for text in shapes(limit + 2)[:3]:
+        assert too_deep(text, limit), text
+    assert too_deep('[1,{"a":' * limit + "2" + "}]" * limit, limit)
+    assert not too_deep('["' + "[" * 100 + '"]', limit)  # brackets in a string do not count
+    assert not too_deep("[}" * 500, limit)  # not JSON: left to the decoder (bad_json)
+
+
 # -- finding 5: lone surrogates and other text the server cannot keep -----------------------------
 @pytest.mark.parametrize("raw", [
     '{"type": "ping", "id": "\\ud800"}',
