@@ -6,6 +6,7 @@ here as a ``securitypolicyviolation`` event and a console error."""
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Iterator
@@ -23,7 +24,7 @@ from tests.server.test_browser import ARGS, CHROMIUM, create_in_lobby, take_turn
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="/usr/bin/chromium is not installed (apt-get install "
                                        "chromium)")
-SHOTS = Path("/tmp/fc-csp-shots")
+SHOTS = os.environ.get("FIELDCRAFT_CSP_SHOTS")  # a folder: keep a screenshot of each page
 
 # Runs before any page script (Playwright injects it outside the page's CSP): records every
 # violation the page reports.
@@ -80,8 +81,9 @@ class Watched:
         assert not problems, f"{where}: {len(problems)} problem(s): {sorted(set(problems))}"
 
     def shot(self, name: str) -> None:
-        SHOTS.mkdir(exist_ok=True)
-        self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+        if SHOTS:
+            Path(SHOTS).mkdir(parents=True, exist_ok=True)
+            self.page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
 
     def close(self) -> None:
         self.context.close()
