@@ -217,7 +217,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     run(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay,
         allow_seeded_tables=args.allow_seeded_tables,
         limits=limits.from_arguments(args), proxy_headers=args.proxy_headers,
-        forwarded_allow_ips=args.forwarded_allow_ips)
+        forwarded_allow_ips=args.forwarded_allow_ips, allowed_origins=args.allowed_origin)
     return 0
 
 
@@ -228,6 +228,12 @@ def _serve_limit_options(parser: argparse.ArgumentParser) -> None:
 
     limits.add_proxy_arguments(parser)
     limits.add_arguments(parser)
+
+
+def _origin(text: str) -> str:
+    from fieldcraft.server.guard import origin_arg  # no web extras needed to read the flag
+
+    return origin_arg(text)
 
 
 def parse_player_range(text: str) -> list[int]:
@@ -328,6 +334,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-seeded-tables", action="store_true",
                    help="accept tables created with a 'seed' (predictable deals, announced to "
                         "every seat): for tests and demos only")
+    p.add_argument("--allowed-origin", action="append", default=[], type=_origin, metavar="URL",
+                   help="another site whose pages may use this server, e.g. "
+                        "https://games.example (repeatable; its own origin always may)")
     _serve_limit_options(p)
     p.set_defaults(func=_cmd_serve)
 

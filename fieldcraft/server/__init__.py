@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ipaddress
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
         sqlite_synchronous: str = "FULL", allow_seeded_tables: bool = False,
         limits: LimitSettings | None = None,
         proxy_headers: bool = False, forwarded_allow_ips: str | None = None,
-        stderr: TextIO | None = None) -> None:
+        allowed_origins: Sequence[str] = (), stderr: TextIO | None = None) -> None:
     """Serve the web table until interrupted, printing its address once it is ready.
 
     ``db`` is a SQLAlchemy URL (``sqlite:///path.db``, ``postgresql://user@host/db``) or a file
@@ -78,6 +79,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
     (the operating system has the data), not against a power cut. ``allow_seeded_tables``
     accepts tables created with a ``seed`` (reproducible, predictable deals: tests and demos).
     ``limits`` are the abuse limits (default :class:`~fieldcraft.server.limits.LimitSettings`).
+    ``allowed_origins``: other sites whose pages may use this server (its own always may; see
+    ``guard.py``).
 
     ``proxy_headers`` makes uvicorn take the client's address (which the limits count by) and
     scheme from ``X-Forwarded-For``/``X-Forwarded-Proto``, but only on connections from
@@ -101,7 +104,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
         print(warning, file=stderr or sys.stderr, flush=True)
     app = create_app(url, bot_delay=bot_delay, announce=announce,
                      synchronous=sqlite_synchronous, gc_tuning=True,
-                     allow_seeded_tables=allow_seeded_tables, limits=limits)
+                     allow_seeded_tables=allow_seeded_tables, limits=limits,
+                     allowed_origins=allowed_origins)
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_BYTES,
                 ws_per_message_deflate=False, log_level=log_level,
                 proxy_headers=proxy_headers, forwarded_allow_ips=forwarded_allow_ips)

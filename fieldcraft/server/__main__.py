@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from fieldcraft.server import SEEDED_HELP, limits, run
+from fieldcraft.server.guard import origin_arg
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -21,13 +22,17 @@ def main(argv: list[str] | None = None) -> None:
                         help="FULL (default): fsync every commit; NORMAL: survive kill -9 only")
     parser.add_argument("--allow-seeded-tables", action="store_true",
                         help=SEEDED_HELP)
+    parser.add_argument("--allowed-origin", action="append", default=[], type=origin_arg,
+                        metavar="URL", help="another site whose pages may use this server "
+                        "(e.g. https://games.example; repeatable; its own origin always may)")
     limits.add_proxy_arguments(parser)
     limits.add_arguments(parser)
     args = parser.parse_args(argv)
     run(args.host, args.port, args.db, bot_delay=args.bot_delay, log_level=args.log_level,
         sqlite_synchronous=args.sqlite_sync, allow_seeded_tables=args.allow_seeded_tables,
         limits=limits.from_arguments(args),
-        proxy_headers=args.proxy_headers, forwarded_allow_ips=args.forwarded_allow_ips)
+        proxy_headers=args.proxy_headers, forwarded_allow_ips=args.forwarded_allow_ips,
+        allowed_origins=args.allowed_origin)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Iterable
 from importlib import resources
 from typing import Any
 
@@ -24,6 +25,7 @@ from fieldcraft.core.errors import FieldcraftError
 from fieldcraft.server import errors as E
 from fieldcraft.server import store
 from fieldcraft.server.errors import TableError
+from fieldcraft.server.guard import SECURITY_HEADERS, EdgeGuard
 from fieldcraft.server.hub import Hub
 from fieldcraft.server.limits import Clock, Limits, LimitSettings
 from fieldcraft.server.routes import games, live, pages, tables
@@ -54,14 +56,16 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
                snapshot_every: int = 50, away_grace: float = 10.0,
                announce: str | None = None, gc_tuning: bool = False,
                allow_seeded_tables: bool = False, limits: LimitSettings | None = None,
-               clock: Clock | None = None) -> FastAPI:
+               clock: Clock | None = None, allowed_origins: Iterable[str] = ()) -> FastAPI:
     """Build the app. ``db_url`` defaults to the SQLite file in the user's data folder;
     ``bot_delay`` is the pause before each bot move so people can follow the table;
     ``gc_tuning`` (for a dedicated server process only) applies :func:`tune_gc`;
     ``allow_seeded_tables`` lets a create request carry a ``seed`` (predictable deals, for
     tests and demos; off by default because the host could then foresee every hidden card);
     ``limits`` are the abuse limits (default :class:`LimitSettings`), timed by ``clock``
-    (monotonic seconds; tests pass a fake one)."""
+    (monotonic seconds; tests pass a fake one); ``allowed_origins`` are the other sites whose
+    pages may use this server besides its own (``--allowed-origin``; see
+    :mod:`fieldcraft.server.guard`)."""
     url = store.normalise_url(db_url or store.default_db_url())
 
     @contextlib.asynccontextmanager
@@ -92,6 +96,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
                                                    / "static")), name="static")
     for module in (pages, tables, games, live):
         app.include_router(module.router)
+    app.add_middleware(EdgeGuard, allowed_origins=list(allowed_origins))
 
     @app.exception_handler(FieldcraftError)
     async def _refused(_: Request, exc: FieldcraftError) -> JSONResponse:
@@ -105,6 +110,19 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
     @app.exception_handler(store.StorageError)
     async def _storage_error(_: Request, exc: store.StorageError) -> JSONResponse:
         return _answer(TableError(E.STORAGE_ERROR, str(exc)))
+
+    @app.exception_handler(Exception)
+    async def _bug(request: Request, exc: Exception) -> JSONResponse:
+        # A bug, not a refusal: answer in the same JSON shape as every refusal (not a
+        # plain-text 500), and log it. Nothing was accepted: changes commit before they apply.
+        logging.getLogger("fieldcraft.server").error(
+            "%s %s failed", request.method, request.url.path, exc_info=exc)
+        answer = _answer(TableError(E.INTERNAL, "the server could not handle this request; "
+                                    "nothing changed"))
+        # this handler runs outside every middleware (Starlette's ServerErrorMiddleware), so
+        # the guard's headers are added here
+        answer.headers.update({k.decode(): v.decode() for k, v in SECURITY_HEADERS})
+        return answer
 
     @app.get("/healthz")
     async def health(request: Request) -> dict[str, Any]:

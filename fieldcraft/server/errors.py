@@ -24,6 +24,9 @@ from fieldcraft.core.errors import (
 # request.*: the message or body itself is wrong
 TOO_LARGE = "request.too_large"
 BAD_JSON = "request.bad_json"
+TOO_DEEP = "request.too_deep"  # arrays/objects nested deeper than jsonin.MAX_DEPTH
+BAD_UNICODE = "request.bad_unicode"  # a lone surrogate (\ud800): no character, cannot be sent
+NOT_JSON_BODY = "request.unsupported_media_type"  # a JSON endpoint sent anything else
 BAD_MESSAGE = "request.bad_message"
 UNKNOWN_TYPE = "request.unknown_type"
 BAD_REQUEST = "request.bad_request"
@@ -38,6 +41,7 @@ SEED_NOT_ALLOWED = "request.seed_not_allowed"  # seeded deals need --allow-seede
 HELLO_REQUIRED = "auth.hello_required"
 BAD_TOKEN = "auth.bad_token"
 SPECTATOR = "auth.spectator"
+BAD_ORIGIN = "auth.bad_origin"  # a browser page of another site (see guard.py)
 # table.*: the table is not in a state that allows it
 NO_SUCH_TABLE = "table.no_such_table"
 NOT_WAITING = "table.not_waiting"
@@ -63,6 +67,7 @@ RATE_LIMITED = "limits.rate_limited"
 TOO_MANY_WAITING = "limits.too_many_waiting_tables"
 SERVER_FULL = "limits.server_full"
 TOO_MANY_SOCKETS = "limits.too_many_sockets"
+INTERNAL = "server.internal_error"  # a bug: the request changed nothing, the server lives on
 
 STATUS: dict[str, int] = {
     TOO_LARGE: 413, BAD_JSON: 400, BAD_MESSAGE: 400, UNKNOWN_TYPE: 400, BAD_REQUEST: 400,
@@ -74,6 +79,7 @@ STATUS: dict[str, int] = {
     STORAGE_ERROR: 503, SERVER_CLOSING: 503,
     TABLE_EXPIRED: 410, RATE_LIMITED: 429, TOO_MANY_WAITING: 429, SERVER_FULL: 429,
     TOO_MANY_SOCKETS: 429,
+    TOO_DEEP: 400, BAD_UNICODE: 400, NOT_JSON_BODY: 415, BAD_ORIGIN: 403, INTERNAL: 500,
 }
 """HTTP status of each code; any other engine error is a 400."""
 
@@ -95,9 +101,18 @@ def http_status(exc: FieldcraftError) -> int:
     return STATUS.get(exc.code, 400)
 
 
+def sendable(text: str) -> str:
+    """``text`` with any lone surrogate written as ``\\udXXX``, so that an error that quotes a
+    client's input can always be encoded as UTF-8 and sent (an exception while sending the
+    reply would drop the connection without one)."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def error_body(exc: FieldcraftError) -> dict[str, Any]:
     """The JSON body of an HTTP refusal."""
-    return {"error": {"code": exc.code, "message": str(exc)}}
+    return {"error": {"code": exc.code, "message": sendable(str(exc))}}
 
 
 def http_headers(exc: FieldcraftError) -> dict[str, str] | None:
@@ -110,13 +125,16 @@ def http_headers(exc: FieldcraftError) -> dict[str, str] | None:
 
 def error_message(exc: FieldcraftError, msg_id: Any = None) -> dict[str, Any]:
     """The WebSocket ``error`` message of a refusal (with ``retry_after`` seconds for a
-    limit's)."""
-    out: dict[str, Any] = {"type": "error", "code": exc.code, "message": str(exc)}
+    limit's, and the id of the message it answers unless that id itself could not be sent
+    back)."""
+    out: dict[str, Any] = {"type": "error", "code": exc.code, "message": sendable(str(exc))}
     retry_after = getattr(exc, "retry_after", None)
     if retry_after is not None:
         out["retry_after"] = retry_after
     if msg_id is None:
         msg_id = getattr(exc, "msg_id", None)
+    if isinstance(msg_id, str) and sendable(msg_id) != msg_id:
+        msg_id = None
     if msg_id is not None:
         out["id"] = msg_id
     return out

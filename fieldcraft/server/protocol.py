@@ -1,9 +1,11 @@
 """The WebSocket protocol: message schemas and their checking.
 
-Every client message is one JSON object of at most 16 KB. The schema check is strict (unknown
-fields and wrong types are errors) because a message that is only half understood must change
-nothing: each rejected message gets an ``error`` reply with a stable ``code`` that the page and
-the tests can rely on, and the table is left exactly as it was.
+Every client message is one JSON object of at most 16 KB, nested at most 16 deep, with no lone
+surrogate in its strings and no number beyond +-2^53 (:mod:`fieldcraft.server.jsonin`). The
+schema check is strict (unknown fields and wrong types are errors) because a message that is
+only half understood must change nothing: each rejected message gets an ``error`` reply with a
+stable ``code`` that the page and the tests can rely on, and the table is left exactly as it
+was.
 
 Client -> server::
 
@@ -20,11 +22,11 @@ are in :mod:`fieldcraft.server.errors`.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
-from fieldcraft.server.errors import BAD_JSON, BAD_MESSAGE, TOO_LARGE, UNKNOWN_TYPE, TableError
+from fieldcraft.server import jsonin
+from fieldcraft.server.errors import BAD_JSON, BAD_MESSAGE, UNKNOWN_TYPE, TableError
 
 MAX_MESSAGE_BYTES = 16 * 1024
 
@@ -56,14 +58,7 @@ _SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
 
 def parse_message(raw: str | bytes) -> Message:
     """Check size, JSON, type and every field; raise :class:`TableError` on any problem."""
-    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8"))
-    if size > MAX_MESSAGE_BYTES:
-        raise TableError(TOO_LARGE, f"message is {size} bytes; the limit is "
-                                       f"{MAX_MESSAGE_BYTES}")
-    try:
-        doc = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise TableError(BAD_JSON, "message is not valid JSON") from None
+    doc = jsonin.load(raw, "message", MAX_MESSAGE_BYTES)
     if not isinstance(doc, dict):
         raise TableError(BAD_JSON, "message must be a JSON object")
     msg_id = doc.get("id") if isinstance(doc.get("id"), (str, int)) else None
@@ -72,12 +67,12 @@ def parse_message(raw: str | bytes) -> Message:
         raise TableError(BAD_MESSAGE, "message needs a string field 'type'", msg_id)
     schema = _SCHEMAS.get(kind)
     if schema is None:
-        raise TableError(UNKNOWN_TYPE, f"unknown message type {kind!r}; known: "
+        raise TableError(UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}; known: "
                                           f"{', '.join(sorted(_SCHEMAS))}", msg_id)
     extra = sorted(k for k in doc if k != "type" and k not in schema)
     if extra:
-        raise TableError(BAD_MESSAGE, f"unknown field(s) in {kind!r}: {', '.join(extra)}",
-                            msg_id)
+        shown = ", ".join(repr(k[:40]) for k in extra[:5]) + (", ..." if len(extra) > 5 else "")
+        raise TableError(BAD_MESSAGE, f"unknown field(s) in {kind!r}: {shown}", msg_id)
     for name, (types, required) in schema.items():
         if name not in doc or doc[name] is None:
             if required:

@@ -185,6 +185,13 @@ class Room:
                 await self._act(conn, msg)
         except FieldcraftError as exc:
             conn.send_doc(E.error_message(exc, getattr(exc, "msg_id", None) or msg_id))
+        except Exception:  # noqa: BLE001 - a bug must not close the socket without a word
+            # Every change is prepared on a clone and accepted only after its commit, so a
+            # message that failed here changed nothing; say so instead of dropping the socket.
+            log.exception("table %s: message could not be handled", self.id)
+            conn.send_doc(E.error_message(TableError(
+                E.INTERNAL, "the server could not handle this message; nothing changed"),
+                msg_id))
 
     def _check_token(self, conn: Connection, msg: P.Message) -> None:
         if conn.seat is None:

@@ -58,14 +58,14 @@ CHOICE = "#choices button.choice:not([disabled])"
 def take_turn(page: Any, rng: random.Random, timeout: float = 20_000) -> bool:
     """Click one of the legal choices and wait for the table to move; False once it is over."""
     page.wait_for_function(
-        f"document.querySelector('{CHOICE}') || document.body.dataset.status === 'finished'",
+        f"() => document.querySelector('{CHOICE}') || document.body.dataset.status === 'finished'",
         timeout=timeout)
     if page.evaluate("document.body.dataset.status") == "finished":
         return False
     version = page.evaluate("document.body.dataset.version")
     buttons = page.locator(CHOICE)
     buttons.nth(rng.randrange(buttons.count())).click()
-    page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=timeout)
+    page.wait_for_function(f"() => document.body.dataset.version !== '{version}'", timeout=timeout)
     return True
 
 
@@ -103,7 +103,7 @@ def test_person_plays_under_current_with_bots_to_the_end(browser: Any,
             filtered = False
             while True:
                 page.wait_for_function(
-                    f"document.querySelector('{CHOICE}') || document.body.dataset.status === "
+                    f"() => document.querySelector('{CHOICE}') || document.body.dataset.status === "
                     "'finished'")
                 passes = page.locator("#choices button.choice[data-label^='pass ']")
                 if not filtered and passes.count() > 0:
@@ -131,12 +131,12 @@ def test_person_plays_under_current_with_bots_to_the_end(browser: Any,
         # the replay opens from the result and steps from a chosen seat's point of view
         page.click("#replay-link")
         page.wait_for_selector("#rp-step")
-        page.wait_for_function("document.body.dataset.step !== undefined")
+        page.wait_for_function("() => document.body.dataset.step !== undefined")
         page.select_option("#pov", "2")
         page.click("#rp-first")
-        page.wait_for_function("document.body.dataset.step === '0'")
+        page.wait_for_function("() => document.body.dataset.step === '0'")
         page.click("#rp-next")
-        page.wait_for_function("Number(document.body.dataset.step) > 0")
+        page.wait_for_function("() => Number(document.body.dataset.step) > 0")
         assert page.locator("#board .board-under-current").count() == 1
         assert not errors, errors
     finally:
@@ -163,14 +163,14 @@ def test_two_browsers_play_spy_tracker_each_seeing_only_its_hand(
         table = create_in_lobby(page_a, server.base, "spy-tracker", 2, seats={1: "human"})
         link = page_a.input_value("#share-link")
         assert link.endswith(f"/t/{table}")
-        page_a.wait_for_function("document.body.dataset.status === 'waiting'")
+        page_a.wait_for_function("() => document.body.dataset.status === 'waiting'")
         page_b.goto(link)
         page_b.fill("#join-name", "Bea")
         page_b.click("button.take-seat[data-seat='1']")
         page_b.wait_for_function(
-            "document.querySelector('#who-am-i').textContent.includes('seat 1')")
-        page_b.wait_for_function("document.body.dataset.status === 'playing'")
-        page_a.wait_for_function("document.body.dataset.status === 'playing'")
+            "() => document.querySelector('#who-am-i').textContent.includes('seat 1')")
+        page_b.wait_for_function("() => document.body.dataset.status === 'playing'")
+        page_a.wait_for_function("() => document.body.dataset.status === 'playing'")
         rng = random.Random(7)
         checks = 0
         moves = 0
@@ -224,7 +224,8 @@ def test_japanese_page_shows_japanese(browser: Any, server: ServerProcess) -> No
         assert page.evaluate("document.documentElement.lang") == "ja"
         create_in_lobby(page, server.base, "under-current", 3)
         page.wait_for_selector("#my-role")
-        page.wait_for_function("document.querySelector('#turn-banner').textContent.length > 0")
+        page.wait_for_function(
+            "() => document.querySelector('#turn-banner').textContent.length > 0")
         body = page.text_content("body") or ""
         assert "中央ファイル列" in body
         assert "あなたの役職カード" in body
@@ -233,7 +234,7 @@ def test_japanese_page_shows_japanese(browser: Any, server: ServerProcess) -> No
         page.goto(server.base + "/")
         assert page.text_content("#nav-lobby") == "ロビー"
         page.select_option("#lang-select", "zh-Hant")
-        page.wait_for_function("document.documentElement.lang === 'zh-Hant'")
+        page.wait_for_function("() => document.documentElement.lang === 'zh-Hant'")
         assert page.text_content("#nav-lobby") == "大廳"
         assert not errors, errors
     finally:
@@ -253,9 +254,9 @@ def test_restart_mid_game_resumes_in_the_page(browser: Any, tmp_path: Path) -> N
         hand = page.locator("#my-hand .card").evaluate_all(
             "els => els.map(e => e.dataset.card)")
         srv.kill9()
-        page.wait_for_function("document.body.dataset.connected === 'no'")
+        page.wait_for_function("() => document.body.dataset.connected === 'no'")
         srv = ServerProcess(srv.db_url, port=srv.port, bot_delay=0.02).start()
-        page.wait_for_function("document.body.dataset.connected === 'yes'", timeout=30_000)
+        page.wait_for_function("() => document.body.dataset.connected === 'yes'", timeout=30_000)
         page.wait_for_selector(CHOICE)
         assert page.evaluate("document.body.dataset.version") == version
         again = page.locator("#my-hand .card").evaluate_all(
@@ -304,7 +305,7 @@ def test_only_a_public_table_is_listed_and_a_private_one_is_found_by_its_code(
     context, page, errors = new_page(browser)
     try:
         private = create_in_lobby(page, server.base, "spy-tracker", 2, seats={1: "human"})
-        page.wait_for_function("document.body.dataset.status === 'waiting'")
+        page.wait_for_function("() => document.body.dataset.status === 'waiting'")
         assert page.get_attribute("#visibility", "data-public") == "no"
         code = page.text_content("#join-code-show") or ""
         assert len(code) == 19 and code.count("-") == 3
@@ -323,7 +324,8 @@ def test_only_a_public_table_is_listed_and_a_private_one_is_found_by_its_code(
         page.goto(server.base + "/")
         page.fill("#join-code", "0000-0000-0000-0000")
         page.click("#join-button")
-        page.wait_for_function("document.querySelector('#join-error').textContent.length > 0")
+        page.wait_for_function(
+            "() => document.querySelector('#join-error').textContent.length > 0")
         assert page.text_content("#join-error") == "No table has that join code."
         assert not errors, errors
     finally:

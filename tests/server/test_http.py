@@ -82,7 +82,8 @@ def test_create_table_refusals(client: TestClient, body: dict, status: int, code
 
 
 def test_bad_bodies(client: TestClient) -> None:
-    res = client.post("/api/tables", content=b"{not json", headers={"content-type": "x"})
+    res = client.post("/api/tables", content=b"{not json",
+                      headers={"content-type": "application/json"})
     assert res.status_code == 400 and res.json()["error"]["code"] == "request.bad_json"
     res = client.post("/api/tables", json=[1, 2])
     assert res.json()["error"]["code"] == "request.bad_json"

@@ -39,7 +39,8 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       const [x, y] = pos(i);
       const space = i > 0 && i < total - 1 ? spaces[i - 1] : null;
       const fill = space ? TERRAIN[space.terrain] || "#cde" : i === 0 ? "#eee" : "#ffe9a8";
-      const label = space ? space.terrain : i === 0 ? T("start") : T("sanctuary");
+      // a space's terrain is unknown until it is dealt (step 0 of a replay)
+      const label = (space ? space.terrain : i === 0 ? T("start") : T("sanctuary")) || "";
       const g = svg("g", { class: "space", "data-space": i });
       g.appendChild(svg("rect", { x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, rx: 6, fill, stroke: space && space.marker ? "#000" : "#567" }));
       g.appendChild(svg("text", { x: x + 5, y: y + 14, class: "space-no" }, String(i)));

@@ -1,14 +1,17 @@
 """Reading requests: bodies are read by hand (not through pydantic models) so that every bad
-body gets the same error shape as the WebSocket errors."""
+body gets the same error shape as the WebSocket errors, through the same bounded JSON reader
+(:mod:`fieldcraft.server.jsonin`)."""
 
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Any
 
 from fastapi import Request, WebSocket
 
 from fieldcraft.server import errors as E
+from fieldcraft.server import jsonin
 from fieldcraft.server.errors import TableError
 from fieldcraft.server.hub import Hub
 from fieldcraft.server.protocol import MAX_MESSAGE_BYTES
@@ -28,16 +31,52 @@ def script_json(doc: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+def is_json_type(content_type: str | None) -> bool:
+    """``application/json``, with at most a UTF-8 ``charset`` (JSON is UTF-8 by definition)."""
+    if content_type is None:
+        return False
+    media, _, params = content_type.partition(";")
+    if media.strip().lower() != "application/json":
+        return False
+    for param in params.split(";"):
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "charset" and \
+                value.strip().strip('"').lower() not in ("utf-8", "utf8"):
+            return False
+    return True
+
+
+async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
+    """The body, read only up to ``limit`` bytes: a larger one is refused as soon as its
+    ``Content-Length`` or its bytes say so, instead of being held in memory first."""
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and int(declared) > limit:
+        raise TableError(E.TOO_LARGE, f"request body is over {limit} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise TableError(E.TOO_LARGE, f"request body is over {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 async def read_json(request: Request) -> dict[str, Any]:
-    body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
-        raise TableError(E.TOO_LARGE, f"request body is over {MAX_BODY_BYTES} bytes")
+    """The JSON object a state-changing endpoint was sent. It must come as
+    ``application/json``: a page of another site can post ``text/plain`` or a form without
+    asking first (no CORS preflight), but not JSON, so this also closes that door. An empty
+    body without a ``Content-Type`` (a bare ``POST`` from a script) reads as ``{}``."""
+    content_type = request.headers.get("content-type")
+    body = await read_body(request)
+    if not body and content_type is None:
+        return {}
+    if not is_json_type(content_type):
+        raise TableError(E.NOT_JSON_BODY, "send the body as JSON with the header "
+                         "'Content-Type: application/json'")
     if not body:
         return {}
-    try:
-        doc = json.loads(body)
-    except ValueError:
-        raise TableError(E.BAD_JSON, "request body is not valid JSON") from None
+    doc = jsonin.load(body, "request body", MAX_BODY_BYTES)
     if not isinstance(doc, dict):
         raise TableError(E.BAD_JSON, "request body must be a JSON object")
     return doc
@@ -63,7 +102,11 @@ def field(doc: dict[str, Any], name: str, types: tuple[type, ...], default: Any 
 
 
 def person_name(doc: dict[str, Any], default: str) -> str:
+    """A name shown to the other seats: at most :data:`NAME_MAX` characters and no control
+    characters (a NUL cannot even be stored in PostgreSQL; a newline would break the log)."""
     name = field(doc, "name", (str,), default).strip() or default
     if len(name) > NAME_MAX:
         raise TableError(E.BAD_REQUEST, f"name is longer than {NAME_MAX} characters")
+    if not name.isprintable() and any(unicodedata.category(c) == "Cc" for c in name):
+        raise TableError(E.BAD_REQUEST, "a name cannot hold control characters")
     return name

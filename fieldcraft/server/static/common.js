@@ -36,6 +36,10 @@ function applyAttrs(node, attrs) {
       node.addEventListener(key.slice(2), value);
     } else if (key === "dataset") {
       Object.assign(node.dataset, value);
+    } else if (key === "style") {
+      // Through the CSSOM, not as a style="" attribute: the pages' Content-Security-Policy
+      // (style-src 'self') blocks inline style attributes but not the CSSOM.
+      node.style.cssText = String(value);
     } else {
       node.setAttribute(key, value === true ? "" : String(value));
     }
