@@ -259,6 +259,11 @@ def _cmd_study(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise FieldcraftError("--games must be at least 1")
+    if args.until_ci is not None and not 0 < args.until_ci < 0.5:
+        raise FieldcraftError(f"--until-ci is a half-width between 0 and 0.5 (0.02 is ±2 "
+                              f"points), got {args.until_ci}")
+    if args.max_games is not None and args.max_games < args.games:
+        raise FieldcraftError("--max-games must be at least --games")
     if args.ray is not None:
         if not args.ray.strip():
             raise FieldcraftError("--ray expects 'auto' or a cluster address like head:6379")
@@ -286,9 +291,13 @@ def _cmd_study(args: argparse.Namespace) -> int:
 
         run_study(args.game, players, split_agents(args.agents), args.games, args.seed,
                   parse_sets(args.set), args.workers, out, progress=on_progress,
-                  ray_address=args.ray)
+                  ray_address=args.ray, until_ci=args.until_ci, max_games=args.max_games)
     html, md = write_report(out)
     meta = json.loads((out / "study.json").read_text())
+    if meta.get("until_ci"):
+        from fieldcraft.sim.precision import describe
+
+        console.print(describe(meta["until_ci"]))
     console.print(f"results: {out / 'results.parquet'}\nreport: {html}\n        {md}")
     if meta.get("interrupted"):
         console.print("[yellow]interrupted: the report covers the games that finished[/]")
@@ -420,6 +429,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play on Ray instead of local processes: 'auto' starts a local Ray "
                         "instance for this study, or give a cluster's address (head:6379, "
                         "ray://head:10001); needs the ray extra")
+    p.add_argument("--until-ci", type=float, default=None, metavar="HALF_WIDTH",
+                   help="keep playing batches (the first is --games) until every win rate by "
+                        "side and by seat, at every player count, is known to within "
+                        "± HALF_WIDTH (0.02: ±2 points, the 95%% interval's half-width)")
+    p.add_argument("--max-games", type=int, default=None, metavar="N",
+                   help="with --until-ci: stop at N games per player count even if not "
+                        "narrow enough (default 20,000)")
     p.add_argument("--out", required=True, help="output folder")
     p.set_defaults(func=_cmd_study)
 

@@ -168,6 +168,10 @@ def _sections(summary: dict[str, Any], meta: dict[str, Any],
         f"- player counts: {', '.join(str(p) for p in summary['games'])}",
         f"- overrides: `{json.dumps(meta.get('overrides', {}), sort_keys=True)}`",
     ]
+    if meta.get("until_ci"):
+        from fieldcraft.sim.precision import describe
+
+        header.append(f"- played {describe(meta['until_ci'])}")
     if meta.get("interrupted"):
         header.append("- **interrupted**: only the games that finished are counted")
     sections.append(("Study", header))
