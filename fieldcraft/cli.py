@@ -264,6 +264,7 @@ def _cmd_study(args: argparse.Namespace) -> int:
                               f"points), got {args.until_ci}")
     if args.max_games is not None and args.max_games < args.games:
         raise FieldcraftError("--max-games must be at least --games")
+    budgets = _skill_budgets(args) if args.skill_trace else []
     if args.ray is not None:
         if not args.ray.strip():
             raise FieldcraftError("--ray expects 'auto' or a cluster address like head:6379")
@@ -292,6 +293,8 @@ def _cmd_study(args: argparse.Namespace) -> int:
         run_study(args.game, players, split_agents(args.agents), args.games, args.seed,
                   parse_sets(args.set), args.workers, out, progress=on_progress,
                   ray_address=args.ray, until_ci=args.until_ci, max_games=args.max_games)
+    if args.skill_trace:
+        _skill_trace(args, budgets, players, out, console)
     html, md = write_report(out)
     meta = json.loads((out / "study.json").read_text())
     if meta.get("until_ci"):
@@ -340,6 +343,48 @@ def _run_paired_studies(args: argparse.Namespace) -> None:
                  Path(args.b), progress=on_progress, ray_address=args.ray)
     for folder in (args.a, args.b):
         write_report(Path(folder))
+
+
+def _skill_budgets(args: argparse.Namespace) -> list[float]:
+    """``--skill-budgets`` and ``--skill-games`` checked before any game is played."""
+    try:
+        budgets = [float(x) for x in args.skill_budgets.split(",") if x.strip()]
+    except ValueError:
+        budgets = []
+    if not budgets or min(budgets) <= 0:
+        raise FieldcraftError(f"--skill-budgets expects positive numbers like 25,50,100; got "
+                              f"{args.skill_budgets!r}")
+    if args.skill_games < 1:
+        raise FieldcraftError("--skill-games must be at least 1")
+    return budgets
+
+
+def _skill_trace(args: argparse.Namespace, budgets: list[float], players: list[int], out: Any,
+                 console: Any) -> None:
+    """``study --skill-trace``: ISMCTS at doubling budgets against the heuristic bot, stored in
+    the study's ``study.json`` for the report."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress
+
+    from fieldcraft.sim import skill
+
+    counts = parse_player_range(args.skill_players) if args.skill_players else players
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), console=console) as progress:
+        tasks: dict[str, Any] = {}
+
+        def on_progress(label: str, done: int, total: int) -> None:
+            if label not in tasks:
+                tasks[label] = progress.add_task(f"skill trace {label}", total=total)
+            progress.update(tasks[label], completed=done, total=total)
+
+        try:
+            trace = skill.run_skill_trace(args.game, counts, args.seed, parse_sets(args.set),
+                                          args.workers, out, budgets, args.skill_games,
+                                          args.skill_unit, progress=on_progress,
+                                          ray_address=args.ray)
+        except ValueError as exc:
+            raise FieldcraftError(str(exc)) from None
+    skill.add_to_study(out, trace)
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
@@ -436,6 +481,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-games", type=int, default=None, metavar="N",
                    help="with --until-ci: stop at N games per player count even if not "
                         "narrow enough (default 20,000)")
+    p.add_argument("--skill-trace", action="store_true",
+                   help="also play one ISMCTS seat at doubling budgets against the heuristic "
+                        "bot and chart its win rate per budget: how much skill pays")
+    p.add_argument("--skill-budgets", default="25,50,100,200,400", metavar="B,B,...",
+                   help="with --skill-trace: the budgets (default 25,50,100,200,400)")
+    p.add_argument("--skill-unit", choices=("iterations", "time"), default="iterations",
+                   help="with --skill-trace: budgets in iterations a move (default; "
+                        "repeatable) or seconds a move")
+    p.add_argument("--skill-games", type=int, default=40, metavar="N",
+                   help="with --skill-trace: games per budget and player count (default 40)")
+    p.add_argument("--skill-players", default=None, metavar="COUNTS",
+                   help="with --skill-trace: only these player counts (default: the study's)")
     p.add_argument("--out", required=True, help="output folder")
     p.set_defaults(func=_cmd_study)
 

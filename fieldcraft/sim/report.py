@@ -217,6 +217,11 @@ def write_report(out_dir: Path) -> tuple[Path, Path]:
     summary = summarize(rows)
     charts = _charts(summary, out_dir)
     sections = _sections(summary, meta, rulesets)
+    if meta.get("skill_trace"):
+        from fieldcraft.sim import skill
+
+        charts += skill.chart(meta["skill_trace"], out_dir)
+        sections.insert(-1, ("Skill trace", skill.section(meta["skill_trace"])))
     title = f"Balance study: {meta.get('game', '?')}"
 
     md = [f"# {title}", ""]

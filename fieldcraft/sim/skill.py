@@ -1,0 +1,242 @@
+"""Skill trace: how much does the game reward thinking harder, and where does it stop paying?
+
+One seat is played by ISMCTS at doubling budgets (25, 50, 100, ... iterations a move, or
+seconds) and the others by the heuristic bot; the searcher's win rate per budget, with its Wilson
+95% interval, is drawn against the heuristic bot in the same seat (every seat heuristic). A game
+of pure luck gives a flat line at the baseline; a game of skill climbs and keeps climbing; most
+climb and flatten where luck (dice, the deal) caps what search can buy.
+
+Every budget plays the same games: game ``k`` has the same seed (deal, chance, bots' seeds) and
+puts the searcher in the same seat, seat ``-k mod p`` so it plays every seat equally often. The
+budgets are thus compared in pairs (:func:`fieldcraft.sim.paired.newcombe_paired`), which
+needs fewer games than independent samples for the same certainty. "Stops paying" is the smallest
+budget whose win rate is not significantly below the best budget's (the paired interval of
+best − it includes 0): past it more search bought nothing this many games can see.
+
+Each budget is an ordinary study (local workers or Ray) written under ``skill/`` in the study
+folder, so its games can be reloaded; the summary goes into ``study.json`` as ``skill_trace``
+and the report draws it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from fieldcraft.sim.paired import newcombe_paired
+from fieldcraft.sim.tournament import wilson
+
+DEFAULT_BUDGETS = (25, 50, 100, 200, 400)
+DEFAULT_GAMES = 40
+UNITS = ("iterations", "time")
+BASELINE = "heuristic"
+
+Rows = list[dict[str, Any]]
+
+
+def doubling(first: float, count: int) -> list[float]:
+    """``count`` budgets doubling from ``first``: 25, 50, 100, ..."""
+    return [first * 2 ** i for i in range(count)]
+
+
+def searcher_spec(budget: float, unit: str = "iterations") -> str:
+    """The ISMCTS agent spec for one budget (``ismcts(iterations=100)``, ``ismcts(time=0.05)``)."""
+    if unit not in UNITS:
+        raise ValueError(f"skill budget unit must be one of {', '.join(UNITS)}, got {unit!r}")
+    if unit == "iterations":
+        return f"ismcts(iterations={int(budget)})"
+    return f"ismcts(time={budget:g})"
+
+
+def focus_seat(players: int, index: int) -> int:
+    """The seat where game ``index`` puts agent 0 of the study's seat rotation (the searcher):
+    seat ``i`` plays ``agents[(i + index) % players]``, so agent 0 sits at ``-index mod p``."""
+    return (-index) % players
+
+
+def focus_wins(rows: Rows) -> dict[int, bool]:
+    """Per game index: did the focus seat win?"""
+    return {r["index"]: focus_seat(r["players"], r["index"]) in r["winners"] for r in rows}
+
+
+def _paired_gain(base: dict[int, bool], other: dict[int, bool]) -> dict[str, float]:
+    """``other − base`` on the games both played, with Newcombe's paired 95% interval."""
+    keys = sorted(set(base) & set(other))
+    both = sum(1 for k in keys if base[k] and other[k])
+    only_base = sum(1 for k in keys if base[k] and not other[k])
+    only_other = sum(1 for k in keys if other[k] and not base[k])
+    d, low, high = newcombe_paired(both, only_base, only_other,
+                                   len(keys) - both - only_base - only_other)
+    return {"diff": d, "low": low, "high": high}
+
+
+def _point(label: str, budget: float | None, spec: str, wins: dict[int, bool],
+           seconds: float) -> dict[str, Any]:
+    n, w = len(wins), sum(wins.values())
+    low, high = wilson(w, n)
+    return {"label": label, "budget": budget, "agent": spec, "games": n, "wins": w,
+            "rate": w / n if n else 0.0, "low": low, "high": high,
+            "seconds_per_game": seconds / n if n else 0.0}
+
+
+def trace_summary(points: list[dict[str, Any]], wins: list[dict[int, bool]]
+                  ) -> dict[str, Any]:
+    """Gains and the plateau of one player count's trace.
+
+    ``points[0]``/``wins[0]`` are the heuristic baseline, the rest the budgets in increasing
+    order. Adds to each budget ``gain`` (over the baseline) and ``step`` (over the budget half
+    its size), both paired; returns ``best`` (the budget with the highest rate), ``skill_gap``
+    (best − baseline) and ``stops_paying`` (see the module docstring).
+    """
+    base, budgets = wins[0], wins[1:]
+    for i, (point, got) in enumerate(zip(points[1:], budgets, strict=True)):
+        point["gain"] = _paired_gain(base, got)
+        point["step"] = _paired_gain(budgets[i - 1] if i else base, got)
+    if not budgets:
+        return {}
+    best = max(range(len(budgets)), key=lambda i: points[i + 1]["rate"])
+    stops = next(i for i in range(len(budgets))
+                 if _paired_gain(budgets[i], budgets[best])["low"] <= 0)
+    return {"best": points[best + 1]["budget"], "skill_gap": points[best + 1]["gain"],
+            "stops_paying": points[stops + 1]["budget"]}
+
+
+def run_skill_trace(game: str, players: Sequence[int], seed: int,
+                    overrides: dict[str, Any] | None, workers: int | None, out_dir: Path,
+                    budgets: Sequence[float] = DEFAULT_BUDGETS, games: int = DEFAULT_GAMES,
+                    unit: str = "iterations",
+                    progress: Callable[[str, int, int], None] | None = None,
+                    ray_address: str | None = None) -> dict[str, Any]:
+    """Play the trace for every player count and return it (``study.json``'s ``skill_trace``).
+
+    For each count, ``games`` games with every seat heuristic (the baseline), then ``games``
+    with one ISMCTS seat per budget, each written as a study under ``out_dir/skill/``.
+    ``progress(label, done, total)`` reports each budget's games as they finish.
+    """
+    from fieldcraft.sim.study import load_results, run_study, validate
+
+    if games < 1:
+        raise ValueError(f"a skill trace needs at least 1 game per budget, got {games}")
+    if not budgets or min(budgets) <= 0:
+        raise ValueError("skill budgets must be positive")
+    budgets = sorted({int(b) if unit == "iterations" else float(b) for b in budgets})
+    specs = [searcher_spec(b, unit) for b in budgets]
+    counts = sorted(set(players))
+    validate(game, counts, dict(overrides or {}), [BASELINE, *specs])
+    out_dir = Path(out_dir)
+    by_count: dict[str, Any] = {}
+    for p in counts:
+        points, wins = [], []
+        for label, budget, spec in [(BASELINE, None, BASELINE),
+                                    *[(s, b, s) for b, s in zip(budgets, specs, strict=True)]]:
+            folder = out_dir / "skill" / (f"{p}p-{unit}-{budget:g}" if budget else
+                                          f"{p}p-{BASELINE}")
+
+            def step(done: int, total: int, text: str = f"{p}p {label}") -> None:
+                if progress is not None:
+                    progress(text, done, total)
+
+            started = time.perf_counter()
+            run_study(game, [p], [spec] + [BASELINE] * (p - 1), games, seed, overrides,
+                      workers, folder, progress=step, ray_address=ray_address)
+            rows, _ = load_results(folder)
+            got = focus_wins(rows)
+            points.append(_point(label, budget, spec, got, time.perf_counter() - started))
+            wins.append(got)
+        by_count[str(p)] = {"points": points, **trace_summary(points, wins)}
+    return {"unit": unit, "budgets": budgets, "games": games, "seed": seed,
+            "opponent": BASELINE, "players": by_count}
+
+
+def add_to_study(out_dir: Path, trace: dict[str, Any]) -> None:
+    """Store the trace in the study's ``study.json`` (the report reads it from there)."""
+    import json
+
+    from fieldcraft.sim.study import STUDY
+
+    path = Path(out_dir) / STUDY
+    meta = json.loads(path.read_text(encoding="utf-8"))
+    meta["skill_trace"] = trace
+    path.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def _budget_text(budget: float | None, unit: str) -> str:
+    if budget is None:
+        return "heuristic (baseline)"
+    return f"{int(budget)} iterations" if unit == "iterations" else f"{budget:g} s"
+
+
+def section(trace: dict[str, Any]) -> list[str]:
+    """The report's "Skill trace" section as Markdown lines."""
+    unit = trace["unit"]
+    lines = [f"- one seat ISMCTS at each budget ({unit} a move), the others `{trace['opponent']}`"
+             f"; {trace['games']} games per budget, the searcher's seat rotated; the same deals "
+             "at every budget, so gains are paired (Newcombe) intervals", ""]
+    for p, t in trace["players"].items():
+        if t.get("best") is not None:
+            gap = t["skill_gap"]
+            lines.append(
+                f"- {p} players: the best budget ({_budget_text(t['best'], unit)}) wins "
+                f"{100 * gap['diff']:+.1f} points over the heuristic seat "
+                f"({100 * gap['low']:+.1f} – {100 * gap['high']:+.1f}); search stops paying "
+                f"at {_budget_text(t['stops_paying'], unit)}")
+    lines += ["", "| players | searcher | games | wins | win rate | 95% CI | gain over heuristic "
+              "| gain over half the budget | s/game |", "|---|---|---|---|---|---|---|---|---|"]
+    for p, t in trace["players"].items():
+        for pt in t["points"]:
+            gain = step = "—"
+            if "gain" in pt:
+                g, s = pt["gain"], pt["step"]
+                gain = f"{100 * g['diff']:+.1f} ({100 * g['low']:+.1f} – {100 * g['high']:+.1f})"
+                step = f"{100 * s['diff']:+.1f} ({100 * s['low']:+.1f} – {100 * s['high']:+.1f})"
+            lines.append(f"| {p} | {_budget_text(pt['budget'], unit)} | {pt['games']} | "
+                         f"{pt['wins']} | {100 * pt['rate']:.1f}% | {100 * pt['low']:.1f}% – "
+                         f"{100 * pt['high']:.1f}% | {gain} | {step} | "
+                         f"{pt['seconds_per_game']:.2f} |")
+    return lines
+
+
+def chart(trace: dict[str, Any], out_dir: Path) -> list[tuple[str, str]]:
+    """``skill_trace.png``: win rate per budget (log scale, one line per player count) with
+    Wilson intervals, each count's heuristic baseline as a dashed line in its colour and the
+    even share 1/p dotted. Returns the (title, file) pair for the report."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    budgets = trace["budgets"]
+    for i, (p, t) in enumerate(trace["players"].items()):
+        colour = colours[i % len(colours)]
+        base, *pts = t["points"]
+        xs = [pt["budget"] for pt in pts]
+        ax.errorbar(xs, [pt["rate"] for pt in pts],
+                    yerr=[[pt["rate"] - pt["low"] for pt in pts],
+                          [pt["high"] - pt["rate"] for pt in pts]],
+                    fmt="o-", color=colour, capsize=3, label=f"{p} players: ISMCTS seat")
+        ax.axhline(base["rate"], color=colour, linestyle="--", linewidth=1,
+                   label=f"{p} players: heuristic seat")
+        ax.axhline(1 / int(p), color=colour, linestyle=":", linewidth=1, alpha=0.6)
+        if t.get("stops_paying") is not None:
+            stop = next(pt for pt in pts if pt["budget"] == t["stops_paying"])
+            ax.annotate("stops paying", (stop["budget"], stop["rate"]),
+                        textcoords="offset points", xytext=(0, 12), ha="center", fontsize=7,
+                        color=colour)
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(budgets, [_budget_text(b, trace["unit"]).split()[0] for b in budgets])
+    ax.minorticks_off()
+    ax.set_xlabel("search budget (" + ("iterations" if trace["unit"] == "iterations"
+                                       else "seconds") + " a move, log scale)")
+    ax.set_ylabel("win rate of the searcher's seat (Wilson 95%)")
+    ax.set_ylim(0, 1)
+    title = "Skill trace: ISMCTS against the heuristic bot"
+    ax.set_title(title)
+    ax.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(Path(out_dir) / "skill_trace.png", dpi=90)
+    plt.close(fig)
+    return [(title, "skill_trace.png")]
