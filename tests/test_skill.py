@@ -56,6 +56,9 @@ def test_plateau_on_a_hand_built_trace() -> None:
     flat = [{k: k < 120 for k in range(n)} for _ in firsts]
     flat_points = [{"budget": b, "rate": 0.3} for b in [None, 25, 50, 100, 200]]
     assert trace_summary(flat_points, flat)["stops_paying"] == 25  # a game of pure luck
+    assert not got["still_rising"]
+    rising = trace_summary(points[:4], wins[:4])  # up to 100: the best is the largest
+    assert rising["still_rising"] and rising["best"] == rising["stops_paying"] == 100
 
 
 def test_skill_trace_end_to_end(tmp_path: Path) -> None:

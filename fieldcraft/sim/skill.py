@@ -88,7 +88,8 @@ def trace_summary(points: list[dict[str, Any]], wins: list[dict[int, bool]]
     ``points[0]``/``wins[0]`` are the heuristic baseline, the rest the budgets in increasing
     order. Adds to each budget ``gain`` (over the baseline) and ``step`` (over the budget half
     its size), both paired; returns ``best`` (the budget with the highest rate), ``skill_gap``
-    (best − baseline) and ``stops_paying`` (see the module docstring).
+    (best − baseline), ``stops_paying`` (see the module docstring) and ``still_rising`` (the
+    best is the largest budget tried: more might still pay, however few games could show it).
     """
     base, budgets = wins[0], wins[1:]
     for i, (point, got) in enumerate(zip(points[1:], budgets, strict=True)):
@@ -100,7 +101,8 @@ def trace_summary(points: list[dict[str, Any]], wins: list[dict[int, bool]]
     stops = next(i for i in range(len(budgets))
                  if _paired_gain(budgets[i], budgets[best])["low"] <= 0)
     return {"best": points[best + 1]["budget"], "skill_gap": points[best + 1]["gain"],
-            "stops_paying": points[stops + 1]["budget"]}
+            "stops_paying": points[stops + 1]["budget"],
+            "still_rising": best == len(budgets) - 1 and len(budgets) > 1}
 
 
 def run_skill_trace(game: str, players: Sequence[int], seed: int,
@@ -177,11 +179,16 @@ def section(trace: dict[str, Any]) -> list[str]:
     for p, t in trace["players"].items():
         if t.get("best") is not None:
             gap = t["skill_gap"]
+            stop = _budget_text(t["stops_paying"], unit)
+            verdict = (f"the best is the largest budget tried, so more may still pay; at "
+                       f"{trace['games']} games a budget none wins significantly more than "
+                       f"{stop}") if t.get("still_rising") else (
+                f"search stops paying at {stop} (no larger budget wins significantly more at "
+                f"{trace['games']} games a budget)")
             lines.append(
                 f"- {p} players: the best budget ({_budget_text(t['best'], unit)}) wins "
                 f"{100 * gap['diff']:+.1f} points over the heuristic seat "
-                f"({100 * gap['low']:+.1f} – {100 * gap['high']:+.1f}); search stops paying "
-                f"at {_budget_text(t['stops_paying'], unit)}")
+                f"({100 * gap['low']:+.1f} – {100 * gap['high']:+.1f}); {verdict}")
     lines += ["", "| players | searcher | games | wins | win rate | 95% CI | gain over heuristic "
               "| gain over half the budget | s/game |", "|---|---|---|---|---|---|---|---|---|"]
     for p, t in trace["players"].items():
@@ -220,11 +227,15 @@ def chart(trace: dict[str, Any], out_dir: Path) -> list[tuple[str, str]]:
                     fmt="o-", color=colour, capsize=3, label=f"{p} players: ISMCTS seat")
         ax.axhline(base["rate"], color=colour, linestyle="--", linewidth=1,
                    label=f"{p} players: heuristic seat")
-        ax.axhline(1 / int(p), color=colour, linestyle=":", linewidth=1, alpha=0.6)
+        ax.axhline(1 / int(p), color=colour, linestyle=":", linewidth=1, alpha=0.6,
+                   label=f"{p} players: even share 1/{p}")
         if t.get("stops_paying") is not None:
             stop = next(pt for pt in pts if pt["budget"] == t["stops_paying"])
-            ax.annotate("stops paying", (stop["budget"], stop["rate"]),
-                        textcoords="offset points", xytext=(0, 12), ha="center", fontsize=7,
+            if t.get("still_rising"):
+                stop = pts[-1]
+            ax.annotate("still rising" if t.get("still_rising") else "stops paying",
+                        (stop["budget"], stop["high"]),
+                        textcoords="offset points", xytext=(0, 5), ha="center", fontsize=7,
                         color=colour)
     ax.set_xscale("log", base=2)
     ax.set_xticks(budgets, [_budget_text(b, trace["unit"]).split()[0] for b in budgets])
