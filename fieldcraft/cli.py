@@ -293,7 +293,8 @@ def _cmd_study(args: argparse.Namespace) -> int:
         run_study(args.game, players, split_agents(args.agents), args.games, args.seed,
                   parse_sets(args.set), args.workers, out, progress=on_progress,
                   ray_address=args.ray, until_ci=args.until_ci, max_games=args.max_games)
-    if args.skill_trace:
+    meta = json.loads((out / "study.json").read_text())
+    if args.skill_trace and not meta.get("interrupted"):
         _skill_trace(args, budgets, players, out, console)
     html, md = write_report(out)
     meta = json.loads((out / "study.json").read_text())
@@ -302,7 +303,7 @@ def _cmd_study(args: argparse.Namespace) -> int:
 
         console.print(describe(meta["until_ci"]))
     console.print(f"results: {out / 'results.parquet'}\nreport: {html}\n        {md}")
-    if meta.get("interrupted"):
+    if meta.get("interrupted") or meta.get("skill_trace", {}).get("interrupted"):
         console.print("[yellow]interrupted: the report covers the games that finished[/]")
         return 130
     return 0

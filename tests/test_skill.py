@@ -19,6 +19,7 @@ from fieldcraft.sim.skill import (  # noqa: E402
     focus_wins,
     run_skill_trace,
     searcher_spec,
+    section,
     trace_summary,
 )
 from fieldcraft.sim.study import load_results, seat_specs  # noqa: E402
@@ -102,3 +103,18 @@ def test_study_skill_trace_cli(tmp_path: Path, capsys) -> None:
                  "--skill-budgets", "4,x", "--out", str(tmp_path / "bad")]) == 2
     assert "--skill-budgets expects positive numbers" in capsys.readouterr().err
     assert not (tmp_path / "bad").exists()  # refused before any game
+
+
+def test_ctrl_c_stops_the_trace_and_keeps_what_finished(tmp_path: Path) -> None:
+    def ctrl_c(label: str, done: int, total: int) -> None:
+        if "iterations=4" in label and done:  # as the first searcher games come back
+            raise KeyboardInterrupt
+
+    trace = run_skill_trace("spy-tracker", [2, 3], 5, {}, 1, tmp_path, budgets=[4, 8], games=6,
+                            progress=ctrl_c)
+    assert trace["interrupted"] and list(trace["players"]) == ["2"]
+    points = trace["players"]["2"]["points"]
+    assert [p["label"] for p in points] == ["heuristic", "ismcts(iterations=4)"]
+    assert points[0]["games"] == 6 and 0 < points[1]["games"] < 6
+    assert not (tmp_path / "skill" / "2p-iterations-8").exists()
+    assert "- **interrupted**: the trace stops where Ctrl-C came" in section(trace)

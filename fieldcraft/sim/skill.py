@@ -115,7 +115,8 @@ def run_skill_trace(game: str, players: Sequence[int], seed: int,
 
     For each count, ``games`` games with every seat heuristic (the baseline), then ``games``
     with one ISMCTS seat per budget, each written as a study under ``out_dir/skill/``.
-    ``progress(label, done, total)`` reports each budget's games as they finish.
+    ``progress(label, done, total)`` reports each budget's games as they finish. Ctrl-C keeps
+    the games that finished, plays no further budget and sets ``interrupted``.
     """
     from fieldcraft.sim.study import load_results, run_study, validate
 
@@ -129,7 +130,10 @@ def run_skill_trace(game: str, players: Sequence[int], seed: int,
     validate(game, counts, dict(overrides or {}), [BASELINE, *specs])
     out_dir = Path(out_dir)
     by_count: dict[str, Any] = {}
+    interrupted = False
     for p in counts:
+        if interrupted:
+            break
         points, wins = [], []
         for label, budget, spec in [(BASELINE, None, BASELINE),
                                     *[(s, b, s) for b, s in zip(budgets, specs, strict=True)]]:
@@ -143,13 +147,16 @@ def run_skill_trace(game: str, players: Sequence[int], seed: int,
             started = time.perf_counter()
             run_study(game, [p], [spec] + [BASELINE] * (p - 1), games, seed, overrides,
                       workers, folder, progress=step, ray_address=ray_address)
-            rows, _ = load_results(folder)
+            rows, meta = load_results(folder)
             got = focus_wins(rows)
             points.append(_point(label, budget, spec, got, time.perf_counter() - started))
             wins.append(got)
+            if meta.get("interrupted"):  # Ctrl-C: keep what finished, play no more budgets
+                interrupted = True
+                break
         by_count[str(p)] = {"points": points, **trace_summary(points, wins)}
     return {"unit": unit, "budgets": budgets, "games": games, "seed": seed,
-            "opponent": BASELINE, "players": by_count}
+            "opponent": BASELINE, "players": by_count, "interrupted": interrupted}
 
 
 def add_to_study(out_dir: Path, trace: dict[str, Any]) -> None:
@@ -173,7 +180,9 @@ def _budget_text(budget: float | None, unit: str) -> str:
 def section(trace: dict[str, Any]) -> list[str]:
     """The report's "Skill trace" section as Markdown lines."""
     unit = trace["unit"]
-    lines = [f"- one seat ISMCTS at each budget ({unit} a move), the others `{trace['opponent']}`"
+    lines = ["- **interrupted**: the trace stops where Ctrl-C came", ""] \
+        if trace.get("interrupted") else []
+    lines += [f"- one seat ISMCTS at each budget ({unit} a move), the others `{trace['opponent']}`"
              f"; {trace['games']} games per budget, the searcher's seat rotated; the same deals "
              "at every budget, so gains are paired (Newcombe) intervals", ""]
     for p, t in trace["players"].items():
