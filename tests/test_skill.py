@@ -75,8 +75,12 @@ def test_skill_trace_end_to_end(tmp_path: Path) -> None:
                                              load_results(tmp_path / "skill" / "2p-heuristic")[0]]
         for r in rows:
             assert r["agents"][focus_seat(2, r["index"])] == point["agent"]
-        assert point["games"] == 6 and point["wins"] == sum(focus_wins(rows).values())
-        assert point["low"] <= point["rate"] <= point["high"]
+        if point["budget"] is None:  # the baseline: the share of seats that won
+            assert point["wins"] == sum(len(r["winners"]) for r in rows)
+            assert point["rate"] == pytest.approx(point["wins"] / 12)
+        else:
+            assert point["wins"] == sum(focus_wins(rows).values())
+        assert point["games"] == 6 and point["low"] <= point["rate"] <= point["high"]
     assert "gain" in points[1] and "gain" not in points[0]
     assert trace["players"]["2"]["stops_paying"] in (4, 8)
     # Into a study's folder and report.
