@@ -30,6 +30,14 @@ def _row(index: int, winner: int, length: int, seed: int = 0) -> dict:
             "length": length}
 
 
+def test_newcombe_paired_matches_the_published_value() -> None:
+    # Cavo et al. (2012), in Fagerland, Lydersen & Laake, "Statistical Analysis of Contingency
+    # Tables" ch. 8 (R package contingencytables): Newcombe square-and-add, 59/6/16/80, gives
+    # p1 - p2 = -0.0621 (-0.1186 to -0.0046); here the difference is B - A, so signs flip.
+    d, low, high = newcombe_paired(59, 6, 16, 80)
+    assert (d, low, high) == pytest.approx((0.0621, 0.0046, 0.1186), abs=1e-4)
+
+
 def test_uncorrelated_table_is_the_unpaired_interval() -> None:
     # ad == bc: no correlation, so pairing must change nothing.
     assert newcombe_paired(25, 25, 25, 25) == pytest.approx(newcombe(_rate(50, 100),
