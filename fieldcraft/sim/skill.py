@@ -190,7 +190,7 @@ def run_skill_trace(game: str, players: Sequence[int], seed: int,
                 interrupted = True
                 break
         by_count[str(p)] = {"points": points, **trace_summary(points, wins)}
-    return {"unit": unit, "budgets": budgets, "games": games, "seed": seed,
+    return {"game": game, "unit": unit, "budgets": budgets, "games": games, "seed": seed,
             "opponent": BASELINE, "players": by_count, "interrupted": interrupted}
 
 
@@ -302,7 +302,8 @@ def chart(trace: dict[str, Any], out_dir: Path) -> list[tuple[str, str]]:
                                        else "seconds") + " a move, log scale)")
     ax.set_ylabel("win rate of the searcher's seat (Wilson 95%)")
     ax.set_ylim(0, 1)
-    title = "Skill trace: ISMCTS against the heuristic bot"
+    game = f" in {trace['game']}" if trace.get("game") else ""
+    title = f"Skill trace: ISMCTS against the heuristic bot{game}"
     ax.set_title(title)
     ax.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
