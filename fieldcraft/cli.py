@@ -265,6 +265,12 @@ def _cmd_study(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise FieldcraftError("--games must be at least 1")
+    if args.until_ci is not None and not 0 < args.until_ci < 0.5:
+        raise FieldcraftError(f"--until-ci is a half-width between 0 and 0.5 (0.02 is ±2 "
+                              f"points), got {args.until_ci}")
+    if args.max_games is not None and args.max_games < args.games:
+        raise FieldcraftError("--max-games must be at least --games")
+    budgets = _skill_budgets(args) if args.skill_trace else []
     if args.ray is not None:
         if not args.ray.strip():
             raise FieldcraftError("--ray expects 'auto' or a cluster address like head:6379")
@@ -292,14 +298,100 @@ def _cmd_study(args: argparse.Namespace) -> int:
 
         run_study(args.game, players, split_agents(args.agents), args.games, args.seed,
                   parse_sets(args.set), args.workers, out, progress=on_progress,
-                  ray_address=args.ray)
+                  ray_address=args.ray, until_ci=args.until_ci, max_games=args.max_games)
+    meta = json.loads((out / "study.json").read_text())
+    if args.skill_trace and not meta.get("interrupted"):
+        _skill_trace(args, budgets, players, out, console)
     html, md = write_report(out)
     meta = json.loads((out / "study.json").read_text())
+    if meta.get("until_ci"):
+        from fieldcraft.sim.precision import describe
+
+        console.print(describe(meta["until_ci"]))
     console.print(f"results: {out / 'results.parquet'}\nreport: {html}\n        {md}")
-    if meta.get("interrupted"):
+    if meta.get("interrupted") or meta.get("skill_trace", {}).get("interrupted"):
         console.print("[yellow]interrupted: the report covers the games that finished[/]")
         return 130
     return 0
+
+
+def _run_paired_studies(args: argparse.Namespace) -> None:
+    """``compare A B --run GAME``: play ruleset A into folder A and B into folder B from one
+    seed (the same deals and seats), with a report for each, before comparing them."""
+    from pathlib import Path
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress
+
+    from fieldcraft.sim.paired import run_pair
+    from fieldcraft.sim.report import write_report
+
+    try:
+        import matplotlib  # noqa: F401
+        import pyarrow  # noqa: F401
+    except ImportError as exc:
+        raise FieldcraftError(
+            f"studies need the study extra (pip install -e '.[study]'): {exc}") from None
+    if args.players is None:
+        raise FieldcraftError("--run needs --players (a count or range: 5, 3-8, 3,5,8)")
+    if args.games < 1:
+        raise FieldcraftError("--games must be at least 1")
+    players = parse_player_range(args.players)
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), console=Console(stderr=True)) as progress:
+        tasks = {side: progress.add_task(f"{args.run} {args.players}p ruleset {side}",
+                                         total=None) for side in ("A", "B")}
+
+        def on_progress(side: str, done: int, total: int) -> None:
+            progress.update(tasks[side], completed=done, total=total)
+
+        run_pair(args.run, players, split_agents(args.agents), args.games, args.seed,
+                 parse_sets(args.set_a), parse_sets(args.set_b), args.workers, Path(args.a),
+                 Path(args.b), progress=on_progress, ray_address=args.ray)
+    for folder in (args.a, args.b):
+        write_report(Path(folder))
+
+
+def _skill_budgets(args: argparse.Namespace) -> list[float]:
+    """``--skill-budgets`` and ``--skill-games`` checked before any game is played."""
+    try:
+        budgets = [float(x) for x in args.skill_budgets.split(",") if x.strip()]
+    except ValueError:
+        budgets = []
+    if not budgets or min(budgets) <= 0:
+        raise FieldcraftError(f"--skill-budgets expects positive numbers like 25,50,100; got "
+                              f"{args.skill_budgets!r}")
+    if args.skill_games < 1:
+        raise FieldcraftError("--skill-games must be at least 1")
+    return budgets
+
+
+def _skill_trace(args: argparse.Namespace, budgets: list[float], players: list[int], out: Any,
+                 console: Any) -> None:
+    """``study --skill-trace``: ISMCTS at doubling budgets against the heuristic bot, stored in
+    the study's ``study.json`` for the report."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress
+
+    from fieldcraft.sim import skill
+
+    counts = parse_player_range(args.skill_players) if args.skill_players else players
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), console=console) as progress:
+        tasks: dict[str, Any] = {}
+
+        def on_progress(label: str, done: int, total: int) -> None:
+            if label not in tasks:
+                tasks[label] = progress.add_task(f"skill trace {label}", total=total)
+            progress.update(tasks[label], completed=done, total=total)
+
+        try:
+            trace = skill.run_skill_trace(args.game, counts, args.seed, parse_sets(args.set),
+                                          args.workers, out, budgets, args.skill_games,
+                                          args.skill_unit, progress=on_progress,
+                                          ray_address=args.ray)
+        except ValueError as exc:
+            raise FieldcraftError(str(exc)) from None
+    skill.add_to_study(out, trace)
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
@@ -307,12 +399,15 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
     from fieldcraft.sim.compare import compare, write_comparison
 
+    paired = False if args.unpaired else (True if args.paired or args.run else None)
+    if args.run:
+        _run_paired_studies(args)
     try:
-        result = compare(Path(args.a), Path(args.b))
+        result = compare(Path(args.a), Path(args.b), paired)
     except (ValueError, FileNotFoundError) as exc:
         raise FieldcraftError(str(exc)) from None
     out = Path(args.out) if args.out else Path(args.b)
-    md, png = write_comparison(Path(args.a), Path(args.b), out)
+    md, png = write_comparison(Path(args.a), Path(args.b), out, paired)
     if args.json:
         print(json.dumps(result))
         return 0
@@ -389,6 +484,25 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play on Ray instead of local processes: 'auto' starts a local Ray "
                         "instance for this study, or give a cluster's address (head:6379, "
                         "ray://head:10001); needs the ray extra")
+    p.add_argument("--until-ci", type=float, default=None, metavar="HALF_WIDTH",
+                   help="keep playing batches (the first is --games) until every win rate by "
+                        "side and by seat, at every player count, is known to within "
+                        "± HALF_WIDTH (0.02: ±2 points, the 95%% interval's half-width)")
+    p.add_argument("--max-games", type=int, default=None, metavar="N",
+                   help="with --until-ci: stop at N games per player count even if not "
+                        "narrow enough (default 20,000)")
+    p.add_argument("--skill-trace", action="store_true",
+                   help="also play one ISMCTS seat at doubling budgets against the heuristic "
+                        "bot and chart its win rate per budget: how much skill pays")
+    p.add_argument("--skill-budgets", default="25,50,100,200,400", metavar="B,B,...",
+                   help="with --skill-trace: the budgets (default 25,50,100,200,400)")
+    p.add_argument("--skill-unit", choices=("iterations", "time"), default="iterations",
+                   help="with --skill-trace: budgets in iterations a move (default; "
+                        "repeatable) or seconds a move")
+    p.add_argument("--skill-games", type=int, default=40, metavar="N",
+                   help="with --skill-trace: games per budget and player count (default 40)")
+    p.add_argument("--skill-players", default=None, metavar="COUNTS",
+                   help="with --skill-trace: only these player counts (default: the study's)")
     p.add_argument("--out", required=True, help="output folder")
     p.set_defaults(func=_cmd_study)
 
@@ -397,6 +511,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("b")
     p.add_argument("--out", help="where to write comparison.md/png (default: folder B)")
     p.add_argument("--json", action="store_true")
+    pairing = p.add_mutually_exclusive_group()
+    pairing.add_argument("--paired", action="store_true",
+                         help="require paired games (same seed and agents; the default pairs "
+                              "them whenever the studies allow)")
+    pairing.add_argument("--unpaired", action="store_true",
+                         help="compare as independent studies even when the games pair")
+    p.add_argument("--run", metavar="GAME",
+                   help="first play both rulesets as studies into folders A and B from one "
+                        "seed (same deals and seats: a paired test), then compare them")
+    p.add_argument("--players", help="with --run: a count or range: 5, 3-8, 3,5,8")
+    p.add_argument("--agents", default="random", help="with --run: comma-separated agent specs")
+    p.add_argument("--games", type=int, default=1000, help="with --run: games per player count")
+    p.add_argument("--seed", type=int, default=0, help="with --run: the seed both share")
+    p.add_argument("--set-a", action="append", metavar="KEY=VALUE",
+                   help="with --run: ruleset A's override (default: the default rules)")
+    p.add_argument("--set-b", action="append", metavar="KEY=VALUE",
+                   help="with --run: ruleset B's override")
+    p.add_argument("--workers", type=int, default=None, help="with --run: as for study")
+    p.add_argument("--ray", metavar="ADDRESS", default=None, help="with --run: as for study")
     p.set_defaults(func=_cmd_compare)
 
     p = sub.add_parser("bench", help="random-playout speed of every game")

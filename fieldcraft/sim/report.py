@@ -168,6 +168,10 @@ def _sections(summary: dict[str, Any], meta: dict[str, Any],
         f"- player counts: {', '.join(str(p) for p in summary['games'])}",
         f"- overrides: `{json.dumps(meta.get('overrides', {}), sort_keys=True)}`",
     ]
+    if meta.get("until_ci"):
+        from fieldcraft.sim.precision import describe
+
+        header.append(f"- played {describe(meta['until_ci'])}")
     if meta.get("interrupted"):
         header.append("- **interrupted**: only the games that finished are counted")
     sections.append(("Study", header))
@@ -213,6 +217,11 @@ def write_report(out_dir: Path) -> tuple[Path, Path]:
     summary = summarize(rows)
     charts = _charts(summary, out_dir)
     sections = _sections(summary, meta, rulesets)
+    if meta.get("skill_trace"):
+        from fieldcraft.sim import skill
+
+        charts += skill.chart(meta["skill_trace"], out_dir)
+        sections.insert(-1, ("Skill trace", skill.section(meta["skill_trace"])))
     title = f"Balance study: {meta.get('game', '?')}"
 
     md = [f"# {title}", ""]

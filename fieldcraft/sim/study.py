@@ -304,7 +304,8 @@ def _write_results(rows: list[dict[str, Any]], path: Path, meta: dict[str, Any])
 
 def run_study(game: str, players: list[int], agents: str | list[str], games: int, seed: int,
               overrides: dict[str, Any] | None, workers: int | None, out_dir: Path,
-              progress: Progress | None = None, ray_address: str | None = None) -> Path:
+              progress: Progress | None = None, ray_address: str | None = None,
+              until_ci: float | None = None, max_games: int | None = None) -> Path:
     """Play ``games`` games per player count and write ``out_dir/results.parquet``.
 
     Also writes ``ruleset.json`` (full resolved ruleset per player count) and ``study.json``
@@ -316,6 +317,11 @@ def run_study(game: str, players: list[int], agents: str | list[str], games: int
     cluster's CPUs). Results depend on neither. ``progress(done, total)`` is called as games
     finish. Ctrl-C cancels queued games, keeps the finished ones and writes them, then re-raises
     nothing: the returned file holds what was played (``study.json`` says ``interrupted``).
+
+    With ``until_ci`` (a half-width, see :mod:`fieldcraft.sim.precision`) ``games`` is the first
+    batch: more batches follow at each player count until every headline interval there is
+    that narrow or ``max_games`` (per count) are played; ``study.json``'s ``until_ci`` says how
+    many games it took.
     """
     overrides = dict(overrides or {})
     specs = [agents] if isinstance(agents, str) else list(agents)
@@ -327,50 +333,72 @@ def run_study(game: str, players: list[int], agents: str | list[str], games: int
     counts = sorted(set(players))
     rulesets = validate(game, counts, overrides, specs)
     out_dir = Path(out_dir)
+    more = None
+    if until_ci is not None:
+        from fieldcraft.sim import precision
+
+        cap = max_games or precision.DEFAULT_MAX_GAMES
+        more = (precision.planner(until_ci, cap, counts), until_ci, cap)
     if ray_address is None:
         return _study(game, counts, specs, games, seed, overrides, rulesets, out_dir, progress,
-                      workers or os.cpu_count() or 1, {"backend": "local"})
+                      workers or os.cpu_count() or 1, {"backend": "local"}, more=more)
     with ray_cluster(ray_address, workers) as (ray, cpus):
         backend = {"backend": "ray", "ray_address": ray_address, "ray_cpus": cpus}
         return _study(game, counts, specs, games, seed, overrides, rulesets, out_dir, progress,
-                      workers or cpus, backend, ray)
+                      workers or cpus, backend, ray, more=more)
 
 
 def _study(game: str, counts: list[int], specs: list[str], games: int, seed: int,
            overrides: dict[str, Any], rulesets: dict[int, dict[str, Any]], out_dir: Path,
            progress: Progress | None, workers: int, backend: dict[str, Any],
-           ray: Any = None) -> Path:
+           ray: Any = None, more: tuple[Any, float, int] | None = None) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
-    total = games * len(counts)
-    # Small chunks keep every worker busy to the end and lose little work on Ctrl-C; large
-    # enough that shipping the rows back is cheap next to playing the games.
-    size = max(1, min(200, games // (workers * 8) or 1))
-    jobs = [(p, list(range(start, min(start + size, games))))
-            for p in counts for start in range(0, games, size)]
+    # Games asked for per count: grows batch by batch under --until-ci (``more``).
+    asked = dict.fromkeys(counts, games)
+    played = dict.fromkeys(counts, 0)
     study: Study = (game, overrides, specs, seed)
     rows: Rows = []
     interrupted = False
+    schedule: list[dict[int, int]] = []  # games per count after each batch
 
     def done(chunk: Rows) -> None:
         rows.extend(chunk)
         if progress is not None:
-            progress(len(rows), total)
+            progress(len(rows), sum(asked.values()))
 
     if progress is not None:
-        progress(0, total)  # games start now (a Ray instance may have taken seconds to start)
+        progress(0, sum(asked.values()))  # games start now (Ray may have taken seconds)
     try:
-        if ray is None:
-            _run_local(study, jobs, workers, done, rows.extend)
-        else:
-            _run_ray(ray, study, jobs, workers, done, rows.extend)
+        while True:
+            # Small chunks keep every worker busy to the end and lose little work on Ctrl-C;
+            # large enough that shipping the rows back is cheap next to playing the games.
+            batch = max(asked[p] - played[p] for p in counts)
+            size = max(1, min(200, batch // (workers * 8) or 1))
+            jobs = [(p, list(range(start, min(start + size, asked[p]))))
+                    for p in counts for start in range(played[p], asked[p], size)]
+            if ray is None:
+                _run_local(study, jobs, workers, done, rows.extend)
+            else:
+                _run_ray(ray, study, jobs, workers, done, rows.extend)
+            played = dict(asked)
+            schedule.append(played)
+            extra = more[0](rows, played) if more is not None else {}
+            if not any(extra.values()):
+                break
+            asked = {p: asked[p] + extra.get(p, 0) for p in counts}
     except KeyboardInterrupt:
         interrupted = True
     rows.sort(key=lambda r: (r["players"], r["index"]))
+    until: dict[str, Any] = {}
+    if more is not None:
+        from fieldcraft.sim.precision import record
+
+        until = {"until_ci": record(rows, counts, more[1], more[2], schedule)}
     meta = {
         "game": game,
         "players": counts,
         "agents": specs,
-        "games": games,
+        "games": max(asked.values()),
         "games_played": len(rows),
         "seed": seed,
         "overrides": overrides,
@@ -378,6 +406,7 @@ def _study(game: str, counts: list[int], specs: list[str], games: int, seed: int
         **backend,
         "interrupted": interrupted,
         "ruleset_hash": {str(p): ruleset_hash(r) for p, r in rulesets.items()},
+        **until,
     }
     (out_dir / RULESET).write_text(
         json.dumps({str(p): r for p, r in rulesets.items()}, indent=2, sort_keys=True) + "\n",

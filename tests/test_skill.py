@@ -1,0 +1,124 @@
+"""Skill trace: ISMCTS at doubling budgets against the heuristic bot, paired across budgets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pyarrow")
+pytest.importorskip("matplotlib")
+
+from fieldcraft.cli import main  # noqa: E402
+from fieldcraft.sim.report import write_report  # noqa: E402
+from fieldcraft.sim.skill import (  # noqa: E402
+    add_to_study,
+    doubling,
+    focus_seat,
+    focus_wins,
+    run_skill_trace,
+    searcher_spec,
+    section,
+    trace_summary,
+)
+from fieldcraft.sim.study import load_results, seat_specs  # noqa: E402
+
+
+def test_focus_seat_is_where_the_rotation_puts_the_searcher() -> None:
+    for p in (2, 3, 5):
+        agents = ["S"] + ["h"] * (p - 1)
+        for k in range(12):
+            specs = seat_specs(agents, p, k)
+            assert specs[focus_seat(p, k)] == "S" and specs.count("S") == 1
+    assert searcher_spec(100) == "ismcts(iterations=100)"
+    assert searcher_spec(0.05, "time") == "ismcts(time=0.05)"
+    assert doubling(25, 4) == [25, 50, 100, 200]
+    with pytest.raises(ValueError, match="unit"):
+        searcher_spec(1, "moves")
+
+
+def test_plateau_on_a_hand_built_trace() -> None:
+    # 400 paired games: the baseline wins the first 120, budgets 25/50/100/200 the first
+    # 200/280/288/286 (each budget wins every game a smaller one won, plus some): a climb that
+    # flattens at 100, so 100 is the smallest budget not significantly below the best (100).
+    n = 400
+    firsts = [120, 200, 280, 288, 286]
+    wins = [{k: k < f for k in range(n)} for f in firsts]
+    points = [{"budget": b, "rate": f / n} for b, f in zip([None, 25, 50, 100, 200], firsts,
+                                                          strict=True)]
+    got = trace_summary(points, wins)
+    assert got["best"] == 100
+    assert got["stops_paying"] == 100
+    assert got["skill_gap"]["diff"] == pytest.approx(168 / n)
+    assert got["skill_gap"]["low"] > 0.35
+    assert points[2]["step"]["low"] > 0.15  # 25 -> 50: a clear gain
+    assert points[4]["step"]["low"] < 0 < points[4]["step"]["high"]  # 100 -> 200: none
+    flat = [{k: k < 120 for k in range(n)} for _ in firsts]
+    flat_points = [{"budget": b, "rate": 0.3} for b in [None, 25, 50, 100, 200]]
+    assert trace_summary(flat_points, flat)["stops_paying"] == 25  # a game of pure luck
+    assert not got["still_rising"]
+    rising = trace_summary(points[:4], wins[:4])  # up to 100: the best is the largest
+    assert rising["still_rising"] and rising["best"] == rising["stops_paying"] == 100
+
+
+def test_skill_trace_end_to_end(tmp_path: Path) -> None:
+    trace = run_skill_trace("spy-tracker", [2], 5, {}, 1, tmp_path, budgets=[8, 4], games=6)
+    assert trace["budgets"] == [4, 8] and trace["unit"] == "iterations"
+    points = trace["players"]["2"]["points"]
+    assert [p["label"] for p in points] == ["heuristic", "ismcts(iterations=4)",
+                                            "ismcts(iterations=8)"]
+    for point, folder in zip(points, ["2p-heuristic", "2p-iterations-4", "2p-iterations-8"],
+                             strict=True):
+        rows, _ = load_results(tmp_path / "skill" / folder)
+        assert [r["seed"] for r in rows] == [r["seed"] for r in
+                                             load_results(tmp_path / "skill" / "2p-heuristic")[0]]
+        for r in rows:
+            assert r["agents"][focus_seat(2, r["index"])] == point["agent"]
+        if point["budget"] is None:  # the baseline: the share of seats that won
+            assert point["wins"] == sum(len(r["winners"]) for r in rows)
+            assert point["rate"] == pytest.approx(point["wins"] / 12)
+        else:
+            assert point["wins"] == sum(focus_wins(rows).values())
+        assert point["games"] == 6 and point["low"] <= point["rate"] <= point["high"]
+    assert "gain" in points[1] and "gain" not in points[0]
+    assert trace["players"]["2"]["stops_paying"] in (4, 8)
+    # Into a study's folder and report.
+    from fieldcraft.sim.study import run_study
+
+    run_study("spy-tracker", [2], "heuristic", 4, 5, {}, 1, tmp_path)
+    add_to_study(tmp_path, trace)
+    _, md = write_report(tmp_path)
+    text = md.read_text()
+    assert "## Skill trace" in text and "| 2 | 8 iterations | 6 |" in text
+    assert (tmp_path / "skill_trace.png").stat().st_size > 1000
+    assert "skill_trace.png" in (tmp_path / "report.html").read_text()
+
+
+def test_study_skill_trace_cli(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "s"
+    assert main(["study", "spy-tracker", "--players", "2", "--agents", "heuristic", "--games",
+                 "4", "--workers", "1", "--skill-trace", "--skill-games", "4",
+                 "--skill-budgets", "4,8", "--out", str(out)]) == 0
+    meta = json.loads((out / "study.json").read_text())
+    assert [p["games"] for p in meta["skill_trace"]["players"]["2"]["points"]] == [4, 4, 4]
+    assert "Skill trace" in (out / "report.md").read_text()
+    assert main(["study", "spy-tracker", "--players", "2", "--games", "4", "--skill-trace",
+                 "--skill-budgets", "4,x", "--out", str(tmp_path / "bad")]) == 2
+    assert "--skill-budgets expects positive numbers" in capsys.readouterr().err
+    assert not (tmp_path / "bad").exists()  # refused before any game
+
+
+def test_ctrl_c_stops_the_trace_and_keeps_what_finished(tmp_path: Path) -> None:
+    def ctrl_c(label: str, done: int, total: int) -> None:
+        if "iterations=4" in label and done:  # as the first searcher games come back
+            raise KeyboardInterrupt
+
+    trace = run_skill_trace("spy-tracker", [2, 3], 5, {}, 1, tmp_path, budgets=[4, 8], games=6,
+                            progress=ctrl_c)
+    assert trace["interrupted"] and list(trace["players"]) == ["2"]
+    points = trace["players"]["2"]["points"]
+    assert [p["label"] for p in points] == ["heuristic", "ismcts(iterations=4)"]
+    assert points[0]["games"] == 6 and 0 < points[1]["games"] < 6
+    assert not (tmp_path / "skill" / "2p-iterations-8").exists()
+    assert "- **interrupted**: the trace stops where Ctrl-C came" in section(trace)
