@@ -364,6 +364,12 @@ def aggregate(rows: list[dict[str, Any]], seed: int = 0) -> dict[str, dict[str, 
             entry[key] = bootstrap([m.get(key) for m in ms], "mean", seed)
             entry[f"perceived_{key}"] = bootstrap([m.get(f"perceived_{key}") for m in ms],
                                                   "mean", seed)
+            # perceived - true on the same games: the gap itself, paired, so its interval is
+            # not widened by the games only the true metric was measured on
+            entry[f"gap_{key}"] = bootstrap(
+                [m[f"perceived_{key}"] - m[key] for m in ms
+                 if m.get(f"perceived_{key}") is not None and m.get(key) is not None],
+                "mean", seed)
         kings = [m for m in ms if m.get("kingmaking") is not None]
         entry["kingmaking"] = None if p < 3 or not kings else {
             "games": _proportion(sum(m["kingmaking"] > 0 for m in kings), len(kings)),
@@ -394,7 +400,8 @@ DEFINITIONS = {
     "kingmaking": f"3+ players: games in which a seat under {HOPELESS:.0%} to win made a move "
                   f"that handed the lead to another seat (Wilson 95%)",
     "perceived": "the same, from each seat's own view: the evaluation averaged over resamples "
-                 "of what that seat can see, per seat, then averaged over seats",
+                 "of what that seat can see, per seat, then averaged over seats; the gap is "
+                 "perceived − true on the same games",
 }
 
 DEFAULT_METRICS = MetricsOptions()
