@@ -164,3 +164,55 @@ def test_small_real_study(tmp_path: Path) -> None:
     plain, plain_meta = load_results(tmp_path / "plain")
     assert [r["winners"] for r in plain] == [r["winners"] for r in rows]
     assert "metrics" not in plain_meta and all(r["metrics"] is None for r in plain)
+
+
+def _rate(wins: int, games: int) -> dict[str, float]:
+    from fieldcraft.sim.tournament import wilson
+
+    low, high = wilson(wins, games)
+    return {"wins": wins, "games": games, "rate": wins / games, "low": low, "high": high}
+
+
+def test_verdict_names_the_side_furthest_from_even() -> None:
+    pytest.importorskip("matplotlib")
+    from fieldcraft.sim.metrics_report import verdict
+
+    # Yellow well above an even share (1/players here: one winner, every side in every game)
+    wins = {3: (610, 200, 190), 5: (460, 270, 270), 6: (520, 240, 240)}
+    summary = {"labels": {(p, side): _rate(w, 1000) for p, ws in wins.items()
+                          for side, w in zip(("Yellow", "Red", "Blue"), ws, strict=True)},
+               "seats": {}}
+    assert verdict(summary, None) == \
+        "Yellow wins 61% at 3 players, 46–52% at 5–6: above an even share at every count."
+    level = {"labels": {(2, "Red"): _rate(51, 100), (2, "Blue"): _rate(49, 100)}, "seats": {}}
+    assert verdict(level, None).endswith("within the 95% interval of an even share.")
+
+
+def test_side_colours_from_spec_names_and_spares() -> None:
+    pytest.importorskip("matplotlib")
+    from fieldcraft.sim.metrics_report import side_colours
+
+    animals = side_colours("against-the-current", ["Axolotl", "European Eel"])
+    assert animals == {"Axolotl": "#e377c2", "European Eel": "#a8a81e"}  # the game's SPEC
+    named = side_colours("under-current", ["Blue", "Red", "Yellow", "Green"])
+    assert named == {"Blue": "tab:blue", "Red": "tab:red", "Yellow": "gold",
+                     "Green": "tab:green"}
+    spare = side_colours(None, ["seat 0", "seat 1", "Orange team"])
+    assert spare["Orange team"] == "tab:orange"
+    assert len({spare["seat 0"], spare["seat 1"], "#ff7f0e"}) == 3  # distinct, not orange
+
+
+def test_report_has_verdict_metrics_and_charts(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("matplotlib")
+    from fieldcraft.sim.report import write_report
+    from fieldcraft.sim.study import run_study
+
+    run_study("spy-tracker", [3], ["heuristic"], 8, 1, {}, 1, tmp_path)
+    html, md = write_report(tmp_path)
+    text = md.read_text()
+    assert text.split("\n")[2].startswith("**Seat ")  # the verdict right under the title
+    assert "## Designer's metrics" in text and "| lead changes (true) |" in text
+    assert "the lead changes after" in text.split("\n")[2]
+    for png in ("tension.png", "winner_curve.png", "win_rate_by_seat.png"):
+        assert (tmp_path / png).exists() and png in html.read_text()
