@@ -247,9 +247,10 @@ def charts(plt: Any, metrics: dict[str, Any], out_dir: Path) -> list[Chart]:
             from matplotlib.ticker import PercentFormatter
 
             ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    axes[0].legend(fontsize=7, loc="lower left")
-    fig.suptitle("How the games feel: true vs perceived (bootstrap 95%)", fontsize=10)
-    fig.tight_layout()
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper right", fontsize=7, ncol=2)
+    fig.suptitle("How the games feel: true vs perceived (bootstrap 95%)", fontsize=10, x=0.3)
+    fig.tight_layout(rect=(0, 0, 1, 0.94))
     fig.savefig(out_dir / "tension.png", dpi=90)
     plt.close(fig)
     out.append(("How the games feel: true vs perceived", "tension.png",
