@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,17 +76,28 @@ def win_chances(values: Vector | None, game: Game) -> list[float] | None:
     seat wins (the utilities add up to the maximum) they are also made to add up to 1, since a
     heuristic need not be calibrated. ``None`` stays ``None`` (the game has no evaluation).
     """
-    if values is None:
-        return None
+    return normaliser(game)(values)
+
+
+def normaliser(game: Game) -> Callable[[Vector | None], list[float] | None]:
+    """:func:`win_chances` for one game, with its utility range looked up once (a trace calls
+    it at every decision)."""
     info = game._cached_info
     lo, hi = info.min_utility, info.max_utility
-    span = (hi - lo) or 1.0
-    p = [min(1.0, max(0.0, (v - lo) / span)) for v in values]
-    if info.utility_sum is not None and abs(info.utility_sum - hi) < _TIE:
-        total = sum(p)
-        if total > 0:
-            p = [x / total for x in p]
-    return p
+    scale = 1.0 / ((hi - lo) or 1.0)
+    one_winner = info.utility_sum is not None and abs(info.utility_sum - hi) < _TIE
+
+    def norm(values: Vector | None) -> list[float] | None:
+        if values is None:
+            return None
+        p = [0.0 if v <= lo else 1.0 if v >= hi else (v - lo) * scale for v in values]
+        if one_winner:
+            total = sum(p)
+            if total > 0 and abs(total - 1.0) > _TIE:
+                p = [x / total for x in p]
+        return p
+
+    return norm
 
 
 class Tracer:
@@ -97,6 +108,7 @@ class Tracer:
     def __init__(self, game: Game, samples: int = 0, seed: int = 0,
                  seats: Sequence[int] | None = None):
         self.game = game
+        self.norm = normaliser(game)
         self.samples = samples
         self.rng = random.Random(seed ^ 0x5EED_F1E1D)
         self.evals: list[list[float]] = []
@@ -114,7 +126,7 @@ class Tracer:
         if not self.available:
             return
         terminal = player == TERMINAL
-        true = win_chances(state.returns() if terminal else state.heuristic_returns(), self.game)
+        true = self.norm(state.returns() if terminal else state.heuristic_returns())
         if true is None:
             self.available = False
             return
@@ -126,7 +138,7 @@ class Tracer:
         """The evaluation averaged over resamples of what ``seat`` can know."""
         total = [0.0] * self.game.num_players
         for _ in range(self.samples):
-            e = win_chances(state.resample(seat, self.rng).heuristic_returns(), self.game) or []
+            e = self.norm(state.resample(seat, self.rng).heuristic_returns()) or []
             for i, x in enumerate(e):
                 total[i] += x
         return [x / self.samples for x in total]
