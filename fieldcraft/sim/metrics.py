@@ -398,7 +398,8 @@ def aggregate(rows: list[dict[str, Any]], seed: int = 0) -> dict[str, dict[str, 
 
 DEFINITIONS = {
     "balance": "1 − the largest gap between two sides' win rates (1: all sides win equally "
-               "often); bootstrap 95% interval over games",
+               "often); bootstrap 95% interval over games. Chance widens the gap between the "
+               "luckiest and unluckiest side, so with few games balance reads low",
     "first_mover": "win rate of the seat that made the first decision (Wilson 95%), beside an "
                    "even share of 1/players",
     "duration": "decisions per game (chance outcomes not counted): mean, standard deviation and "
