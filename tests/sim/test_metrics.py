@@ -216,3 +216,19 @@ def test_report_has_verdict_metrics_and_charts(tmp_path: Path) -> None:
     assert "the lead changes after" in text.split("\n")[2]
     for png in ("tension.png", "winner_curve.png", "win_rate_by_seat.png"):
         assert (tmp_path / png).exists() and png in html.read_text()
+
+
+def test_study_command_metrics_options(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("matplotlib")
+    from fieldcraft.cli import main
+
+    args = ["study", "spy-tracker", "--players", "3", "--agents", "heuristic", "--games", "6",
+            "--workers", "1"]
+    assert main([*args, "--perceived-samples", "1", "--perceived-every", "2",
+                 "--out", str(tmp_path / "a")]) == 0
+    meta = json.loads((tmp_path / "a" / "study.json").read_text())
+    assert meta["metrics_options"] == {"samples": 1, "every": 2}
+    assert meta["metrics"]["3"]["perceived_games"] == 3
+    assert main([*args, "--no-metrics", "--out", str(tmp_path / "b")]) == 0
+    assert "metrics" not in json.loads((tmp_path / "b" / "study.json").read_text())
