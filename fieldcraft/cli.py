@@ -260,6 +260,7 @@ def _cmd_study(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+    from fieldcraft.sim.metrics import MetricsOptions
     from fieldcraft.sim.report import write_report
     from fieldcraft.sim.study import require_ray, run_study
 
@@ -276,6 +277,10 @@ def _cmd_study(args: argparse.Namespace) -> int:
             raise FieldcraftError("--ray expects 'auto' or a cluster address like head:6379")
         require_ray()  # fail before the progress bar, not inside it
     players = parse_player_range(args.players)
+    if args.perceived_samples < 0 or args.perceived_every < 0:
+        raise FieldcraftError("--perceived-samples and --perceived-every must be >= 0")
+    metrics = None if args.no_metrics else MetricsOptions(args.perceived_samples,
+                                                          args.perceived_every)
     out = Path(args.out)
     console = Console(highlight=False)
     import time
@@ -298,7 +303,8 @@ def _cmd_study(args: argparse.Namespace) -> int:
 
         run_study(args.game, players, split_agents(args.agents), args.games, args.seed,
                   parse_sets(args.set), args.workers, out, progress=on_progress,
-                  ray_address=args.ray, until_ci=args.until_ci, max_games=args.max_games)
+                  ray_address=args.ray, until_ci=args.until_ci, max_games=args.max_games,
+                  metrics=metrics)
     meta = json.loads((out / "study.json").read_text())
     if args.skill_trace and not meta.get("interrupted"):
         _skill_trace(args, budgets, players, out, console)
@@ -503,6 +509,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --skill-trace: games per budget and player count (default 40)")
     p.add_argument("--skill-players", default=None, metavar="COUNTS",
                    help="with --skill-trace: only these player counts (default: the study's)")
+    p.add_argument("--no-metrics", action="store_true",
+                   help="skip the designer's metrics (lead changes, drama, decisiveness, ...)")
+    p.add_argument("--perceived-samples", type=int, default=2, metavar="K",
+                   help="resamples of a seat's view per decision for the perceived metrics "
+                        "(0: none; default 2)")
+    p.add_argument("--perceived-every", type=int, default=4, metavar="M",
+                   help="measure perceived metrics on every M-th game (default 4)")
     p.add_argument("--out", required=True, help="output folder")
     p.set_defaults(func=_cmd_study)
 

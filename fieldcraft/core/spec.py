@@ -120,6 +120,10 @@ class GameSpec:
     search: SearchSettings = field(default_factory=SearchSettings)
     test_configs: tuple[dict[str, Any], ...] = ({},)
     """Ruleset overrides (variants) the conformance suite runs besides the defaults."""
+    side_colours: tuple[tuple[str, str], ...] = ()
+    """Chart colour of each side (faction, animal...) as ``(label, colour)`` pairs, for the
+    study report (any matplotlib colour). A side not listed whose label names a colour ("Blue")
+    is drawn in it; the rest get distinct colours in label order."""
     length_cap: int | None = None
     """For a game whose rules allow endless play (``max_game_length`` is ``None``): the seats'
     decisions after which a research adapter that needs a finite game (OpenSpiel) ends it as a

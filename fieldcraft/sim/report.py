@@ -17,6 +17,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from fieldcraft.sim import metrics_report
 from fieldcraft.sim.study import RULESET, load_results
 from fieldcraft.sim.tournament import wilson
 
@@ -85,14 +86,16 @@ def _table(head: list[str], body: list[list[str]]) -> list[str]:
     return lines
 
 
-def _charts(summary: dict[str, Any], out_dir: Path) -> list[tuple[str, str]]:
-    """Draw the PNG charts; returns (title, file name) pairs in report order."""
+def _charts(summary: dict[str, Any], out_dir: Path,
+            meta: dict[str, Any] | None = None) -> list[tuple[str, ...]]:
+    """Draw the PNG charts; returns (title, file name[, definition]) in report order."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    charts: list[tuple[str, str]] = []
+    charts: list[tuple[str, ...]] = []
+    meta = meta or {}
 
     def finish(fig: Any, ax: Any, title: str, fname: str) -> None:
         """Title, legend, save and list one chart (every chart ends the same way)."""
@@ -103,34 +106,29 @@ def _charts(summary: dict[str, Any], out_dir: Path) -> list[tuple[str, str]]:
         plt.close(fig)
         charts.append((title, fname))
 
-    def rate_chart(title: str, fname: str, groups: dict[int, list[tuple[str, Rate]]]) -> None:
-        fig, ax = plt.subplots(figsize=(max(5.0, 0.6 * sum(map(len, groups.values())) + 2), 4))
-        x = 0
-        ticks, names = [], []
-        for p, items in groups.items():
-            xs = list(range(x, x + len(items)))
-            rates = [r["rate"] for _, r in items]
-            err = [[r["rate"] - r["low"] for _, r in items],
-                   [r["high"] - r["rate"] for _, r in items]]
-            ax.bar(xs, rates, yerr=err, capsize=3, label=f"{p} players")
-            ticks += xs
-            names += [name for name, _ in items]
-            x += len(items) + 1
-        ax.set_xticks(ticks, names, rotation=45, ha="right", fontsize=8)
-        ax.set_ylabel("win rate (Wilson 95%)")
-        ax.set_ylim(0, 1)
-        finish(fig, ax, title, fname)
+    def rate_chart(title: str, fname: str, groups: dict[int, list[tuple[str, Rate]]],
+                   rates: dict[Any, Rate], colours: dict[str, str]) -> None:
+        """Small multiples per player count, each side in its own colour (metrics_report)."""
+        metrics_report.rate_chart(plt, out_dir, title, fname, groups, colours,
+                                  metrics_report.even_shares(rates))
+        charts.append((title, fname, "Wilson 95% intervals; dashed: what every side would win "
+                                     "if all were equal"))
 
     by_label: dict[int, list[tuple[str, Rate]]] = defaultdict(list)
     for (p, label), r in summary["labels"].items():
         by_label[p].append((label, r))
     if by_label:
-        rate_chart("Win rate by side and player count", "win_rate_by_label.png", by_label)
+        rate_chart("Win rate by side and player count", "win_rate_by_label.png", by_label,
+                   summary["labels"], metrics_report.side_colours(
+                       meta.get("game"), [lab for _, lab in summary["labels"]]))
     by_seat: dict[int, list[tuple[str, Rate]]] = defaultdict(list)
     for (p, seat), r in summary["seats"].items():
         by_seat[p].append((f"seat {seat}", r))
     if by_seat:
-        rate_chart("Win rate by seat and player count", "win_rate_by_seat.png", by_seat)
+        seat_names = {f"seat {s}" for _, s in summary["seats"]}
+        rate_chart("Win rate by seat and player count", "win_rate_by_seat.png", by_seat,
+                   {(p, str(s)): r for (p, s), r in summary["seats"].items()},
+                   metrics_report.side_colours(None, seat_names))
 
     if summary["lengths"]:
         fig, ax = plt.subplots(figsize=(6, 4))
@@ -152,6 +150,8 @@ def _charts(summary: dict[str, Any], out_dir: Path) -> list[tuple[str, str]]:
                       ha="right", fontsize=8)
         ax.set_ylabel("games")
         finish(fig, ax, "How games end", "endings.png")
+    if meta.get("metrics"):
+        charts += metrics_report.charts(plt, meta["metrics"], out_dir)
     return charts
 
 
@@ -175,6 +175,8 @@ def _sections(summary: dict[str, Any], meta: dict[str, Any],
     if meta.get("interrupted"):
         header.append("- **interrupted**: only the games that finished are counted")
     sections.append(("Study", header))
+    if meta.get("metrics"):
+        sections += metrics_report.sections(meta["metrics"], meta.get("metrics_options"))
     if summary["labels"]:
         body = [[label, str(p), *_rate_cells(r)] for (p, label), r in summary["labels"].items()]
         sections.append(("Win rate by side", _table(
@@ -215,7 +217,7 @@ def write_report(out_dir: Path) -> tuple[Path, Path]:
     rulesets = json.loads(ruleset_path.read_text(encoding="utf-8")) if ruleset_path.exists() \
         else {}
     summary = summarize(rows)
-    charts = _charts(summary, out_dir)
+    charts = _charts(summary, out_dir, meta)
     sections = _sections(summary, meta, rulesets)
     if meta.get("skill_trace"):
         from fieldcraft.sim import skill
@@ -223,24 +225,29 @@ def write_report(out_dir: Path) -> tuple[Path, Path]:
         charts += skill.chart(meta["skill_trace"], out_dir)
         sections.insert(-1, ("Skill trace", skill.section(meta["skill_trace"])))
     title = f"Balance study: {meta.get('game', '?')}"
+    headline = metrics_report.verdict(summary, meta.get("metrics"))
 
-    md = [f"# {title}", ""]
+    md = [f"# {title}", "", f"**{headline}**", ""]
     for heading, lines in sections:
         md += [f"## {heading}", "", *lines, ""]
-    md += ["## Charts", ""] + [f"![{t}]({f})" for t, f in charts] + [""]
+    md += ["## Charts", ""]
+    for title_, fname, *definition in charts:
+        md += [f"![{title_}]({fname})", ""] + ([f"*{definition[0]}*", ""] if definition else [])
     md_path = out_dir / "report.md"
     md_path.write_text("\n".join(md), encoding="utf-8")
 
     page = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
             "</title><style>body{font-family:sans-serif;max-width:60em;margin:auto}"
             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
-            "</style></head><body>", f"<h1>{html.escape(title)}</h1>"]
+            "</style></head><body>", f"<h1>{html.escape(title)}</h1>",
+            f"<p class='verdict'><strong>{html.escape(headline)}</strong></p>"]
     for heading, lines in sections:
         page.append(f"<h2>{html.escape(heading)}</h2>")
         page.append(_md_to_html(lines))
     page.append("<h2>Charts</h2>")
     page += [f"<figure><img src='{html.escape(f)}' alt='{html.escape(t)}'>"
-             f"<figcaption>{html.escape(t)}</figcaption></figure>" for t, f in charts]
+             f"<figcaption>{html.escape(t)}{': ' + html.escape(d[0]) if d else ''}"
+             "</figcaption></figure>" for t, f, *d in charts]
     page.append("</body></html>")
     html_path = out_dir / "report.html"
     html_path.write_text("\n".join(page), encoding="utf-8")

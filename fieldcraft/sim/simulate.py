@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from fieldcraft.agents import View, make_agent
@@ -20,12 +21,15 @@ def game_seed(seed: int, index: int) -> int:
     return (seed * 1_000_003 + index) & 0xFFFFFFFFFFFF
 
 
-def play_game(game: Game, specs: list[str], seed: int, trusted: bool = False) -> Any:
+def play_game(game: Game, specs: list[str], seed: int, trusted: bool = False,
+              watch: Callable[[Any, int], None] | None = None) -> Any:
     """One game with agent ``specs[s]`` at seat ``s``, every agent and chance draw seeded from
     ``seed``; returns the final state (its action list gives the length).
 
     ``trusted`` skips the legality check, for the built-in agents whose actions come straight
     from ``legal_actions`` (it saves a re-computation per step in long simulations).
+    ``watch(state, player)`` is called at every decision point and once at the end (player
+    ``TERMINAL``), for the study metrics' trace (:class:`fieldcraft.sim.metrics.Tracer`).
     """
     rng = random.Random(seed)
     agents = [make_agent(spec, seed=rng.randrange(2**32)) for spec in specs]
@@ -33,6 +37,8 @@ def play_game(game: Game, specs: list[str], seed: int, trusted: bool = False) ->
     apply = state._apply if trusted else state.apply_action
     while True:
         player = state.current_player()
+        if watch is not None and player != CHANCE:
+            watch(state, player)
         if player == TERMINAL:
             return state
         if player == CHANCE:

@@ -29,6 +29,7 @@ from typing import Any
 from fieldcraft.agents import make_agent
 from fieldcraft.core.api import FieldcraftError, Game, RulesetError
 from fieldcraft.core.registry import load_game
+from fieldcraft.sim.metrics import DEFAULT_METRICS, MetricsOptions, aggregate
 from fieldcraft.sim.simulate import game_seed, play_game
 
 RESULTS = "results.parquet"
@@ -43,7 +44,8 @@ _ENDING_KEYS = ("ending", "ended_by")
 Progress = Callable[[int, int], None]
 Job = tuple[int, list[int]]  # (players, game indices): one chunk
 Rows = list[dict[str, Any]]
-Study = tuple[str, dict[str, Any], list[str], int]  # game, overrides, agent specs, seed
+# game, overrides, agent specs, seed, metrics (None: not traced)
+Study = tuple[str, dict[str, Any], list[str], int, MetricsOptions | None]
 
 # A local Ray instance started for a study only ever holds a chunk's rows (tens of KB) in its
 # object store; Ray's default reserves 30% of RAM in /dev/shm, which small containers lack.
@@ -72,8 +74,9 @@ def seat_specs(agents: Sequence[str], players: int, index: int) -> list[str]:
 
 
 def _row(game: Game, name: str, players: int, index: int, seed: int, specs: list[str],
-         rhash: str) -> dict[str, Any]:
-    state = play_game(game, specs, seed, trusted=True)
+         rhash: str, measure: MetricsOptions | None = None) -> dict[str, Any]:
+    tracer = measure.tracer(game, index, seed) if measure is not None else None
+    state = play_game(game, specs, seed, trusted=True, watch=tracer)
     outcome = state.outcome()
     winners = [int(s) for s in state.winners()]
     labels = [state.seat_label(s) for s in range(players)]
@@ -95,6 +98,7 @@ def _row(game: Game, name: str, players: int, index: int, seed: int, specs: list
         "length": len(state.history()),
         "ending": str(ending) if ending is not None else None,
         "decided_by": str(decided) if decided is not None else None,
+        "metrics": tracer.metrics(winners) if tracer is not None else None,
     }
 
 
@@ -102,7 +106,8 @@ _GAMES: dict[tuple[str, int, str], Game] = {}
 
 
 def _play_chunk(name: str, players: int, overrides: dict[str, Any], agents: list[str],
-                seed: int, indices: list[int]) -> list[dict[str, Any]]:
+                seed: int, indices: list[int], measure: MetricsOptions | None = None
+                ) -> list[dict[str, Any]]:
     """Play games ``indices`` at ``players`` players (runs in a worker; the game is built once per
     process and reused, since building it re-validates the ruleset)."""
     key = (name, players, json.dumps(overrides, sort_keys=True))
@@ -112,7 +117,7 @@ def _play_chunk(name: str, players: int, overrides: dict[str, Any], agents: list
     rhash = ruleset_hash(game.ruleset)
     return [
         _row(game, name, players, k, study_seed(seed, players, k),
-             seat_specs(agents, players, k), rhash)
+             seat_specs(agents, players, k), rhash, measure)
         for k in indices
     ]
 
@@ -185,9 +190,9 @@ def ray_cluster(address: str, workers: int | None) -> Iterator[tuple[Any, int]]:
 
 
 def _chunk_args(study: Study, job: Job) -> tuple[Any, ...]:
-    name, overrides, specs, seed = study
+    name, overrides, specs, seed, measure = study
     players, indices = job
-    return name, players, overrides, specs, seed, indices
+    return name, players, overrides, specs, seed, indices, measure
 
 
 def _run_local(study: Study, jobs: list[Job], workers: int, done: Callable[[Rows], None],
@@ -295,7 +300,10 @@ def _write_results(rows: list[dict[str, Any]], path: Path, meta: dict[str, Any])
         ("length", pa.int64()),
         ("ending", pa.string()),
         ("decided_by", pa.string()),
+        ("metrics", pa.string()),  # per-game metrics as JSON (fieldcraft.sim.metrics)
     ], metadata={b"fieldcraft_study": json.dumps(meta, sort_keys=True).encode()})
+    rows = [{**r, "metrics": json.dumps(r["metrics"]) if r.get("metrics") is not None
+             else None} for r in rows]
     table = pa.Table.from_pylist(rows, schema=schema)
     tmp = path.with_suffix(".parquet.tmp")
     pq.write_table(table, tmp)
@@ -305,7 +313,8 @@ def _write_results(rows: list[dict[str, Any]], path: Path, meta: dict[str, Any])
 def run_study(game: str, players: list[int], agents: str | list[str], games: int, seed: int,
               overrides: dict[str, Any] | None, workers: int | None, out_dir: Path,
               progress: Progress | None = None, ray_address: str | None = None,
-              until_ci: float | None = None, max_games: int | None = None) -> Path:
+              until_ci: float | None = None, max_games: int | None = None,
+              metrics: MetricsOptions | None = DEFAULT_METRICS) -> Path:
     """Play ``games`` games per player count and write ``out_dir/results.parquet``.
 
     Also writes ``ruleset.json`` (full resolved ruleset per player count) and ``study.json``
@@ -321,7 +330,9 @@ def run_study(game: str, players: list[int], agents: str | list[str], games: int
     With ``until_ci`` (a half-width, see :mod:`fieldcraft.sim.precision`) ``games`` is the first
     batch: more batches follow at each player count until every headline interval there is
     that narrow or ``max_games`` (per count) are played; ``study.json``'s ``until_ci`` says how
-    many games it took.
+    many games it took. ``metrics`` traces every game for the designer's metrics
+    (:mod:`fieldcraft.sim.metrics`), kept per game in the rows and per player count in
+    ``study.json``; ``None`` skips them.
     """
     overrides = dict(overrides or {})
     specs = [agents] if isinstance(agents, str) else list(agents)
@@ -341,22 +352,24 @@ def run_study(game: str, players: list[int], agents: str | list[str], games: int
         more = (precision.planner(until_ci, cap, counts), until_ci, cap)
     if ray_address is None:
         return _study(game, counts, specs, games, seed, overrides, rulesets, out_dir, progress,
-                      workers or os.cpu_count() or 1, {"backend": "local"}, more=more)
+                      workers or os.cpu_count() or 1, {"backend": "local"}, more=more,
+                      metrics=metrics)
     with ray_cluster(ray_address, workers) as (ray, cpus):
         backend = {"backend": "ray", "ray_address": ray_address, "ray_cpus": cpus}
         return _study(game, counts, specs, games, seed, overrides, rulesets, out_dir, progress,
-                      workers or cpus, backend, ray, more=more)
+                      workers or cpus, backend, ray, more=more, metrics=metrics)
 
 
 def _study(game: str, counts: list[int], specs: list[str], games: int, seed: int,
            overrides: dict[str, Any], rulesets: dict[int, dict[str, Any]], out_dir: Path,
            progress: Progress | None, workers: int, backend: dict[str, Any],
-           ray: Any = None, more: tuple[Any, float, int] | None = None) -> Path:
+           ray: Any = None, more: tuple[Any, float, int] | None = None,
+           metrics: MetricsOptions | None = None) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     # Games asked for per count: grows batch by batch under --until-ci (``more``).
     asked = dict.fromkeys(counts, games)
     played = dict.fromkeys(counts, 0)
-    study: Study = (game, overrides, specs, seed)
+    study: Study = (game, overrides, specs, seed, metrics)
     rows: Rows = []
     interrupted = False
     schedule: list[dict[int, int]] = []  # games per count after each batch
@@ -408,6 +421,9 @@ def _study(game: str, counts: list[int], specs: list[str], games: int, seed: int
         "ruleset_hash": {str(p): ruleset_hash(r) for p, r in rulesets.items()},
         **until,
     }
+    if metrics is not None:
+        meta["metrics_options"] = metrics.as_dict()
+        meta["metrics"] = aggregate(rows, seed)
     (out_dir / RULESET).write_text(
         json.dumps({str(p): r for p, r in rulesets.items()}, indent=2, sort_keys=True) + "\n",
         encoding="utf-8")
@@ -431,5 +447,8 @@ def load_results(out_dir: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     if study.exists():
         meta = json.loads(study.read_text(encoding="utf-8"))
     rows = table.to_pylist()
+    for r in rows:
+        raw_metrics = r.get("metrics")
+        r["metrics"] = json.loads(raw_metrics) if raw_metrics else None
     rows.sort(key=lambda r: (r["players"], r["index"]))
     return rows, meta

@@ -19,5 +19,9 @@ SPEC = GameSpec(
     board_css="board.css",
     search=SearchSettings(rollout_depth=0),
     length_cap=1000,
+    # Report colours, after the animals: a pink axolotl, a grey porpoise, an olive eel, a brown
+    # sturgeon.
+    side_colours=(("Axolotl", "#e377c2"), ("Yangtze Porpoise", "#7f7f7f"),
+                  ("European Eel", "#a8a81e"), ("Chinese Sturgeon", "#8c564b")),
     test_configs=({}, {"challenge_success": 0.5}),
 )
