@@ -21,7 +21,8 @@ add lead changes: read perceived lead changes as an upper bound.
 Intervals: rates of games (first mover, kingmaking games) carry Wilson 95% intervals, as the
 report's win rates do; means, quantiles and the balance score carry percentile-bootstrap 95%
 intervals over games (2,000 resamples, seeded, so a study's figures repeat exactly).
-Games whose search model has no evaluation (Under Current today) get balance and duration only.
+Games whose search model has no evaluation get balance and duration only (all four built-in
+games have one).
 """
 
 from __future__ import annotations
