@@ -13,36 +13,44 @@ exploration 0.7, chance open loop, opponents in the shared tree).
 from __future__ import annotations
 
 import random
+from math import erf, sqrt
 
 from fieldcraft.core.api import shuffle
 from fieldcraft.core.search import SearchModel
 
-from .constants import BLUE, DECLARE_BLUE, DECLARE_RED, GREEN, OVER, RED, YELLOW
+from .constants import BLUE, DECLARE_BLUE, DECLARE_RED, GREEN, OVER, RECEIVE, RED, YELLOW
 from .rules import UnderCurrentGame, UnderCurrentState
 from .turns import balance_winner
 
 PRIORS = {
-    4: ((0.26, 0.12, 0.34, 0.34), 1.25),
-    6: ((0.22, 0.05, 0.40, 0.37), 1.05),
+    4: ((0.27, 0.10, 0.31, 0.40), 0.60, 0.62),
+    6: ((0.23, 0.03, 0.38, 0.41), 0.54, 0.49),
 }
 """Per player count: (each faction's win chance for a seat holding it before anything is known,
-Blue, Red, Yellow, Green; the exponent ``a`` of the progress weight ``progress ** a``).
+Blue, Red, Yellow, Green; the exponent ``a`` of the progress weight ``progress ** a``; the share
+of the turns left expected to file a card).
 
 Fitted (Nelder-Mead, minimax over game stages) on 300 random-bot and 300 heuristic-bot games
 per count (seed 1), so that the estimate beats each seat's base rate in both kinds of game at
-every stage; checked on 300 more of each (seed 500000). The two kinds of game differ a lot
-(random bots file Green cards half the time, so Green wins ~75%; heuristic bots use them, and
-Yellow wins most), so the prior is a compromise and the current row soon outweighs it. Other
-counts borrow the nearest measured table (5: their mean)."""
+every stage; checked on 300 more of each (seed 500000) and 1,000 more (seed 2000000). The two
+kinds of game differ a lot (random bots file Green cards half the time, so Green wins ~75%;
+heuristic bots use them, and Yellow wins most), so the prior is a compromise and the row soon
+outweighs it. Other counts borrow the nearest measured table (5: the mean of 4 and 6)."""
 
 
-def _prior(n: int) -> tuple[tuple[float, ...], float]:
+def _prior(n: int) -> tuple[tuple[float, ...], float, float]:
     if n in PRIORS:
         return PRIORS[n]
     if n == 5:
-        (p4, a4), (p6, a6) = PRIORS[4], PRIORS[6]
-        return tuple((x + y) / 2 for x, y in zip(p4, p6, strict=True)), (a4 + a6) / 2
+        (p4, a4, f4), (p6, a6, f6) = PRIORS[4], PRIORS[6]
+        return (tuple((x + y) / 2 for x, y in zip(p4, p6, strict=True)), (a4 + a6) / 2,
+                (f4 + f6) / 2)
     return PRIORS[4] if n < 5 else PRIORS[6]
+
+
+def _phi(x: float) -> float:
+    """The standard normal distribution function."""
+    return 0.5 * (1.0 + erf(x * 0.7071067811865476))
 
 
 class UnderCurrentSearch(SearchModel):
@@ -107,51 +115,78 @@ class UnderCurrentSearch(SearchModel):
         """Each seat's chance that its faction wins, read from the true state (hidden cards and
         roles included; the metrics' "perceived" variant averages it over resamples).
 
-        A blend ``(1 - w) * prior + w * now`` per faction, where ``now`` is what the row would
-        give if the game ended at once (a Green card: Green; else the Green declaration, each
-        Green seat naming the Informers right with chance 1 / (positions it cannot rule out),
-        already-made declarations counted as they are; else Yellow balancing or the larger
-        colour), ``prior`` the fitted table in :data:`PRIORS`, and ``w = progress ** a`` with
-        progress the share of turns played (the turns left are the draw pile plus the final
-        round, or the final round's count once the pile is out). Each seat gets its current
-        role's faction's value; at the end, the true returns. About 2-4 µs a call (under a
-        state's clone).
+        Per faction, a blend ``(1 - w) * prior + w * soft`` with ``w = progress ** a``
+        (progress: the share of turns played; the turns left are the draw pile plus the final
+        round, or the final round's count once the pile is out) and ``prior`` and ``a`` the
+        fitted table in :data:`PRIORS`. ``soft`` is the row's result projected to the end:
+
+        * a Green card in the row: Green;
+        * otherwise the Green declaration wins with the chance that every Green seat names
+          both Informers right (each guessing among the positions it cannot rule out; names
+          already given count as they are), and the rest goes to Yellow balancing: the turns
+          left times a filing share (``PRIORS``) are expected to file cards in the colours of
+          the cards still in hands and the pile, so Blue minus Red at the end is taken as
+          normal around its expected value, and the chance it lands within the Yellow count
+          (Yellow), above it (Blue) or below (Red) is read off. With no turns left this is the
+          exact balancing rule.
+
+        The chance that a Green card is still filed is left to the prior (it depends on how
+        people play far more than on the cards). Each seat gets its current role's faction's
+        value; a finished game gives the true returns. About 3-7 µs a call.
         """
         if state.phase == OVER:
             return state.returns()
         g = self.game
         n = g.num_players
-        prior, power = _prior(n)
+        prior, power, filing = _prior(n)
         roles = state.roles
         faction = g.role_faction
         if len(roles) < n + g.num_reserve:  # roles not dealt yet: the same for every seat
             mean = sum(prior[f] for f in faction) / len(faction)
             return [mean] * n
-        left = state.final_left if state.final_left >= 0 else len(state.deck) + n
-        done = state.turn
         declaring = state.phase == DECLARE_RED or state.phase == DECLARE_BLUE
-        w = 1.0 if declaring or not done + left else (done / (done + left)) ** power
-        # what the row would give now
+        left = 0 if declaring else (state.final_left if state.final_left >= 0
+                                    else len(state.deck) + n)
+        done = state.turn
+        w = 1.0 if not left else (done / (done + left)) ** power
         colour = g.card_colour
-        blue = red = yellow = green = 0
+        counts = [0, 0, 0, 0]
         for c in state.row:
-            k = colour[c]
-            if k == BLUE:
-                blue += 1
-            elif k == RED:
-                red += 1
-            elif k == YELLOW:
-                yellow += 1
-            else:
-                green += 1
-        now = [0.0, 0.0, 0.0, 0.0]
-        if green:
-            now[GREEN] = 1.0
+            counts[colour[c]] += 1
+        soft = [0.0, 0.0, 0.0, 0.0]
+        if counts[GREEN]:
+            soft[GREEN] = 1.0
         else:
             declared = self._declaration_chance(state) if g.green_declaration else 0.0
-            now[GREEN] = declared
-            now[balance_winner(blue, red, yellow)] += 1.0 - declared
-        value = [(1.0 - w) * prior[f] + w * now[f] for f in range(4)]
+            soft[GREEN] = declared
+            blue, red, yellow = counts[BLUE], counts[RED], counts[YELLOW]
+            rest = 1.0 - declared
+            if left:
+                pool = [0, 0, 0, 0]
+                for c in state.deck:
+                    pool[colour[c]] += 1
+                for hand in state.hands:
+                    for c in hand:
+                        pool[colour[c]] += 1
+                if state.pending >= 0 and state.phase == RECEIVE:
+                    pool[colour[state.pending]] += 1
+                total = pool[0] + pool[1] + pool[2] + pool[3] or 1
+                m = left * filing / total
+                pb, pr = pool[BLUE] * m, pool[RED] * m  # expected Blue and Red cards filed
+                mu = blue - red + pb - pr
+                var = pb + pr - (pb - pr) ** 2 / (left * filing) if pb + pr else 0.0
+                top = yellow + pool[YELLOW] * m + 0.5  # D within +-top: Yellow
+                if var > 1e-9:
+                    sd = sqrt(var)
+                    above, below = _phi((top - mu) / sd), _phi((-top - mu) / sd)
+                    soft[BLUE] = rest * (1.0 - above)
+                    soft[RED] = rest * below
+                    soft[YELLOW] = rest * (above - below)
+                else:
+                    soft[YELLOW if -top <= mu <= top else BLUE if mu > 0 else RED] = rest
+            else:
+                soft[balance_winner(blue, red, yellow)] += rest
+        value = [(1.0 - w) * prior[f] + w * soft[f] for f in range(4)]
         return [value[faction[roles[s]]] for s in range(n)]
 
     def _declaration_chance(self, state: UnderCurrentState) -> float:
