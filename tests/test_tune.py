@@ -192,3 +192,23 @@ def test_target_parsing() -> None:
         parse_target("side:=0.2")
     assert math.isnan(parse_target("side:Blue=0.5").loss(
         {"players": [3], "rates": {"3": {"Red": 1.0}}}))
+
+
+def test_reevaluation_skips_rulesets_that_played_identically(tmp_path: Path) -> None:
+    # "b" changes nothing (like a card added only above the studied player counts): trials that
+    # differ only in b give identical results, so the top 2 re-played are two different a's,
+    # each with b at its default.
+    space = [Param("a", ("a",), "int", 0, 0, 3), Param("b", ("b",), "int", 0, 0, 3)]
+
+    def objective(values: dict[str, Any], games: int, first: int) -> dict[str, Any]:
+        gap = 0.1 * abs(values["a"] - 2)
+        return {"players": [3], "rates": {"3": {"X": 0.5 + gap / 2, "Y": 0.5 - gap / 2}},
+                "gap": {"3": gap}, "mean_length": {"3": 10.0}}
+
+    meta = tune("toy", [3], space, "balance", 16, tmp_path, games_per_trial=10, top_k=2,
+                objective=objective)
+    replayed = [t["values"] for t in meta["reevaluation"] if t["trial"] != "default"]
+    assert len({v["a"] for v in replayed}) == 2
+    assert meta["best"]["values"]["a"] == 2
+    assert all(v["b"] == 0 for v in replayed if v["a"] == 2) or not any(
+        r["values"] == {"a": 2, "b": 0} for r in json.loads((tmp_path / TRIALS_JSON).read_text()))

@@ -634,10 +634,19 @@ def _search(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param], tar
                 study.tell(trial, loss)
 
     # Re-evaluate: the top k distinct rulesets of the search, and the default, on fresh deals.
+    # Trials that played the same deals to the very same results are one ruleset in effect
+    # (e.g. a card added only from 7 players, in a study of 3-6): one of them is re-played, the
+    # one that changes the fewest rules from the default, so the others' places go to rivals.
+    def changed(values: Values) -> int:
+        return sum(values[k] != v for k, v in default_values.items())
+
     seen: dict[str, dict[str, Any]] = {}
-    for r in sorted((r for r in records if r["phase"] == "search" and r["loss"] is not None
-                     and not math.isnan(r["loss"])), key=lambda r: r["loss"]):
-        seen.setdefault(json.dumps(r["values"], sort_keys=True), r)
+    ok = [r for r in records if r["phase"] == "search" and r["loss"] is not None
+          and not math.isnan(r["loss"])]
+    for r in sorted(ok, key=lambda r: (r["loss"], changed(r["values"]), r["trial"])):
+        same = {k: v for k, v in r["metrics"].items() if k != "seconds"} \
+            if "loss" not in r["metrics"] else r["values"]
+        seen.setdefault(json.dumps(same, sort_keys=True), r)
     top = list(seen.values())[:top_k]
     candidates = [("default", default_values, base_loss)] + [
         (r["trial"], r["values"], r["loss"]) for r in top]
@@ -744,8 +753,9 @@ def _chart(records: list[dict[str, Any]], meta: dict[str, Any], path: Path) -> N
     ax.set_xlabel("trial")
     ax.set_ylabel(f"loss (target {meta['target']}; 0 is on target)")
     b = meta["best"]
-    ax.set_title(f"{meta['game']} {','.join(map(str, meta['players']))}p: best "
-                 f"{json.dumps(b['values'])}", fontsize=9)
+    fig.suptitle(f"tune {meta['game']} at {','.join(map(str, meta['players']))} players, "
+                 f"target {meta['target']}: best {json.dumps(b['values'])}", fontsize=10)
+    ax.set_title("loss per trial (lower is better)", fontsize=9)
     ax.legend(fontsize=7)
     for ax, p in zip(axes[0][1:], params, strict=True):
         vals = [r["values"][p["key"]] for r in search]
