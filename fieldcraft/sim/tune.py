@@ -599,6 +599,7 @@ def _search(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param], tar
             ) -> dict[str, Any]:
     """The default first, then ``trials`` TPE trials (several in flight when the evaluator
     has workers to fill), then the re-evaluation of the top ``k`` and the default."""
+    clock = [time.perf_counter()]
     ev.submit("default", default_values, games, 0)
     ((_, _, result, seconds),) = ev.collect()
     if isinstance(result, str):
@@ -612,6 +613,7 @@ def _search(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param], tar
             params=internal, distributions={p.key: p.distribution() for p in space},
             value=base_loss, user_attrs={"default": True}))
 
+    clock.append(time.perf_counter())
     # Enough trials in flight to keep every worker busy between one trial's end and the next.
     chunks = max(1, min(ev.workers, games // _MIN_CHUNK)) * len(ev.counts)
     in_flight = 1 if ev.pool is None and ev.remote is None else \
@@ -633,6 +635,7 @@ def _search(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param], tar
             else:
                 study.tell(trial, loss)
 
+    clock.append(time.perf_counter())
     # Re-evaluate: the top k distinct rulesets of the search, and the default, on fresh deals.
     # Trials that played the same deals to the very same results are one ruleset in effect
     # (e.g. a card added only from 7 players, in a study of 3-6): one of them is re-played, the
@@ -671,6 +674,7 @@ def _search(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param], tar
     else:
         best = min(({"trial": k, "values": v, "search_loss": s, "reeval_loss": None}
                     for k, v, s in candidates), key=lambda t: t["search_loss"])
+    clock.append(time.perf_counter())
     default_row = next((t for t in table if t["trial"] == "default"), None)
     return {
         "best": {"trial": best["trial"], "values": best["values"],
@@ -680,6 +684,10 @@ def _search(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param], tar
                     "reeval_loss": default_row["reeval_loss"] if default_row else None},
         "improved": best["trial"] != "default",
         "reevaluation": table,
+        # Wall seconds of each phase (the search's is what more workers should shorten).
+        "seconds": {"default": round(clock[1] - clock[0], 3),
+                    "search": round(clock[2] - clock[1], 3),
+                    "reeval": round(clock[3] - clock[2], 3)},
     }
 
 
