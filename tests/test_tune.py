@@ -234,3 +234,24 @@ def test_same_trials_on_ray_as_locally(tmp_path: Path) -> None:
     assert {"default", "search", "re-eval"} <= {phase for phase, _ in both}
     assert {k: a[k] for k in both} == {k: b[k] for k in both}
     assert local["default"] == on_ray["default"]
+
+
+def test_ctrl_c_keeps_the_finished_trials(tmp_path: Path) -> None:
+    space = [Param("k", ("k",), "int", 0, 0, 9)]
+    calls = []
+
+    def objective(values: dict[str, Any], games: int, first: int) -> float:
+        calls.append(values)
+        if len(calls) == 4:  # the default and two trials have finished
+            raise KeyboardInterrupt
+        return abs(values["k"] - 7) / 10
+
+    meta = tune("toy", [2], space, "balance", 20, tmp_path, games_per_trial=10,
+                objective=objective)
+    assert meta["interrupted"]
+    records = json.loads((tmp_path / TRIALS_JSON).read_text())
+    assert [r["phase"] for r in records] == ["default", "search", "search"]
+    assert meta["reevaluation"] == []  # not re-played: the best is the search's
+    best = min(records, key=lambda r: r["loss"])
+    assert meta["best"]["values"] == best["values"]
+    assert (tmp_path / CHART).exists() and (tmp_path / BEST).exists()

@@ -545,8 +545,13 @@ def tune(game: str, players: Sequence[int], params: Sequence[str | Param], targe
             row.update(state="fail", error=result, loss=None)
         else:
             loss = float(result["loss"]) if "loss" in result else target.loss(result)
-            row.update(state="ok", loss=loss, metrics=result)
-            if phase == "search" and not math.isnan(loss):
+            if math.isnan(loss):  # e.g. the rules removed the side the target names
+                row.update(state="fail", error=f"no value for target {target}", loss=None,
+                           metrics=result)
+                loss = None
+            else:
+                row.update(state="ok", loss=loss, metrics=result)
+            if phase == "search" and loss is not None:
                 best_loss = loss if best_loss is None else min(best_loss, loss)
         records.append(row)
         if progress is not None:
@@ -608,7 +613,7 @@ def _search(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param], tar
         target.check(result)
     base_loss = record("default", None, default_values, result, seconds)
     internal = {p.key: p.internal(p.default) for p in space}
-    if all(v is not None for v in internal.values()) and not math.isnan(base_loss):
+    if all(v is not None for v in internal.values()) and base_loss is not None:
         study.add_trial(optuna.trial.create_trial(
             params=internal, distributions={p.key: p.distribution() for p in space},
             value=base_loss, user_attrs={"default": True}))
@@ -620,20 +625,26 @@ def _search(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param], tar
         math.ceil(ev.workers / chunks) + 1
     asked = 0
     live: dict[int, Any] = {}
-    while asked < trials or live:
-        while asked < trials and len(live) < in_flight:
-            trial = study.ask()
-            values = {p.key: p.suggest(trial) for p in space}
-            live[trial.number] = trial
-            asked += 1
-            ev.submit(trial.number, values, games, 0)
-        for number, values, result, seconds in ev.collect():
-            trial = live.pop(number)
-            loss = record("search", number, values, result, seconds)
-            if loss is None or math.isnan(loss):
-                study.tell(trial, state=optuna.trial.TrialState.FAIL)
-            else:
-                study.tell(trial, loss)
+    interrupted = False
+    try:
+        while asked < trials or live:
+            while asked < trials and len(live) < in_flight:
+                trial = study.ask()
+                values = {p.key: p.suggest(trial) for p in space}
+                live[trial.number] = trial
+                asked += 1
+                ev.submit(trial.number, values, games, 0)
+            for number, values, result, seconds in ev.collect():
+                trial = live.pop(number)
+                loss = record("search", number, values, result, seconds)
+                if loss is None or math.isnan(loss):
+                    study.tell(trial, state=optuna.trial.TrialState.FAIL)
+                else:
+                    study.tell(trial, loss)
+    except KeyboardInterrupt:
+        # Ctrl-C: keep the finished trials, skip the re-play, and write what there is.
+        interrupted = True
+        reeval = 0
 
     clock.append(time.perf_counter())
     # Re-evaluate: the top k distinct rulesets of the search, and the default, on fresh deals.
@@ -673,7 +684,8 @@ def _search(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param], tar
         best = min(ranked, key=lambda t: t["reeval_loss"]) if ranked else table[0]
     else:
         best = min(({"trial": k, "values": v, "search_loss": s, "reeval_loss": None}
-                    for k, v, s in candidates), key=lambda t: t["search_loss"])
+                    for k, v, s in candidates),
+                   key=lambda t: math.inf if t["search_loss"] is None else t["search_loss"])
     clock.append(time.perf_counter())
     default_row = next((t for t in table if t["trial"] == "default"), None)
     return {
@@ -683,6 +695,7 @@ def _search(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param], tar
         "default": {"values": default_values, "search_loss": base_loss,
                     "reeval_loss": default_row["reeval_loss"] if default_row else None},
         "improved": best["trial"] != "default",
+        "interrupted": interrupted,
         "reevaluation": table,
         # Wall seconds of each phase (the search's is what more workers should shorten).
         "seconds": {"default": round(clock[1] - clock[0], 3),
@@ -732,6 +745,7 @@ def _chart(records: list[dict[str, Any]], meta: dict[str, Any], path: Path) -> N
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     search = [r for r in records if r["phase"] == "search" and r["loss"] is not None]
     params = meta["params"][:3]
@@ -771,6 +785,8 @@ def _chart(records: list[dict[str, Any]], meta: dict[str, Any], path: Path) -> N
             labels = [json.dumps(c) for c in p["choices"]]
             vals = [labels.index(json.dumps(v)) for v in vals]
             ax.set_xticks(range(len(labels)), labels, fontsize=7)
+        elif p["kind"] == "int":
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.scatter(vals, ys, s=14, color="tab:blue")
         if p["kind"] != "choice" or p["default"] in p["choices"]:
             dv = p["default"] if p["kind"] != "choice" else \

@@ -105,7 +105,7 @@ def run_tune(args: argparse.Namespace, players: list[int], overrides: dict[str, 
     seconds = time.perf_counter() - started
     best, default = meta["best"], meta["default"]
     console.print(f"target {meta['target']}: {args.trials} trials in {seconds:.1f} s")
-    if meta["reeval_games"]:
+    if meta["reeval_games"] and None not in (best["reeval_loss"], default["reeval_loss"]):
         console.print(f"re-played on {meta['reeval_games']} fresh games per count: default "
                       f"loss {default['reeval_loss']:.4f}, best loss {best['reeval_loss']:.4f}")
     if meta["improved"]:
@@ -114,4 +114,8 @@ def run_tune(args: argparse.Namespace, players: list[int], overrides: dict[str, 
         console.print("[yellow]no trial beat the default ruleset once re-played[/]")
     console.print(f"files: {out / BEST} (use --set @{out / BEST}), {out / TRIALS_CSV}, "
                   f"{out / TUNE}, {out / CHART}")
+    if meta["interrupted"]:
+        console.print("[yellow]interrupted: the files cover the trials that finished, and the "
+                      "best was not re-played[/]")
+        return 130
     return 0
