@@ -443,11 +443,6 @@ class _Evaluator:
         out, self.ready = self.ready, []
         return out
 
-    @property
-    def busy(self) -> int:
-        """Evaluations in flight."""
-        return len({id(j) for j in self.pending.values()})
-
 
 # --- the search -----------------------------------------------------------------------------
 
