@@ -10,7 +10,11 @@ imports and files are left out, as they do not grow with the trials), and the wh
 On a shared machine two processes only run twice as fast if two cores are free, so each round
 also times a pure-Python CPU loop in 1 and in 2 processes (``machine_speedup``): the speed-up
 the machine could give at that moment. ``speedup`` near ``machine_speedup`` means tune uses
-what it gets; both near 2 means the 2x claim holds.
+what it gets; both near 2 means the 2x claim holds. CPU time does not depend on others' load
+as wall time does, so each run also records the CPU seconds of this process (the sampler,
+the metrics, the files: the serial part) and of its worker processes; ``cpu_bound_speedup``
+is the 1-worker run's CPU seconds over (serial + workers' / 2), the speed-up two free cores
+would give by Amdahl's law.
 
     python benchmarks/tune_workers.py under-current --players 4 --trials 12 --games 200
 """
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import tempfile
 import time
@@ -58,14 +63,19 @@ def measure(game: str, players: list[int], params: list[str], target: str, trial
     runs: dict[int, list[float]] = {k: [] for k in workers}
     search: dict[int, list[float]] = {k: [] for k in workers}
     machine: list[float] = []
+    cpus: dict[int, list[tuple[float, float]]] = {k: [] for k in workers}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(repeats):
             machine.append(machine_ratio())
             for k in workers:
-                start = time.perf_counter()
+                kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu, start = time.process_time(), time.perf_counter()
                 meta = tune(game, players, params, target, trials, Path(tmp) / f"w{k}-{r}",
                             games_per_trial=games, seed=seed, workers=k, reeval_games=0)
                 runs[k].append(time.perf_counter() - start)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the pool has ended
+                cpus[k].append((time.process_time() - cpu,
+                                after.ru_utime + after.ru_stime - kids.ru_utime - kids.ru_stime))
                 search[k].append(meta["seconds"]["search"])
     out: dict[str, Any] = {"game": game, "players": players, "params": params,
                            "target": target, "trials": trials, "games_per_trial": games,
@@ -76,13 +86,19 @@ def measure(game: str, players: list[int], params: list[str], target: str, trial
         out["workers"][str(k)] = {"search_seconds": [round(s, 2) for s in search[k]],
                                   "run_seconds": [round(s, 2) for s in runs[k]],
                                   "median_search_seconds": round(med, 2),
-                                  "trials_per_s": round(trials / med, 2)}
+                                  "trials_per_s": round(trials / med, 2),
+                                  "cpu_serial_seconds": [round(a, 2) for a, _ in cpus[k]],
+                                  "cpu_worker_seconds": [round(b, 2) for _, b in cpus[k]]}
     if len(workers) >= 2:
         a, b = (out["workers"][str(k)] for k in workers[:2])
         out["speedup"] = round(a["median_search_seconds"] / b["median_search_seconds"], 2)
         out["speedup_whole_run"] = round(statistics.median(runs[workers[0]])
                                          / statistics.median(runs[workers[1]]), 2)
         out["median_machine_speedup"] = round(statistics.median(machine), 2)
+        one = statistics.median(a + b for a, b in cpus[workers[0]])
+        serial = statistics.median(a for a, _ in cpus[workers[1]])
+        parallel = statistics.median(b for _, b in cpus[workers[1]])
+        out["cpu_bound_speedup"] = round(one / (serial + parallel / workers[1]), 2)
     return out
 
 
