@@ -255,3 +255,13 @@ def test_ctrl_c_keeps_the_finished_trials(tmp_path: Path) -> None:
     best = min(records, key=lambda r: r["loss"])
     assert meta["best"]["values"] == best["values"]
     assert (tmp_path / CHART).exists() and (tmp_path / BEST).exists()
+
+
+def test_set_from_a_file_errors_in_one_line(tmp_path: Path) -> None:
+    from fieldcraft.core.api import FieldcraftError
+
+    with pytest.raises(FieldcraftError, match="cannot read overrides"):
+        parse_sets([f"@{tmp_path / 'missing.json'}"])
+    (tmp_path / "list.json").write_text("[1, 2]")
+    with pytest.raises(FieldcraftError, match="expected a JSON object"):
+        parse_sets([f"@{tmp_path / 'list.json'}"])
