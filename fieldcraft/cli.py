@@ -15,9 +15,13 @@ from fieldcraft.core.api import FieldcraftError
 
 
 def parse_sets(items: list[str] | None) -> dict[str, Any]:
-    """``--set key=value`` pairs; values are read as JSON when they can be (numbers, lists...)."""
+    """``--set key=value`` pairs; values are read as JSON when they can be (numbers, lists...).
+    ``--set @file.json`` reads a whole set of overrides (``fieldcraft tune``'s ``best.json``)."""
     overrides: dict[str, Any] = {}
     for item in items or []:
+        if item.startswith("@"):
+            overrides.update(_read_overrides(item[1:]))
+            continue
         key, sep, raw = item.partition("=")
         if not sep or not key:
             raise FieldcraftError(f"--set expects key=value, got {item!r}")
@@ -26,6 +30,17 @@ def parse_sets(items: list[str] | None) -> dict[str, Any]:
         except json.JSONDecodeError:
             overrides[key] = raw
     return overrides
+
+
+def _read_overrides(path: str) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, json.JSONDecodeError) as exc:
+        raise FieldcraftError(f"--set @{path}: cannot read overrides: {exc}") from None
+    if not isinstance(data, dict):
+        raise FieldcraftError(f"--set @{path}: expected a JSON object of ruleset overrides")
+    return data
 
 
 def parse_seats(text: str | None) -> list[int] | None:
@@ -422,6 +437,12 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_tune(args: argparse.Namespace) -> int:
+    from fieldcraft.sim.tune_cli import run_tune
+
+    return run_tune(args, parse_player_range(args.players), parse_sets(args.set))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fieldcraft", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -518,6 +539,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="measure perceived metrics on every M-th game (default 4)")
     p.add_argument("--out", required=True, help="output folder")
     p.set_defaults(func=_cmd_study)
+
+    from fieldcraft.sim.tune_cli import add_tune_parser
+
+    add_tune_parser(sub, _cmd_tune)
 
     p = sub.add_parser("compare", help="rule A/B test between two study folders")
     p.add_argument("a")

@@ -1,0 +1,794 @@
+"""Tune a ruleset: search rule values for a balance target with Optuna's TPE.
+
+A designer names the rules to vary (``--param hand_size=1..4``, ``--param roles.5.from=3..8``,
+``--param green_declaration``), a target (``balance``: all sides' win rates equal;
+``side:Yellow=0.2``; ``duration=40`` decisions a game) and a budget of trials. Each trial is a
+small balance study of one candidate ruleset, played by the study machinery of
+:mod:`fieldcraft.sim.study` (the same chunks, seeds and seat rotation, on local processes or Ray).
+
+Why these choices:
+
+- **Optuna's TPE** (a well-kept library) rather than a hand-written search: it handles integer,
+  float and categorical values together, copes with noisy objectives reasonably, and with
+  ``constant_liar`` it can keep several trials running at once without proposing the same point
+  to all of them.
+- **Common random numbers**: every search trial plays the same deals (game ``k`` at ``p``
+  players gets the study seed of index ``k``), so two trials differ by their rules, not by luck
+  of the deal, and the search compares like with like.
+- **Re-evaluation before a best is declared**: the best trial of a noisy search is partly the
+  luckiest one (the winner's curse). The top ``k`` distinct rulesets, and the default, are
+  re-played on fresh deals (game indices after the search's) with more games, and the best is
+  the one with the lowest *re-evaluated* loss. If the default wins that, ``tune`` says so.
+- **The default is the reference**: it is played first with the search's deals, both to report
+  how far the search moved and to check the target against the sides the game really has.
+
+Outputs in ``--out``: ``best.json`` (ruleset overrides: ``load_game(game, players=N,
+**json.load(f))`` or ``--set @best.json``), ``trials.csv``/``trials.json`` (every trial and
+re-evaluation), ``tune.json`` (settings, best, baseline, re-evaluation table) and
+``convergence.png``. Optuna is an optional dependency (the ``study`` extra), imported lazily.
+With more than one worker the trials finish in an order that depends on timing, so the sampler
+sees them in a different order from run to run: only ``--workers 1`` repeats exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fieldcraft.core.api import FieldcraftError, RulesetError
+from fieldcraft.core.registry import default_ruleset, load_game
+from fieldcraft.core.ruleset import FIXED_KEYS, check_shape
+from fieldcraft.sim.report import summarize
+from fieldcraft.sim.study import (
+    _ignore_sigint,
+    _play_chunk,
+    ray_cluster,
+    require_ray,
+    validate,
+)
+
+BEST = "best.json"
+TRIALS_CSV = "trials.csv"
+TRIALS_JSON = "trials.json"
+TUNE = "tune.json"
+CHART = "convergence.png"
+
+# A chunk of games small enough to spread one trial over the workers, large enough that
+# shipping its rows back costs little next to playing it.
+_MIN_CHUNK = 25
+
+Values = dict[str, Any]  # param key path -> value
+Measure = dict[str, Any]  # "loss" plus whatever the trial measured
+Objective = Callable[[Values, int, int], "float | Measure"]  # values, games, first game index
+TuneProgress = Callable[[int, int, float | None], None]  # done, total, best loss so far
+
+
+class TuneError(FieldcraftError):
+    """A ``--param`` or ``--target`` that cannot be tuned, said in one line."""
+
+
+# --- parameters -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Param:
+    """One rule to vary: a key path into the ruleset and the values it may take.
+
+    ``kind`` is ``"int"`` or ``"float"`` (a range ``low..high``, from the default's type) or
+    ``"choice"`` (a list of values, each of the default's shape).
+    """
+
+    key: str
+    path: tuple[str | int, ...]
+    kind: str
+    default: Any
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[Any, ...] = ()
+
+    def suggest(self, trial: Any) -> Any:
+        """The trial's value for this rule (Optuna's suggest API)."""
+        if self.kind == "int":
+            return trial.suggest_int(self.key, int(self.low), int(self.high))
+        if self.kind == "float":
+            return trial.suggest_float(self.key, float(self.low), float(self.high))
+        index = trial.suggest_categorical(self.key, list(range(len(self.choices))))
+        return self.choices[index]
+
+    def distribution(self) -> Any:
+        """The Optuna distribution, to tell the sampler about the default's trial."""
+        import optuna
+
+        if self.kind == "int":
+            return optuna.distributions.IntDistribution(int(self.low), int(self.high))
+        if self.kind == "float":
+            return optuna.distributions.FloatDistribution(float(self.low), float(self.high))
+        return optuna.distributions.CategoricalDistribution(list(range(len(self.choices))))
+
+    def internal(self, value: Any) -> Any | None:
+        """``value`` as the sampler stores it (a choice's index), or None when it lies outside
+        the search space (then the default is not told to the sampler)."""
+        if self.kind == "choice":
+            for i, c in enumerate(self.choices):
+                if c == value and type(c) is type(value):
+                    return i
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        return value if self.low <= value <= self.high else None
+
+
+def _split_path(key: str) -> tuple[str | int, ...]:
+    parts: list[str | int] = []
+    for part in key.split("."):
+        if part == "":
+            raise TuneError(f"--param key {key!r} has an empty part")
+        parts.append(int(part) if part.isdigit() else part)
+    return tuple(parts)
+
+
+def _lookup(ruleset: dict[str, Any], path: tuple[str | int, ...], key: str) -> Any:
+    node: Any = ruleset
+    for depth, part in enumerate(path):
+        where = ".".join(str(p) for p in path[:depth]) or "the ruleset"
+        if isinstance(node, dict) and isinstance(part, str):
+            if part not in node or (depth == 0 and part in FIXED_KEYS):
+                known = ", ".join(k for k in sorted(node) if depth or k not in FIXED_KEYS)
+                raise TuneError(f"--param {key}: no key {part!r} in {where}; known: {known}")
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int):
+            if part >= len(node):
+                raise TuneError(f"--param {key}: {where} has {len(node)} entries (0-"
+                                f"{len(node) - 1}), not {part}")
+            node = node[part]
+        else:
+            kind = "a list (use an index)" if isinstance(node, list) else type(node).__name__
+            raise TuneError(f"--param {key}: {where} is {kind}, it has no {part!r}")
+    if isinstance(node, (dict, list)):
+        raise TuneError(f"--param {key} is a {type(node).__name__}: name one value inside it "
+                        "with a longer key path, e.g. roles.0.from")
+    return node
+
+
+def _number(text: str, key: str) -> float:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        value = None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TuneError(f"--param {key}: {text!r} is not a number")
+    return value
+
+
+def parse_param(text: str, ruleset: dict[str, Any]) -> Param:
+    """Read ``key=low..high``, ``key=a,b,c`` or (for a true/false rule) ``key`` alone.
+
+    The kind comes from the default value at the key path in ``ruleset``: an int default gives
+    an integer range, a float default a float range; a list of values is a choice, each value
+    read as JSON and checked against the default's shape. Raises :class:`TuneError`.
+    """
+    key, sep, spec = text.partition("=")
+    key = key.strip()
+    if not key:
+        raise TuneError(f"--param expects key=low..high or key=a,b,c; got {text!r}")
+    path = _split_path(key)
+    default = _lookup(ruleset, path, key)
+    spec = spec.strip()
+    if not sep or not spec:
+        if isinstance(default, bool):
+            return Param(key, path, "choice", default, choices=(False, True))
+        raise TuneError(f"--param {key} needs values: {key}=low..high or {key}=a,b,c "
+                        f"(the default is {default!r})")
+    if ".." in spec:
+        lo_text, _, hi_text = spec.partition("..")
+        if isinstance(default, bool) or not isinstance(default, (int, float)):
+            raise TuneError(f"--param {key}: a range needs a number rule, but the default is "
+                            f"{default!r}; list the values instead ({key}=a,b,c)")
+        low, high = _number(lo_text.strip(), key), _number(hi_text.strip(), key)
+        if low >= high:
+            raise TuneError(f"--param {key}: the range {spec} is empty (low must be < high)")
+        if isinstance(default, int):
+            if not (float(low).is_integer() and float(high).is_integer()):
+                raise TuneError(f"--param {key} is an integer rule (default {default}): "
+                                f"give an integer range, not {spec}")
+            return Param(key, path, "int", default, int(low), int(high))
+        return Param(key, path, "float", default, float(low), float(high))
+    choices = []
+    for raw in spec.split(","):
+        raw = raw.strip()
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        try:
+            check_shape(default, value, key)
+        except RulesetError as exc:
+            raise TuneError(f"--param {key}: {exc}") from None
+        choices.append(value)
+    if len(choices) < 2:
+        raise TuneError(f"--param {key}: give at least two values (a=b,c) or a range low..high")
+    return Param(key, path, "choice", default, choices=tuple(choices))
+
+
+def apply_values(params: Sequence[Param], values: Values, base: dict[str, Any],
+                 defaults: dict[str, Any]) -> dict[str, Any]:
+    """Ruleset overrides for a trial: ``base`` (the fixed ``--set`` overrides) with each
+    param's value written at its key path. A nested value replaces its whole top-level entry
+    (a copy of it with that one value changed), since overrides work on top-level keys."""
+    overrides = copy.deepcopy(base)
+    for p in params:
+        top = p.path[0]
+        if len(p.path) == 1:
+            overrides[top] = values[p.key]
+            continue
+        entry = overrides.setdefault(top, copy.deepcopy(defaults[top]))
+        node = entry
+        for part in p.path[1:-1]:
+            node = node[part]
+        node[p.path[-1]] = values[p.key]
+    return overrides
+
+
+# --- targets --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Target:
+    """What the search minimises (its ``loss``, 0 at the target).
+
+    - ``balance``: the largest gap between the win rates of any two sides (1 − balance), at
+      each player count, averaged over the counts;
+    - ``side:LABEL=x``: how far side LABEL's win rate is from ``x``;
+    - ``duration=N``: how far the mean game length (decisions) is from ``N``.
+    """
+
+    kind: str
+    label: str | None = None
+    value: float | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "balance":
+            return "balance"
+        if self.kind == "side":
+            return f"side:{self.label}={self.value:g}"
+        return f"duration={self.value:g}"
+
+    def loss(self, metrics: Measure) -> float:
+        """The loss of one trial's metrics (see :func:`game_metrics`)."""
+        counts = metrics["players"]
+        if self.kind == "balance":
+            return _mean(metrics["gap"][str(p)] for p in counts)
+        if self.kind == "side":
+            rates = [metrics["rates"][str(p)].get(self.label) for p in counts]
+            return _mean(abs(r - self.value) for r in rates if r is not None)
+        return _mean(abs(metrics["mean_length"][str(p)] - self.value) for p in counts)
+
+    def check(self, metrics: Measure) -> None:
+        """Fail if a side target names a side the game's rows never show."""
+        if self.kind != "side":
+            return
+        seen = sorted({lab for p in metrics["players"] for lab in metrics["rates"][str(p)]})
+        if self.label not in seen:
+            raise TuneError(f"--target {self}: no side {self.label!r} in this game; its sides "
+                            f"are {', '.join(seen) or '(none: the game has no side labels)'}")
+
+
+def _mean(xs: Any) -> float:
+    items = list(xs)
+    return sum(items) / len(items) if items else math.nan
+
+
+def parse_target(text: str) -> Target:
+    """Read ``balance``, ``side:LABEL=x`` (0 <= x <= 1) or ``duration=N`` (N > 0)."""
+    t = text.strip()
+    if t == "balance":
+        return Target("balance")
+    usage = "--target expects balance, side:LABEL=RATE (e.g. side:Yellow=0.2) or duration=N"
+    if t.startswith("side:"):
+        label, sep, raw = t[5:].partition("=")
+        if not sep or not label.strip():
+            raise TuneError(f"{usage}; got {text!r}")
+        try:
+            rate = float(raw)
+        except ValueError:
+            raise TuneError(f"--target {text}: {raw!r} is not a win rate like 0.2") from None
+        if not 0 <= rate <= 1:
+            raise TuneError(f"--target {text}: a win rate is between 0 and 1, not {rate:g}")
+        return Target("side", label.strip(), rate)
+    if t.startswith("duration="):
+        try:
+            n = float(t[len("duration="):])
+        except ValueError:
+            raise TuneError(f"--target {text}: the duration is a number of decisions, like "
+                            "duration=40") from None
+        if not n > 0:
+            raise TuneError(f"--target {text}: the duration must be > 0")
+        return Target("duration", value=n)
+    raise TuneError(f"{usage}; got {text!r}")
+
+
+def game_metrics(rows: list[dict[str, Any]], counts: Sequence[int]) -> Measure:
+    """Win rate per side, largest side gap and mean length per player count, from study rows
+    (sides are the seats' labels; a game without labels is measured by seats)."""
+    s = summarize(rows)
+    rates: dict[str, dict[str, float]] = {str(p): {} for p in counts}
+    for (p, label), r in s["labels"].items():
+        if r["games"]:
+            rates[str(p)][label] = r["rate"]
+    for (p, seat), r in s["seats"].items():
+        if not rates[str(p)] or all(k.startswith("seat ") for k in rates[str(p)]):
+            rates[str(p)][f"seat {seat}"] = r["rate"]
+    gap = {p: (max(v.values()) - min(v.values())) if len(v) > 1 else 0.0
+           for p, v in rates.items()}
+    lengths = {str(p): _mean(s["lengths"].get(p, [])) for p in counts}
+    return {"players": list(counts), "games": len(rows), "rates": rates, "gap": gap,
+            "mean_length": lengths}
+
+
+# --- running trials -------------------------------------------------------------------------
+
+
+@dataclass
+class _Job:
+    """One evaluation (a trial or a re-evaluation) whose chunks are in flight."""
+
+    key: Any
+    values: Values
+    overrides: dict[str, Any] | None
+    started: float
+    left: int = 0
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+
+
+class _Evaluator:
+    """Plays evaluations as chunks of games on local processes or Ray, several at a time.
+
+    ``submit`` queues one evaluation; ``collect`` blocks until at least one finishes and
+    returns ``(key, values, measure or error, seconds)`` for each. With one local worker
+    everything runs in this process at ``submit`` (no pool to start or ship rows through).
+    """
+
+    def __init__(self, game: str, counts: list[int], agents: list[str], seed: int,
+                 params: Sequence[Param], base: dict[str, Any], defaults: dict[str, Any],
+                 workers: int, ray: Any = None, objective: Objective | None = None) -> None:
+        self.game, self.counts, self.agents, self.seed = game, counts, agents, seed
+        self.params, self.base, self.defaults = params, base, defaults
+        self.workers, self.ray, self.objective = workers, ray, objective
+        self.pool: ProcessPoolExecutor | None = None
+        if objective is None and ray is None and workers > 1:
+            self.pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+        self.remote = ray.remote(num_cpus=1)(_play_chunk) if ray is not None else None
+        self.pending: dict[Any, _Job] = {}  # future or ray ref -> its job
+        self.ready: list[tuple[Any, Values, Measure | str, float]] = []
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def _finish(self, job: _Job) -> None:
+        seconds = time.perf_counter() - job.started
+        if job.error is not None:
+            self.ready.append((job.key, job.values, job.error, seconds))
+            return
+        job.rows.sort(key=lambda r: (r["players"], r["index"]))
+        self.ready.append((job.key, job.values, game_metrics(job.rows, self.counts), seconds))
+
+    def submit(self, key: Any, values: Values, games: int, first: int,
+               overrides: dict[str, Any] | None = None) -> None:
+        """Evaluate ``values`` (or explicit ``overrides``) on games ``first .. first+games-1``
+        at every player count."""
+        job = _Job(key, values, overrides, time.perf_counter())
+        if self.objective is not None:
+            try:
+                out = self.objective(values, games, first)
+            except (FieldcraftError, ValueError) as exc:
+                job.error = str(exc)
+                self._finish(job)
+                return
+            measure = dict(out) if isinstance(out, dict) else {"loss": float(out)}
+            self.ready.append((key, values, measure, time.perf_counter() - job.started))
+            return
+        if overrides is None:
+            overrides = apply_values(self.params, values, self.base, self.defaults)
+        job.overrides = overrides
+        try:
+            validate(self.game, self.counts, overrides)
+        except RulesetError as exc:
+            job.error = str(exc)
+            self._finish(job)
+            return
+        per = max(1, min(self.workers, games // _MIN_CHUNK))
+        size = math.ceil(games / per)
+        chunks = [(p, list(range(start, min(start + size, first + games))))
+                  for p in self.counts for start in range(first, first + games, size)]
+        job.left = len(chunks)
+        for p, indices in chunks:
+            args = (self.game, p, overrides, self.agents, self.seed, indices)
+            if self.remote is not None:
+                self.pending[self.remote.remote(*args)] = job
+            elif self.pool is not None:
+                self.pending[self.pool.submit(_play_chunk, *args)] = job
+            else:
+                self._chunk_done(job, lambda a=args: _play_chunk(*a))
+
+    def _chunk_done(self, job: _Job, result: Callable[[], list[dict[str, Any]]]) -> None:
+        try:
+            job.rows.extend(result())
+        except (FieldcraftError, ValueError) as exc:  # a rule value the game rejects in play
+            job.error = job.error or str(exc)
+        job.left -= 1
+        if job.left == 0:
+            self._finish(job)
+
+    def collect(self) -> list[tuple[Any, Values, Measure | str, float]]:
+        while not self.ready and self.pending:
+            if self.remote is not None:
+                done, _ = self.ray.wait(list(self.pending), num_returns=1, timeout=0.2)
+                for ref in done:
+                    self._chunk_done(self.pending.pop(ref), lambda r=ref: self.ray.get(r))
+            else:
+                finished, _ = wait(list(self.pending), return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    future: Future[list[dict[str, Any]]] = fut
+                    self._chunk_done(self.pending.pop(fut), future.result)
+        out, self.ready = self.ready, []
+        return out
+
+
+# --- the search -----------------------------------------------------------------------------
+
+
+def prepare(game: str, players: Sequence[int], params: Sequence[str | Param],
+            target: str | Target, overrides: dict[str, Any] | None = None,
+            agents: Sequence[str] = (), toy: bool = False
+            ) -> tuple[list[Param], Target, dict[str, Any]]:
+    """Check a tuning run's inputs before anything is played (the CLI calls it before its
+    progress bar): the ruleset and agents, each ``--param`` against the default rules, both
+    ends of every range (the game must accept them) and the target's syntax. Returns the
+    parsed params, the target and the resolved default ruleset. ``toy`` (an injected
+    objective) skips the checks that need a real game."""
+    counts = sorted(set(players))
+    base = dict(overrides or {})
+    if not params:
+        raise TuneError("give at least one --param to tune")
+    target = parse_target(target) if isinstance(target, str) else target
+    if not toy:
+        validate(game, counts, base, agents)
+        defaults = load_game(game, players=counts[0], **base).ruleset
+    elif any(isinstance(p, str) for p in params):  # a toy objective over a real game's rules
+        defaults = {**default_ruleset(game), **base}
+    else:
+        defaults = dict(base)
+    space = [p if isinstance(p, Param) else parse_param(p, defaults) for p in params]
+    keys = [p.key for p in space]
+    if len(set(keys)) != len(keys):
+        raise TuneError(f"--param names a rule twice: {', '.join(sorted(keys))}")
+    if not toy:
+        for p in space:  # both ends of every range must be rules the game accepts
+            ends = [p.low, p.high] if p.kind != "choice" else list(p.choices)
+            for v in ends:
+                value = int(v) if p.kind == "int" else v
+                try:
+                    validate(game, counts, apply_values([p], {p.key: value}, base, defaults))
+                except RulesetError as exc:
+                    raise TuneError(f"--param {p.key}={value!r} is not a valid rule: "
+                                    f"{exc}") from None
+    return space, target, defaults
+
+
+def tune(game: str, players: Sequence[int], params: Sequence[str | Param], target: str | Target,
+         trials: int, out_dir: Path, *, games_per_trial: int = 200, agents: str | list[str] =
+         "heuristic", seed: int = 0, overrides: dict[str, Any] | None = None,
+         workers: int | None = 1, ray_address: str | None = None, top_k: int = 3,
+         reeval_games: int | None = None, objective: Objective | None = None,
+         progress: TuneProgress | None = None) -> dict[str, Any]:
+    """Search ``params`` for ``target`` in ``trials`` trials, re-evaluate the best, write files.
+
+    Each trial plays ``games_per_trial`` games per player count (the same deals every trial),
+    with ``agents`` (seat-rotated, as in a study), on ``workers`` local processes or on Ray at
+    ``ray_address``. The top ``top_k`` distinct rulesets and the default are then re-played on
+    ``reeval_games`` fresh games each (default 4 × ``games_per_trial``) and the lowest
+    re-evaluated loss is the best. ``objective(values, games, first_index)`` replaces the games
+    with a function returning a loss (or a dict with ``"loss"``), for tests and toy problems.
+    ``progress(done, total, best_loss)`` is called as evaluations finish. Returns the summary
+    also written to ``tune.json``.
+    """
+    try:
+        import optuna
+    except ImportError as exc:
+        raise FieldcraftError(
+            f"tune needs the study extra (pip install -e '.[study]'): {exc}") from None
+    if trials < 1:
+        raise TuneError("--trials must be at least 1")
+    if games_per_trial < 1:
+        raise TuneError("--games-per-trial must be at least 1")
+    counts = sorted(set(players))
+    base = dict(overrides or {})
+    specs = [agents] if isinstance(agents, str) else list(agents)
+    space, target, defaults = prepare(game, counts, params, target, base, specs,
+                                      toy=objective is not None)
+    reeval = reeval_games if reeval_games is not None else 4 * games_per_trial
+    workers = max(1, workers or 1)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    default_values = {p.key: p.default for p in space}
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    sampler = optuna.samplers.TPESampler(seed=seed, constant_liar=True,
+                                         n_startup_trials=min(10, max(2, trials // 4)))
+    study = optuna.create_study(direction="minimize", sampler=sampler)
+    records: list[dict[str, Any]] = []
+    total = 1 + trials + min(top_k, trials) + (1 if reeval > 0 else 0)
+    best_loss: float | None = None
+
+    def record(phase: str, number: int | None, values: Values, result: Measure | str,
+               seconds: float) -> float | None:
+        nonlocal best_loss
+        row: dict[str, Any] = {"phase": phase, "trial": number, "values": dict(values),
+                               "seconds": round(seconds, 3)}
+        loss = None
+        if isinstance(result, str):
+            row.update(state="fail", error=result, loss=None)
+        else:
+            loss = float(result["loss"]) if "loss" in result else target.loss(result)
+            if math.isnan(loss):  # e.g. the rules removed the side the target names
+                row.update(state="fail", error=f"no value for target {target}", loss=None,
+                           metrics=result)
+                loss = None
+            else:
+                row.update(state="ok", loss=loss, metrics=result)
+            if phase == "search" and loss is not None:
+                best_loss = loss if best_loss is None else min(best_loss, loss)
+        records.append(row)
+        if progress is not None:
+            progress(len(records), total, best_loss)
+        return loss
+
+    if ray_address is not None:
+        if objective is None:
+            require_ray()
+        with ray_cluster(ray_address, workers if workers > 1 else None) as (ray, cpus):
+            ev = _Evaluator(game, counts, specs, seed, space, base, defaults,
+                            workers if workers > 1 else cpus, ray, objective)
+            backend = {"backend": "ray", "ray_address": ray_address, "ray_cpus": cpus}
+            summary = _search(study, optuna, ev, space, target, trials, games_per_trial, reeval,
+                              top_k, default_values, record, records)
+    else:
+        ev = _Evaluator(game, counts, specs, seed, space, base, defaults, workers, None,
+                        objective)
+        backend = {"backend": "local", "workers": workers}
+        try:
+            summary = _search(study, optuna, ev, space, target, trials, games_per_trial,
+                              reeval, top_k, default_values, record, records)
+        finally:
+            ev.close()
+    if progress is not None:
+        progress(total, total, best_loss)  # fewer distinct rulesets to re-play than planned
+    best_values = summary["best"]["values"]
+    best_overrides = (apply_values(space, best_values, base, defaults) if objective is None
+                      else {**base, **best_values})
+    meta = {
+        "game": game, "players": counts, "agents": specs, "seed": seed, "target": str(target),
+        "trials": trials, "games_per_trial": games_per_trial, "reeval_games": reeval,
+        "top_k": top_k, "overrides": base, **backend,
+        "params": [{"key": p.key, "kind": p.kind, "default": p.default, "low": p.low,
+                    "high": p.high, "choices": list(p.choices)} for p in space],
+        **summary, "best_overrides": best_overrides,
+    }
+    (out_dir / BEST).write_text(json.dumps(best_overrides, indent=2, sort_keys=True) + "\n",
+                                encoding="utf-8")
+    (out_dir / TUNE).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n",
+                                encoding="utf-8")
+    _write_trials(records, space, out_dir)
+    _chart(records, meta, out_dir / CHART)
+    return meta
+
+
+def _search(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param], target: Target,
+            trials: int, games: int, reeval: int, top_k: int, default_values: Values,
+            record: Callable[..., float | None], records: list[dict[str, Any]]
+            ) -> dict[str, Any]:
+    """The default first, then ``trials`` TPE trials (several in flight when the evaluator
+    has workers to fill), then the re-evaluation of the top ``k`` and the default."""
+    clock = [time.perf_counter()]
+    ev.submit("default", default_values, games, 0)
+    ((_, _, result, seconds),) = ev.collect()
+    if isinstance(result, str):
+        raise TuneError(f"the default ruleset could not be played: {result}")
+    if "loss" not in result:
+        target.check(result)
+    base_loss = record("default", None, default_values, result, seconds)
+    internal = {p.key: p.internal(p.default) for p in space}
+    if all(v is not None for v in internal.values()) and base_loss is not None:
+        study.add_trial(optuna.trial.create_trial(
+            params=internal, distributions={p.key: p.distribution() for p in space},
+            value=base_loss, user_attrs={"default": True}))
+
+    clock.append(time.perf_counter())
+    # Enough trials in flight to keep every worker busy between one trial's end and the next.
+    chunks = max(1, min(ev.workers, games // _MIN_CHUNK)) * len(ev.counts)
+    in_flight = 1 if ev.pool is None and ev.remote is None else \
+        math.ceil(ev.workers / chunks) + 1
+    asked = 0
+    live: dict[int, Any] = {}
+    interrupted = False
+    try:
+        while asked < trials or live:
+            while asked < trials and len(live) < in_flight:
+                trial = study.ask()
+                values = {p.key: p.suggest(trial) for p in space}
+                live[trial.number] = trial
+                asked += 1
+                ev.submit(trial.number, values, games, 0)
+            for number, values, result, seconds in ev.collect():
+                trial = live.pop(number)
+                loss = record("search", number, values, result, seconds)
+                if loss is None or math.isnan(loss):
+                    study.tell(trial, state=optuna.trial.TrialState.FAIL)
+                else:
+                    study.tell(trial, loss)
+    except KeyboardInterrupt:
+        # Ctrl-C: keep the finished trials, skip the re-play, and write what there is.
+        interrupted = True
+        reeval = 0
+
+    clock.append(time.perf_counter())
+    # Re-evaluate: the top k distinct rulesets of the search, and the default, on fresh deals.
+    # Trials that played the same deals to the very same results are one ruleset in effect
+    # (e.g. a card added only from 7 players, in a study of 3-6): one of them is re-played, the
+    # one that changes the fewest rules from the default, so the others' places go to rivals.
+    def changed(values: Values) -> int:
+        return sum(values[k] != v for k, v in default_values.items())
+
+    seen: dict[str, dict[str, Any]] = {}
+    ok = [r for r in records if r["phase"] == "search" and r["loss"] is not None
+          and not math.isnan(r["loss"])]
+    for r in sorted(ok, key=lambda r: (r["loss"], changed(r["values"]), r["trial"])):
+        same = {k: v for k, v in r["metrics"].items() if k != "seconds"} \
+            if "loss" not in r["metrics"] else r["values"]
+        seen.setdefault(json.dumps(same, sort_keys=True), r)
+    top = list(seen.values())[:top_k]
+    candidates = [("default", default_values, base_loss)] + [
+        (r["trial"], r["values"], r["loss"]) for r in top]
+    table = []
+    if reeval > 0:
+        search_loss = {}
+        for key, values, loss in candidates:
+            search_loss[str(key)] = loss
+            ev.submit(("reeval", key), values, reeval, games)
+        results = []
+        while len(results) < len(candidates):
+            results += ev.collect()
+        for (_, key), values, result, seconds in results:
+            loss = record("re-eval", None if key == "default" else key, values, result, seconds)
+            table.append({"trial": key, "values": values, "search_loss": search_loss[str(key)],
+                          "reeval_loss": loss,
+                          "metrics": None if isinstance(result, str) else result})
+        order = {str(k): i for i, (k, _, _) in enumerate(candidates)}
+        table.sort(key=lambda t: order[str(t["trial"])])
+        ranked = [t for t in table if t["reeval_loss"] is not None]
+        best = min(ranked, key=lambda t: t["reeval_loss"]) if ranked else table[0]
+    else:
+        best = min(({"trial": k, "values": v, "search_loss": s, "reeval_loss": None}
+                    for k, v, s in candidates),
+                   key=lambda t: math.inf if t["search_loss"] is None else t["search_loss"])
+    clock.append(time.perf_counter())
+    default_row = next((t for t in table if t["trial"] == "default"), None)
+    return {
+        "best": {"trial": best["trial"], "values": best["values"],
+                 "search_loss": best["search_loss"], "reeval_loss": best["reeval_loss"],
+                 "metrics": best.get("metrics")},
+        "default": {"values": default_values, "search_loss": base_loss,
+                    "reeval_loss": default_row["reeval_loss"] if default_row else None},
+        "improved": best["trial"] != "default",
+        "interrupted": interrupted,
+        "reevaluation": table,
+        # Wall seconds of each phase (the search's is what more workers should shorten).
+        "seconds": {"default": round(clock[1] - clock[0], 3),
+                    "search": round(clock[2] - clock[1], 3),
+                    "reeval": round(clock[3] - clock[2], 3)},
+    }
+
+
+# --- files ----------------------------------------------------------------------------------
+
+
+def _write_trials(records: list[dict[str, Any]], space: Sequence[Param], out_dir: Path) -> None:
+    """``trials.json`` as recorded; ``trials.csv`` flat: one column per rule and per measure."""
+    (out_dir / TRIALS_JSON).write_text(json.dumps(records, indent=2, sort_keys=True) + "\n",
+                                       encoding="utf-8")
+    extra: list[str] = []
+    flat_rows = []
+    for r in records:
+        flat: dict[str, Any] = {"phase": r["phase"], "trial": r["trial"], "state": r["state"],
+                                "loss": r["loss"], "seconds": r["seconds"]}
+        for p in space:
+            v = r["values"].get(p.key)
+            flat[p.key] = json.dumps(v) if isinstance(v, (bool, list, dict)) else v
+        m = r.get("metrics") or {}
+        for p in m.get("players", []):
+            flat[f"gap@{p}"] = round(m["gap"][str(p)], 4)
+            flat[f"mean_length@{p}"] = round(m["mean_length"][str(p)], 2)
+            for label, rate in sorted(m["rates"][str(p)].items()):
+                flat[f"{label}@{p}"] = round(rate, 4)
+        for k, v in m.items():
+            if k not in ("players", "games", "rates", "gap", "mean_length", "loss") and \
+                    isinstance(v, (int, float)):
+                flat[k] = v
+        flat["error"] = r.get("error", "")
+        extra += [k for k in flat if k not in extra]
+        flat_rows.append(flat)
+    with (out_dir / TRIALS_CSV).open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=extra)
+        writer.writeheader()
+        writer.writerows(flat_rows)
+
+
+def _chart(records: list[dict[str, Any]], meta: dict[str, Any], path: Path) -> None:
+    """Left: each trial's loss and the best so far, the default's loss as a line, and the
+    re-evaluated losses; right: loss against each tuned rule (up to three)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    search = [r for r in records if r["phase"] == "search" and r["loss"] is not None]
+    params = meta["params"][:3]
+    fig, axes = plt.subplots(1, 1 + len(params), figsize=(6 + 3.2 * len(params), 4),
+                             squeeze=False)
+    ax = axes[0][0]
+    xs = [r["trial"] for r in search]
+    ys = [r["loss"] for r in search]
+    ax.scatter(xs, ys, s=14, color="tab:blue", label="trial")
+    best, line = math.inf, []
+    for y in ys:
+        best = min(best, y)
+        line.append(best)
+    ax.step(xs, line, where="post", color="tab:blue", label="best so far")
+    d = meta["default"]
+    if d["search_loss"] is not None:
+        ax.axhline(d["search_loss"], color="grey", linestyle="--", label="default")
+    top = [t for t in meta["reevaluation"] if t["trial"] != "default" and t["reeval_loss"]
+           is not None]
+    if top:
+        ax.scatter([t["trial"] for t in top], [t["reeval_loss"] for t in top], marker="D",
+                   s=40, facecolors="none", edgecolors="tab:red",
+                   label=f"re-evaluated ({meta['reeval_games']} games)")
+    if d["reeval_loss"] is not None:
+        ax.axhline(d["reeval_loss"], color="tab:red", linestyle=":", linewidth=1,
+                   label="default re-evaluated")
+    ax.set_xlabel("trial")
+    ax.set_ylabel(f"loss (target {meta['target']}; 0 is on target)")
+    b = meta["best"]
+    fig.suptitle(f"tune {meta['game']} at {','.join(map(str, meta['players']))} players, "
+                 f"target {meta['target']}: best {json.dumps(b['values'])}", fontsize=10)
+    ax.set_title("loss per trial (lower is better)", fontsize=9)
+    ax.legend(fontsize=7)
+    for ax, p in zip(axes[0][1:], params, strict=True):
+        vals = [r["values"][p["key"]] for r in search]
+        if p["kind"] == "choice":
+            labels = [json.dumps(c) for c in p["choices"]]
+            vals = [labels.index(json.dumps(v)) for v in vals]
+            ax.set_xticks(range(len(labels)), labels, fontsize=7)
+        elif p["kind"] == "int":
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.scatter(vals, ys, s=14, color="tab:blue")
+        if p["kind"] != "choice" or p["default"] in p["choices"]:
+            dv = p["default"] if p["kind"] != "choice" else \
+                [json.dumps(c) for c in p["choices"]].index(json.dumps(p["default"]))
+            ax.axvline(dv, color="grey", linestyle="--", linewidth=1)
+        ax.set_xlabel(f"{p['key']} (dashed: default)")
+        ax.set_ylabel("loss")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
