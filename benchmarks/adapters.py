@@ -110,7 +110,7 @@ def main() -> None:
     import pyspiel
 
     import fieldcraft.adapters.openspiel as fo
-    from fieldcraft.adapters.pettingzoo import raw_env
+    from fieldcraft.adapters.pettingzoo import env, raw_env
     from fieldcraft.core.registry import game_spec, list_games, load_game
     from fieldcraft.sim.bench import api_loop
 
@@ -119,6 +119,7 @@ def main() -> None:
     makers: dict[str, Any] = {}
     for name, players in configs:
         makers[f"{name} {players}p"] = (lambda n=name, p=players: raw_env(n, players=p))
+    makers["spy-tracker 2p, env() (wrapped)"] = lambda: env("spy-tracker", players=2)
     try:
         from pettingzoo.classic import connect_four_v3
 

@@ -214,7 +214,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         ) from None
     from fieldcraft.server import run
 
-    run(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay)
+    run(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay,
+        allow_seeded_tables=args.allow_seeded_tables)
     return 0
 
 
@@ -313,6 +314,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--bot-delay", type=float, default=0.6, help="seconds before each bot move")
+    p.add_argument("--allow-seeded-tables", action="store_true",
+                   help="accept tables created with a 'seed' (predictable deals, announced to "
+                        "every seat): for tests and demos only")
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("list", help="list the games")

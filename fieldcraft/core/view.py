@@ -49,6 +49,16 @@ class Plane:
         return n
 
 
+def plane_offsets(planes: tuple[Plane, ...]) -> dict[str, int]:
+    """Where each plane starts in the flat tensor (a game's ``tensor`` writes at these)."""
+    offsets: dict[str, int] = {}
+    at = 0
+    for plane in planes:
+        offsets[plane.name] = at
+        at += plane.size
+    return offsets
+
+
 class Observer:
     """Builds a game's observations. Subclasses set :attr:`pieces` and implement
     :meth:`observation`."""
@@ -75,6 +85,15 @@ class Observer:
         from the state directly (it is on the learning hot path), never from what the seat
         cannot see."""
         raise NotImplementedError
+
+    def split(self, tensor: list[float]) -> dict[str, list[float]]:
+        """A flat tensor cut into its planes by name (flat lists), for tests and debugging."""
+        out: dict[str, list[float]] = {}
+        at = 0
+        for plane in self.planes():
+            out[plane.name] = list(tensor[at:at + plane.size])
+            at += plane.size
+        return out
 
     def piece_names(self, seat: int | None, required: bool = False) -> list[str]:
         """The keys an observation for ``seat`` may have (with ``required``: must have), in

@@ -23,6 +23,10 @@ WS_MAX_BYTES = 1024 * 1024
 """uvicorn's frame limit: well above the protocol's 16 KB so that an oversized message still
 reaches the app and gets a ``too_large`` error instead of a dropped connection."""
 
+SEEDED_HELP = ("accept tables created with a 'seed' (every deal then follows the seed, so "
+               "whoever knows it can predict hidden cards; the table tells every seat): for "
+               "tests and demos only")
+
 
 def create_app(db_url: str | None = None, **options: object) -> FastAPI:
     """See :func:`fieldcraft.server.app.create_app`."""
@@ -33,13 +37,14 @@ def create_app(db_url: str | None = None, **options: object) -> FastAPI:
 
 def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
         bot_delay: float = 0.6, log_level: str = "warning",
-        sqlite_synchronous: str = "FULL") -> None:
+        sqlite_synchronous: str = "FULL", allow_seeded_tables: bool = False) -> None:
     """Serve the web table until interrupted, printing its address once it is ready.
 
     ``db`` is a SQLAlchemy URL (``sqlite:///path.db``, ``postgresql://user@host/db``) or a file
     path; the default is an SQLite file in the user's data folder. Migrations run at start-up.
     ``sqlite_synchronous="NORMAL"`` skips the fsync per commit: still safe against ``kill -9``
-    (the operating system has the data), not against a power cut.
+    (the operating system has the data), not against a power cut. ``allow_seeded_tables``
+    accepts tables created with a ``seed`` (reproducible, predictable deals: tests and demos).
     """
     import uvicorn
 
@@ -52,9 +57,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
     if sqlite_synchronous not in ("FULL", "NORMAL"):
         raise ValueError("sqlite_synchronous must be FULL or NORMAL")
     app = create_app(url, bot_delay=bot_delay, announce=announce,
-                     synchronous=sqlite_synchronous, gc_tuning=True)
+                     synchronous=sqlite_synchronous, gc_tuning=True,
+                     allow_seeded_tables=allow_seeded_tables)
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_BYTES,
                 ws_per_message_deflate=False, log_level=log_level)
 
 
-__all__ = ["create_app", "run"]
+__all__ = ["SEEDED_HELP", "create_app", "run"]

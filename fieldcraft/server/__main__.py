@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from fieldcraft.server import run
+from fieldcraft.server import SEEDED_HELP, run
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -19,9 +19,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--log-level", default="warning")
     parser.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL",
                         help="FULL (default): fsync every commit; NORMAL: survive kill -9 only")
+    parser.add_argument("--allow-seeded-tables", action="store_true",
+                        help=SEEDED_HELP)
     args = parser.parse_args(argv)
     run(args.host, args.port, args.db, bot_delay=args.bot_delay, log_level=args.log_level,
-        sqlite_synchronous=args.sqlite_sync)
+        sqlite_synchronous=args.sqlite_sync, allow_seeded_tables=args.allow_seeded_tables)
 
 
 if __name__ == "__main__":

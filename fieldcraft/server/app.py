@@ -50,10 +50,13 @@ def _answer(exc: FieldcraftError) -> JSONResponse:
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous: str = "FULL",
                snapshot_every: int = 50, away_grace: float = 10.0,
-               announce: str | None = None, gc_tuning: bool = False) -> FastAPI:
+               announce: str | None = None, gc_tuning: bool = False,
+               allow_seeded_tables: bool = False) -> FastAPI:
     """Build the app. ``db_url`` defaults to the SQLite file in the user's data folder;
     ``bot_delay`` is the pause before each bot move so people can follow the table;
-    ``gc_tuning`` (for a dedicated server process only) applies :func:`tune_gc`."""
+    ``gc_tuning`` (for a dedicated server process only) applies :func:`tune_gc`;
+    ``allow_seeded_tables`` lets a create request carry a ``seed`` (predictable deals, for
+    tests and demos; off by default because the host could then foresee every hidden card)."""
     url = store.normalise_url(db_url or store.default_db_url())
 
     @contextlib.asynccontextmanager
@@ -78,6 +81,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
 
     app = FastAPI(title="fieldcraft web table", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url=None)
+    app.state.allow_seeded_tables = allow_seeded_tables
     app.mount("/static", StaticFiles(directory=str(resources.files("fieldcraft.server")
                                                    / "static")), name="static")
     for module in (pages, tables, games, live):

@@ -5,14 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 from typing import Any
 
 from fieldcraft.agents import AGENTS
 from fieldcraft.core.errors import FieldcraftError
 from fieldcraft.core.registry import load_game
+from fieldcraft.server import access, store
 from fieldcraft.server import errors as E
-from fieldcraft.server import store
 from fieldcraft.server.errors import TableError
 from fieldcraft.server.room import Room
 from fieldcraft.server.seats import AWAY_GRACE, hash_token, new_token
@@ -108,8 +107,10 @@ class Hub:
 
     async def create(self, game: str, players: int, seat_kinds: list[tuple[str, str | None]],
                      overrides: dict[str, Any], settings: dict[str, Any],
-                     host_seat: int | None, name: str) -> tuple[Room, str, int | None]:
-        """Create a table; returns (room, host token, host's seat or None)."""
+                     host_seat: int | None, name: str, *, public: bool = False
+                     ) -> tuple[Room, str, int | None]:
+        """Create a table; returns (room, host token, host's seat or None). ``public``: list
+        it in the lobby; otherwise only its link (the id) or its join code finds it."""
         loaded = load_game(game, players=players, **overrides)
         for kind, bot in seat_kinds:
             if kind == "bot" and bot not in AGENTS:
@@ -126,12 +127,13 @@ class Hub:
             seats[host_seat].token_hash = host_hash
         open_seats = [s for s in seats if s.kind == "human" and s.token_hash is None]
         status = "waiting" if open_seats else "playing"
-        table_id = secrets.token_urlsafe(6)
+        table_id = access.new_table_id()
         while table_id in self.rooms:
-            table_id = secrets.token_urlsafe(6)
+            table_id = access.new_table_id()
         row = store.TableRow(id=table_id, game=game, players=players, overrides=overrides,
                              settings=settings, status=status, host_hash=host_hash, version=0,
-                             result=None, created_at=store.now(), seats=seats)
+                             result=None, created_at=store.now(), seats=seats, public=public,
+                             join_code=access.new_join_code())
         await self.writer.submit(store.job_create_table(row))
         room = Room(self, row, Table.new(loaded, self.snapshot_every))
         self.rooms[table_id] = room
@@ -141,6 +143,23 @@ class Hub:
 
     def live_rooms(self) -> list[Room]:
         return [r for r in self.rooms.values() if r.status in ("waiting", "playing")]
+
+    def listed_rooms(self) -> list[Room]:
+        """The lobby's tables: public ones waiting or playing, newest first."""
+        return sorted((r for r in self.rooms.values()
+                       if r.public and r.status in ("waiting", "playing")),
+                      key=lambda r: r.created_at, reverse=True)
+
+    async def find_code(self, text: str) -> str:
+        """The id of the table a typed join code names; ``table.no_such_table`` if none (the
+        same answer whether the code is malformed or just unknown)."""
+        code = access.normalise_join_code(text)
+        table_id = None
+        if code is not None:
+            table_id = await asyncio.to_thread(store.read_table_id_by_code, self.engine, code)
+        if table_id is None:
+            raise TableError(E.NO_SUCH_TABLE, "no table has that join code")
+        return table_id
 
     async def close(self, grace: float = 5.0) -> None:
         """Shut down: let moves being committed finish (up to ``grace`` seconds), so the

@@ -30,8 +30,14 @@ game_tables = sa.Table(
     sa.Column("result", sa.Text, nullable=True),  # JSON outcome once finished
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    # listed in the lobby only if its host ticked "public" (migration 0002)
+    sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("join_code", sa.String(16), nullable=True),  # fieldcraft.server.access
 )
 sa.Index("ix_game_tables_status", game_tables.c.status)
+sa.Index("ix_game_tables_join_code", game_tables.c.join_code, unique=True)
+sa.Index("ix_game_tables_listed", game_tables.c.public, game_tables.c.status,
+         game_tables.c.updated_at)
 
 seats = sa.Table(
     "seats",

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 from fieldcraft.core.api import State
 from fieldcraft.core.errors import FieldcraftError
 from fieldcraft.core.registry import load_game
+from fieldcraft.server import access, store
 from fieldcraft.server import errors as E
 from fieldcraft.server import protocol as P
-from fieldcraft.server import store
 from fieldcraft.server.connection import Connection, dumps
 from fieldcraft.server.driver import Driver
 from fieldcraft.server.errors import TableError
@@ -42,6 +42,8 @@ class Room:
         self.status = row.status
         self.host_hash = row.host_hash
         self.created_at = row.created_at
+        self.public = row.public
+        self.join_code = row.join_code
         self.result = row.result
         self.table = table
         self.seats = Seats([SeatState(seat=s.seat, kind=s.kind, bot=s.bot, name=s.name,
@@ -88,11 +90,21 @@ class Room:
     def version(self) -> int:
         return self.table.version
 
+    @property
+    def seeded(self) -> bool:
+        """Created with a ``seed``: its deals are predictable, and every seat is told so."""
+        return self.settings.get("seed") is not None
+
     def table_info(self) -> dict[str, Any]:
+        """What anyone holding the table's link is told about it (the page, the API, every
+        seat's ``sync``): public facts only. Holding the link is the invitation, so this
+        includes the join code; whether the deals are ``seeded`` is told to everyone."""
         return {"id": self.id, "game": self.game_name, "players": self.players,
                 "overrides": self.overrides,
                 "turn_seconds": self.settings.get("turn_seconds"),
                 "away_bot": self.settings.get("away_bot", True),
+                "seeded": self.seeded, "public": self.public,
+                "join_code": access.show_join_code(self.join_code),
                 "status": self.status, "version": self.version, "seats": self.seats.public(),
                 "created_at": self.created_at.isoformat() if self.created_at else None}
 

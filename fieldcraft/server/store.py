@@ -116,6 +116,10 @@ class TableRow:
     version: int
     result: dict[str, Any] | None
     created_at: datetime
+    public: bool = False
+    """Listed in the lobby (its host ticked "public"); else only its link or code finds it."""
+    join_code: str | None = None
+    """:mod:`fieldcraft.server.access`: stored form, no dashes."""
     seats: list[SeatRow] = field(default_factory=list)
     snapshot: tuple[int, str] | None = None
     actions: list[tuple[int, int, int, bool]] = field(default_factory=list)
@@ -130,7 +134,7 @@ def job_create_table(row: TableRow) -> Job:
             id=row.id, game=row.game, players=row.players,
             overrides=json.dumps(row.overrides), settings=json.dumps(row.settings),
             status=row.status, host_hash=row.host_hash, version=0, result=None,
-            created_at=stamp, updated_at=stamp))
+            created_at=stamp, updated_at=stamp, public=row.public, join_code=row.join_code))
         conn.execute(seats.insert(), [
             {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
              "token_hash": s.token_hash} for s in row.seats])
@@ -239,7 +243,7 @@ def _table_row(conn: Connection, rec: Any, with_actions: bool) -> TableRow:
         id=rec.id, game=rec.game, players=rec.players, overrides=json.loads(rec.overrides),
         settings=json.loads(rec.settings), status=rec.status, host_hash=rec.host_hash,
         version=rec.version, result=json.loads(rec.result) if rec.result else None,
-        created_at=rec.created_at)
+        created_at=rec.created_at, public=bool(rec.public), join_code=rec.join_code)
     for s in conn.execute(seats.select().where(seats.c.table_id == rec.id)
                           .order_by(seats.c.seat)):
         row.seats.append(SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash))
@@ -279,10 +283,20 @@ def read_live_tables(engine: Engine) -> list[TableRow]:
 
 
 def read_recent_finished(engine: Engine, limit: int = 20) -> list[TableRow]:
+    """The latest finished *public* tables, for the lobby (a private table is listed nowhere,
+    not even once it is over)."""
     with engine.connect() as conn:
-        recs = conn.execute(game_tables.select().where(game_tables.c.status == "finished")
+        recs = conn.execute(game_tables.select().where(game_tables.c.public == sa.true(),
+                                                       game_tables.c.status == "finished")
                             .order_by(game_tables.c.updated_at.desc()).limit(limit))
         return [_table_row(conn, rec, False) for rec in recs.fetchall()]
+
+
+def read_table_id_by_code(engine: Engine, code: str) -> str | None:
+    """The id of the table with this join code (stored form), if there is one."""
+    with engine.connect() as conn:
+        return conn.execute(sa.select(game_tables.c.id)
+                            .where(game_tables.c.join_code == code)).scalar()
 
 
 # -- the writer -----------------------------------------------------------------------------------

@@ -87,3 +87,46 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     with pytest.raises(Exception, match="not legal"):
         state.apply_action(0)  # a call before any bid
     assert str(state) == before and fo.short_name("spy-tracker") == "fieldcraft_spy_tracker"
+
+
+def _deal_and_open(game, swap_opponent: bool):
+    """Spy Tracker 2p, seat 0 opening: seat 0 gets the same two cards either way, seat 1 gets
+    one of two different pairs."""
+    state = game.new_initial_state()
+    state.apply_action(0)  # chance: seat 0 opens
+    fc = game.setup.fc
+    ours, theirs = [0, 1], ([2, 3] if not swap_opponent else [4, 5])
+    while state.is_chance_node():
+        inner = state.inner
+        cards = ours if inner.deal_seat == 0 else theirs
+        card = cards.pop(0)
+        state.apply_action(inner.deal_first + card - game.setup.offset)
+    assert fc is state.inner.game
+    return state
+
+
+def test_information_state_is_what_the_seat_saw_and_nothing_else() -> None:
+    game = pyspiel.load_game("fieldcraft_spy_tracker",
+                             {"players": 2, "rules": '{"sources": {"2": 1}}'})
+    a, b = _deal_and_open(game, False), _deal_and_open(game, True)
+    assert a.information_state_string(0) == b.information_state_string(0)
+    assert a.information_state_string(1) != b.information_state_string(1)
+    assert a.observation_tensor(0) == b.observation_tensor(0)
+
+
+def test_information_state_remembers_earlier_rounds() -> None:
+    game = pyspiel.load_game("fieldcraft_spy_tracker", {"players": 2})
+    state = game.new_initial_state()
+    rng = __import__("random").Random(4)
+    first_round_bid = None
+    while not state.is_terminal() and state.inner.round == 1:
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        action = rng.choice(state.legal_actions())
+        if first_round_bid is None and action >= 2:
+            first_round_bid = state.action_to_string(state.current_player(), action)
+        state.apply_action(action)
+    assert first_round_bid is not None and state.inner.round == 2
+    assert json.loads(state.observation_string(0))["bids"] == []  # the view forgets the round
+    assert first_round_bid in state.information_state_string(0)  # the information state does not

@@ -21,12 +21,7 @@ RING = [
 
 def plane(game, tensor, name):
     """The slice of the flat tensor that plane ``name`` occupies."""
-    at = 0
-    for p in game.observer.planes():
-        if p.name == name:
-            return tensor[at:at + p.size]
-        at += p.size
-    raise KeyError(name)
+    return game.observer.split(tensor)[name]
 
 
 def rows(game, tensor, name):

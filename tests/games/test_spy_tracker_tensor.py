@@ -8,12 +8,7 @@ from fieldcraft.games.spy_tracker.rules import CALL, spy_id
 
 def plane(game, tensor, name):
     """The slice of the flat tensor that plane ``name`` occupies."""
-    at = 0
-    for p in game.observer.planes():
-        if p.name == name:
-            return tensor[at:at + p.size]
-        at += p.size
-    raise KeyError(name)
+    return game.observer.split(tensor)[name]
 
 
 def scripted():

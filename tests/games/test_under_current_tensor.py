@@ -46,11 +46,8 @@ def planes(state, seat: int) -> dict[str, list[float]]:
     tensor = observer.tensor(state, seat)
     assert len(tensor) == observer.tensor_size()
     assert all(type(x) is float for x in tensor)
-    out, at = {}, 0
-    for plane in observer.planes():
-        out[plane.name] = tensor[at:at + plane.size]
-        at += plane.size
-    assert at == len(tensor)
+    out = observer.split(tensor)
+    assert sum(len(v) for v in out.values()) == len(tensor)
     return out
 
 

@@ -101,10 +101,12 @@ def free_port() -> int:
 class ServerProcess:
     """A real ``python -m fieldcraft.server`` on 127.0.0.1 (killed with SIGKILL by tests)."""
 
-    def __init__(self, db_url: str, port: int | None = None, bot_delay: float = 0.0):
+    def __init__(self, db_url: str, port: int | None = None, bot_delay: float = 0.0,
+                 allow_seeded_tables: bool = False):
         self.db_url = db_url
         self.port = port or free_port()
         self.bot_delay = bot_delay
+        self.allow_seeded_tables = allow_seeded_tables
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -120,7 +122,8 @@ class ServerProcess:
         env["PYTHONUNBUFFERED"] = "1"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "fieldcraft.server", "--host", "127.0.0.1", "--port",
-             str(self.port), "--db", self.db_url, "--bot-delay", str(self.bot_delay)],
+             str(self.port), "--db", self.db_url, "--bot-delay", str(self.bot_delay),
+             *(["--allow-seeded-tables"] if self.allow_seeded_tables else [])],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

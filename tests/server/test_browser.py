@@ -70,13 +70,16 @@ def take_turn(page: Any, rng: random.Random, timeout: float = 20_000) -> bool:
 
 
 def create_in_lobby(page: Any, base: str, game: str, players: int,
-                    seats: dict[int, str] | None = None, lang: str | None = None) -> str:
+                    seats: dict[int, str] | None = None, lang: str | None = None,
+                    public: bool = False) -> str:
     page.goto(base + "/" + (f"?lang={lang}" if lang else ""))
     page.select_option("#game-select", game)
     page.select_option("#players-select", str(players))
     for seat in range(1, players):
         page.select_option(f"select[data-seat='{seat}']", (seats or {}).get(seat, "bot:random"))
     page.fill("#name-input", "Ann")
+    if public:
+        page.check("#public-table")
     page.click("#create-button")
     page.wait_for_url("**/t/*")
     return page.url.rsplit("/", 1)[1]
@@ -290,6 +293,67 @@ def test_a_copied_game_folder_plays_in_the_browser_with_its_board(
             assert moves < 500
         assert moves > 0
         page.wait_for_selector("#result")
+        assert not errors, errors
+    finally:
+        context.close()
+        srv.stop()
+
+
+def test_only_a_public_table_is_listed_and_a_private_one_is_found_by_its_code(
+        browser: Any, server: ServerProcess) -> None:
+    context, page, errors = new_page(browser)
+    try:
+        private = create_in_lobby(page, server.base, "spy-tracker", 2, seats={1: "human"})
+        page.wait_for_function("document.body.dataset.status === 'waiting'")
+        assert page.get_attribute("#visibility", "data-public") == "no"
+        code = page.text_content("#join-code-show") or ""
+        assert len(code) == 19 and code.count("-") == 3
+        assert code.replace("-", "") not in private
+        public = create_in_lobby(page, server.base, "spy-tracker", 2, seats={1: "human"},
+                                 public=True)
+        assert page.get_attribute("#visibility", "data-public") == "yes"
+        page.goto(server.base + "/")
+        page.wait_for_selector(f"#table-list [data-table='{public}']")
+        assert page.locator(f"[data-table='{private}']").count() == 0
+        assert private not in (page.content() or "")
+        # a friend types the code (lower case, no dashes) into the lobby
+        page.fill("#join-code", code.lower().replace("-", ""))
+        page.click("#join-button")
+        page.wait_for_url(f"**/t/{private}")
+        page.goto(server.base + "/")
+        page.fill("#join-code", "0000-0000-0000-0000")
+        page.click("#join-button")
+        page.wait_for_function("document.querySelector('#join-error').textContent.length > 0")
+        assert page.text_content("#join-error") == "No table has that join code."
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_a_seeded_table_shows_its_notice_on_the_table_and_replay_pages(
+        browser: Any, tmp_path: Path) -> None:
+    srv = ServerProcess(f"sqlite:///{tmp_path / 'seeded.db'}", bot_delay=0.0,
+                        allow_seeded_tables=True).start()
+    context, page, errors = new_page(browser)
+    try:
+        made = httpx.post(f"{srv.base}/api/tables", json={
+            "game": "spy-tracker", "players": 2, "seats": ["bot", "bot"], "seed": 3}).json()
+        table = made["id"]
+        deadline = time.monotonic() + 60
+        while httpx.get(f"{srv.base}/api/tables/{table}").json()["status"] != "finished":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        for lang, words in (("en", "Seeded table"), ("ja", "シード固定のテーブル")):
+            for path in (f"/t/{table}", f"/t/{table}/replay"):
+                page.goto(f"{srv.base}{path}?lang={lang}")
+                notice = page.locator("#seeded-notice")
+                assert notice.is_visible(), (lang, path)
+                assert words in (notice.text_content() or "")
+        plain = httpx.post(f"{srv.base}/api/tables", json={
+            "game": "spy-tracker", "players": 2, "seats": ["human", "bot"]}).json()
+        page.goto(srv.base + plain["url"])
+        page.wait_for_selector("#board")
+        assert page.locator("#seeded-notice").count() == 0
         assert not errors, errors
     finally:
         context.close()

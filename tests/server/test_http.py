@@ -28,7 +28,8 @@ def test_create_table_with_bots_starts_at_once(client: TestClient) -> None:
                         seats=["human", "bot", "bot:random", {"kind": "bot", "bot": "random"}],
                         name="Ann")
     assert made["seat"] == 0 and made["token"] == made["host_token"]
-    assert made["url"] == f"/t/{made['id']}" and made["join_code"] == made["id"]
+    assert made["url"] == f"/t/{made['id']}" and made["join_code"] != made["id"]
+    assert client.get(f"/api/codes/{made['join_code']}").json()["id"] == made["id"]
     info = client.get(f"/api/tables/{made['id']}").json()
     assert info["status"] == "playing"
     assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot", "bot"]
@@ -71,12 +72,13 @@ def test_tokens_are_stored_hashed(client: TestClient, db_url: str) -> None:
     ({"game": "under-current", "players": 3, "seed": True}, 400, "request.bad_request"),
 ])
 def test_create_table_refusals(client: TestClient, body: dict, status: int, code: str) -> None:
-    before = client.get("/api/tables").json()["tables"]
+    # every table the server has (tables are private by default, so the lobby list is not)
+    before = set(client.app.state.hub.rooms)
     res = client.post("/api/tables", json=body)
     assert res.status_code == status, res.text
     assert res.json()["error"]["code"] == code
     assert res.json()["error"]["message"]
-    assert client.get("/api/tables").json()["tables"] == before
+    assert set(client.app.state.hub.rooms) == before
 
 
 def test_bad_bodies(client: TestClient) -> None:
@@ -87,9 +89,10 @@ def test_bad_bodies(client: TestClient) -> None:
     big = {"game": "under-current", "name": "x" * 20000}
     res = client.post("/api/tables", json=big)
     assert res.status_code == 413 and res.json()["error"]["code"] == "request.too_large"
-    assert client.get("/api/tables").json()["tables"] == []
+    assert client.app.state.hub.rooms == {}  # no table at all (the lobby lists public ones)
 
 
+@pytest.mark.seeded_tables
 def test_ruleset_overrides_are_applied(client: TestClient) -> None:
     made = create_table(client, game="under-current", players=3, overrides={"hand_size": 3},
                         seats=["bot", "bot", "bot"], seed=5)
@@ -139,7 +142,8 @@ def test_host_can_start_with_bots(client: TestClient) -> None:
 
 
 def test_lobby_lists_tables(client: TestClient) -> None:
-    made = create_table(client, game="spy-tracker", players=2, seats=["human", "human"])
+    made = create_table(client, game="spy-tracker", players=2, seats=["human", "human"],
+                        public=True)  # the lobby lists public tables only
     listed = client.get("/api/tables").json()["tables"]
     assert [t["id"] for t in listed] == [made["id"]]
     assert listed[0]["seats"][1]["claimed"] is False

@@ -31,7 +31,7 @@ def pg_url() -> str:
 
 
 def test_play_restart_and_resume_on_postgres(pg_url: str) -> None:
-    with TestClient(create_app(pg_url, bot_delay=0.0)) as client:
+    with TestClient(create_app(pg_url, bot_delay=0.0, allow_seeded_tables=True)) as client:
         made = create_table(client, game="under-current", players=3,
                             seats=["human", "bot", "bot"], seed=8)
         room = client.app.state.hub.rooms[made["id"]]
@@ -49,7 +49,7 @@ def test_play_restart_and_resume_on_postgres(pg_url: str) -> None:
     engine = store.make_engine(pg_url)
     assert store.read_all_actions(engine, made["id"]) == history
     with engine.connect() as conn:
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0002"
     engine.dispose()
     with TestClient(create_app(pg_url, bot_delay=0.0)) as client:
         again = client.app.state.hub.rooms[made["id"]]

@@ -27,6 +27,8 @@ from fieldcraft.core.api import TERMINAL, State
 from fieldcraft.core.registry import load_game
 from tests.server.helpers import SeatSocket, create_table
 
+pytestmark = pytest.mark.seeded_tables  # seeded games, so a failure can be replayed
+
 SYNC_KEYS = {"type", "since", "version", "events", "view", "table", "you"}
 UPDATE_KEYS = {"type", "since", "version", "events", "view"}
 PRESENCE_KEYS = {"type", "version", "seats", "deadline_in", "status"}
@@ -34,7 +36,7 @@ VIEW_KEYS = {"version", "status", "current_player", "terminal", "observation", "
              "seats", "deadline_in", "result"}
 SEAT_KEYS = {"seat", "kind", "bot", "name", "claimed", "connected", "away"}
 TABLE_KEYS = {"id", "game", "players", "overrides", "turn_seconds", "away_bot", "status",
-              "version", "seats", "created_at"}
+              "version", "seats", "created_at", "seeded", "public", "join_code"}
 
 # (game, players, seats played by people, seed)
 CONFIGS: list[tuple[str, int, tuple[int, ...], int]] = []
@@ -178,6 +180,7 @@ def audit_connection(audit: Audit, seat: int | None, humans: tuple[int, ...],
         assert set(msg) == (SYNC_KEYS if kind == "sync" else UPDATE_KEYS)
         if kind == "sync":
             assert set(msg["table"]) == TABLE_KEYS
+            assert msg["table"]["seeded"] is True  # every seat is told its deals are seeded
             assert msg["you"] == (None if seat is None else {"seat": seat, "name": msg["you"][
                 "name"]})
         since, version = msg["since"], msg["version"]

@@ -25,7 +25,7 @@ def test_migrations_create_the_schema(db_url: str) -> None:
         assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
         assert conn.execute(sa.text("PRAGMA synchronous")).scalar() == 2  # FULL
         head = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
-    assert head == "0001"
+    assert head == "0002"
     engine.dispose()
 
 
@@ -78,7 +78,7 @@ def _play_bots(client: TestClient, game: str, players: int, seed: int) -> str:
 
 
 def test_snapshots_are_written_and_used(db_url: str) -> None:
-    app = create_app(db_url, bot_delay=0.0, snapshot_every=10)
+    app = create_app(db_url, bot_delay=0.0, snapshot_every=10, allow_seeded_tables=True)
     with TestClient(app) as client:
         tid = _play_bots(client, "under-current", 4, seed=9)
         final = client.app.state.hub.rooms[tid].state
@@ -100,7 +100,7 @@ def test_snapshots_are_written_and_used(db_url: str) -> None:
 def test_resume_mid_game_with_a_corrupt_snapshot_replays_the_actions(
         db_url: str, caplog: pytest.LogCaptureFixture) -> None:
     """A table stopped mid-game comes back identical, even if its snapshot is unusable."""
-    app = create_app(db_url, bot_delay=0.0, snapshot_every=5)
+    app = create_app(db_url, bot_delay=0.0, snapshot_every=5, allow_seeded_tables=True)
     with TestClient(app) as client:
         made = create_table(client, game="spy-tracker", players=2, seats=["human", "bot"],
                             seed=21)
@@ -136,7 +136,7 @@ def test_resume_mid_game_with_a_corrupt_snapshot_replays_the_actions(
 @pytest.mark.parametrize("game,players", [("under-current", 5), ("spy-tracker", 3)])
 def test_seeded_tables_are_reproducible(db_url: str, game: str, players: int) -> None:
     """With a seed, chance draws depend only on (seed, version): same seed, same game."""
-    app = create_app(db_url, bot_delay=0.0)
+    app = create_app(db_url, bot_delay=0.0, allow_seeded_tables=True)
     with TestClient(app) as client:
         a = _play_bots(client, game, players, seed=77)
         b = _play_bots(client, game, players, seed=77)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.helpers import SeatSocket, create_table
+
+pytestmark = pytest.mark.seeded_tables  # its tables are seeded: reproducible deals
 
 
 def wait_for(pred, timeout: float = 10.0) -> None:  # noqa: ANN001 - a small polling helper

@@ -11,6 +11,8 @@ from fastapi.testclient import TestClient
 from fieldcraft.core.registry import load_game
 from tests.server.helpers import SeatSocket, create_table
 
+pytestmark = pytest.mark.seeded_tables  # its tables are seeded: reproducible deals
+
 
 def two_player_table(client: TestClient, game: str = "spy-tracker", **extra: Any
                      ) -> tuple[str, str, str]:

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fieldcraft.core.view import Observer, Piece, Plane
+from fieldcraft.core.view import Observer, Piece, Plane, plane_offsets
 
 from .layout import (
     A_FIRST,
@@ -145,12 +145,8 @@ class AgainstTheCurrentView(Observer):
                   "this seat's legal choices while it decides: ids 0..31, remove marker m, "
                   "tributary i"),
         )
-        at = 0
-        offsets = {}
-        for plane in planes:
-            offsets[plane.name] = at
-            at += plane.size
-        self._size = at
+        offsets = plane_offsets(planes)
+        self._size = sum(plane.size for plane in planes)
         self._offsets = offsets
         self._o = tuple(offsets[plane.name] for plane in planes)
         # Where each decision id lands in the legal plane (ids 0..31 as they are, the Cleanup

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fieldcraft.core.view import Observer, Piece, Plane
+from fieldcraft.core.view import Observer, Piece, Plane, plane_offsets
 
 from .rules import ATTRIBUTES, NUM_ATTRIBUTES, PHASE_NAMES, SpyTrackerGame, SpyTrackerState
 
@@ -93,13 +93,8 @@ class SpyTrackerView(Observer):
             Plane("winners", (p,), "1 for each seat that won"),
             Plane("ending", (len(_ENDINGS),), "one-hot: won on points, last one standing"),
         )
-        offsets = {}
-        at = 0
-        for plane in self._planes:
-            offsets[plane.name] = at
-            at += plane.size
-        self._offsets = offsets
-        self._size = at
+        self._offsets = plane_offsets(self._planes)
+        self._size = sum(plane.size for plane in self._planes)
 
     def planes(self) -> tuple[Plane, ...]:
         return self._planes

@@ -55,7 +55,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fieldcraft.core.view import Observer, Piece, Plane
+from fieldcraft.core.view import Observer, Piece, Plane, plane_offsets
 
 from .constants import EFFECTS, FACTIONS, OVER, PHASE_NAMES
 from .rules import UnderCurrentGame, UnderCurrentState
@@ -98,12 +98,8 @@ class UnderCurrentView(Observer):
     def __init__(self, game: UnderCurrentGame):
         super().__init__(game)
         self._planes = _planes(game)
-        offsets: dict[str, int] = {}
-        at = 0
-        for plane in self._planes:
-            offsets[plane.name] = at
-            at += plane.size
-        self._size = at
+        offsets = plane_offsets(self._planes)
+        self._size = sum(plane.size for plane in self._planes)
         self._offsets = tuple(offsets[name] for name in _OFFSET_ORDER)
         c, p = game.num_cards, game.num_roles
         base = offsets["ending"]

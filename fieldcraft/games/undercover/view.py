@@ -51,7 +51,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from fieldcraft.core.view import Observer, Piece, Plane
+from fieldcraft.core.view import Observer, Piece, Plane, plane_offsets
 
 from .grid import (
     HQ0,
@@ -169,14 +169,9 @@ class UndercoverView(Observer):
             ]
         scores = [Plane("scores", (n,), "points as the final scoring would count them now")]
         self._planes = tuple(step + fixed + track + scores)
-        off: dict[str, int] = {}
-        at = 0
-        for plane in self._planes:
-            off[plane.name] = at
-            at += plane.size
-        self.offsets = off
+        self.offsets = off = plane_offsets(self._planes)
         """Where each plane starts in the flat tensor."""
-        self._size = at
+        self._size = sum(plane.size for plane in self._planes)
         self._step_size = m = sum(p.size for p in step)
         # The slow run (``fixed`` and ``track``) before the setup is done: the ruleset's
         # constants and where the HQs stand; ``_slow`` adds the track.

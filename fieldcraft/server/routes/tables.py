@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from fieldcraft.agents import AGENTS
 from fieldcraft.core.registry import game_spec, list_games
+from fieldcraft.server import access, store
 from fieldcraft.server import errors as E
-from fieldcraft.server import store
 from fieldcraft.server.catalogue import game_catalogue
 from fieldcraft.server.errors import TableError
 from fieldcraft.server.routes.requests import field, hub_of, only, person_name, read_json
@@ -20,7 +20,12 @@ from fieldcraft.server.routes.requests import field, hub_of, only, person_name, 
 router = APIRouter(prefix="/api")
 
 CREATE_FIELDS = {"game", "players", "seats", "bot", "overrides", "turn_seconds", "seat", "name",
-                 "seed", "proxy_bot", "away_bot"}
+                 "seed", "proxy_bot", "away_bot", "public"}
+LIST_LIMIT = 50
+"""Live tables in one ``GET /api/tables`` answer by default (at most ``LIST_MAX``): the lobby
+stays a few kilobytes however many tables the server has."""
+LIST_MAX = 100
+FINISHED_LISTED = 20
 
 
 @router.get("/games")
@@ -29,16 +34,34 @@ async def api_games() -> dict[str, Any]:
 
 
 @router.get("/tables")
-async def api_tables(request: Request) -> dict[str, Any]:
+async def api_tables(request: Request, limit: int = Query(LIST_LIMIT, ge=1, le=LIST_MAX),
+                     offset: int = Query(0, ge=0)) -> dict[str, Any]:
+    """The lobby: public tables only (a private one is reachable only by its link or code),
+    newest first, ``limit`` at a time from ``offset``; ``next_offset`` is where the next page
+    starts, or ``None``. ``finished``: the latest finished public games, for their replays."""
     hub = hub_of(request)
-    live = [r.table_info() for r in sorted(hub.live_rooms(), key=lambda r: r.created_at,
-                                           reverse=True)]
-    finished = await asyncio.to_thread(store.read_recent_finished, hub.engine)
-    return {"tables": live, "finished": [
-        {"id": f.id, "game": f.game, "players": f.players, "status": f.status,
-         "version": f.version, "result": f.result,
-         "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name}
-                   for s in f.seats]} for f in finished]}
+    listed = hub.listed_rooms()
+    page = listed[offset:offset + limit]
+    tables = []
+    for room in page:
+        info = room.table_info()
+        del info["join_code"]  # the id is listed; the lobby needs no second key
+        tables.append(info)
+    finished = await asyncio.to_thread(store.read_recent_finished, hub.engine, FINISHED_LISTED)
+    more = offset + limit < len(listed)
+    return {"tables": tables, "next_offset": offset + limit if more else None,
+            "finished": [
+                {"id": f.id, "game": f.game, "players": f.players, "status": f.status,
+                 "version": f.version, "result": f.result,
+                 "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name}
+                           for s in f.seats]} for f in finished]}
+
+
+@router.get("/codes/{code}")
+async def api_code(request: Request, code: str) -> dict[str, Any]:
+    """A join code, as typed (any case, with or without dashes), to its table's link."""
+    table_id = await hub_of(request).find_code(code)
+    return {"id": table_id, "url": f"/t/{table_id}"}
 
 
 def seat_kinds(raw: list[Any], players: int, default_bot: str) -> list[tuple[str, str | None]]:
@@ -94,7 +117,12 @@ async def api_create(request: Request) -> JSONResponse:
         raise TableError(E.BAD_TIMER, "turn_seconds must be 5-86400 (or null for none)")
     proxy_bot = known_bot(field(doc, "proxy_bot", (str,), "random"))
     away_bot = field(doc, "away_bot", (bool,), True)
+    public = field(doc, "public", (bool,), False)
     seed = field(doc, "seed", (int,), None)
+    if seed is not None and not request.app.state.allow_seeded_tables:
+        raise TableError(E.SEED_NOT_ALLOWED, "this server does not create seeded tables: a "
+                         "seed makes every deal predictable; start it with "
+                         "--allow-seeded-tables for tests and demos")
     humans = [i for i, (k, _) in enumerate(kinds) if k == "human"]
     if "seat" in doc:
         host_seat = field(doc, "seat", (int,), None)
@@ -106,9 +134,10 @@ async def api_create(request: Request) -> JSONResponse:
     if seed is not None:
         settings["seed"] = seed
     room, host_token, seat = await hub_of(request).create(
-        game, players, kinds, overrides, settings, host_seat, name)
+        game, players, kinds, overrides, settings, host_seat, name, public=public)
     return JSONResponse({
-        "id": room.id, "url": f"/t/{room.id}", "join_code": room.id,
+        "id": room.id, "url": f"/t/{room.id}",
+        "join_code": access.show_join_code(room.join_code),
         "host_token": host_token, "seat": seat,
         "token": host_token if seat is not None else None,
         "table": room.table_info()}, status_code=201)
@@ -160,4 +189,5 @@ async def api_replay(request: Request, table_id: str, step: int = -1,
     doc = room.table.replay_view(viewer, step)
     doc["result"] = room.result
     doc["seats"] = room.seats.public()
+    doc["seeded"] = room.seeded
     return doc

@@ -73,6 +73,7 @@
       name: nameInput.value.trim() || undefined,
     };
     body.away_bot = document.getElementById("away-bot").checked;
+    body.public = document.getElementById("public-table").checked;
     const timer = document.getElementById("timer-input").value.trim();
     if (timer) body.turn_seconds = Number(timer);
     const overrides = document.getElementById("overrides-input").value.trim();
@@ -92,10 +93,21 @@
     }
   });
 
-  document.getElementById("join-form").addEventListener("submit", (event) => {
+  // A join code (any case, dashes optional) is looked up; a pasted link is simply followed.
+  document.getElementById("join-form").addEventListener("submit", async (event) => {
     event.preventDefault();
+    const box = document.getElementById("join-error");
+    box.textContent = "";
     const code = document.getElementById("join-code").value.trim();
-    if (code) window.location.href = "/t/" + encodeURIComponent(code);
+    if (!code) return;
+    const link = code.match(/\/t\/([A-Za-z0-9_-]+)/);
+    if (link) { window.location.href = "/t/" + link[1]; return; }
+    try {
+      const found = await api("GET", "/api/codes/" + encodeURIComponent(code));
+      window.location.href = found.url;
+    } catch (e) {
+      box.textContent = e.code === "table.no_such_table" ? t("lobby.no_such_code") : e.message;
+    }
   });
 
   function seatNames(table) {
