@@ -41,7 +41,7 @@ import websockets
 ROOT = Path(__file__).resolve().parents[1]
 HEAD = re.compile(r'\{"type":"update","since":(\d+),"version":(\d+),')
 # the view's "current_player" comes before the observation's (log lines never contain the key)
-CURRENT = re.compile(r'"view":\{"version":\d+,"status":"\w+","current_player":(\d+|null)')
+CURRENT = re.compile(r'"view":\{"version":\d+,"current_player":(\d+|null)')
 
 
 def free_port() -> int:
@@ -257,7 +257,8 @@ async def run_level(base: str, ws_base: str, games: int, args: argparse.Namespac
 
 
 def start_server(port: int, db: str, sqlite_sync: str, root: Path = ROOT,
-                 profile: str | None = None) -> subprocess.Popen[bytes]:
+                 profile: str | None = None, extra: list[str] | None = None
+                 ) -> subprocess.Popen[bytes]:
     """A server process running the code in ``root`` (its own checkout: ``--compare`` runs
     two side by side), optionally under cProfile (written when it stops)."""
     env = dict(os.environ)
@@ -265,7 +266,8 @@ def start_server(port: int, db: str, sqlite_sync: str, root: Path = ROOT,
     prefix = ["-m", "cProfile", "-o", profile] if profile else []
     proc = subprocess.Popen(
         [sys.executable, *prefix, "-m", "fieldcraft.server", "--host", "127.0.0.1", "--port",
-         str(port), "--db", db, "--bot-delay", "0", "--sqlite-sync", sqlite_sync],
+         str(port), "--db", db, "--bot-delay", "0", "--sqlite-sync", sqlite_sync,
+         *(extra or [])],
         cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -286,7 +288,7 @@ def measure_level(games: int, args: argparse.Namespace, index: int, root: Path,
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         proc = start_server(port, args.db or f"sqlite:///{tmp}/bench.db", args.sqlite_sync,
-                            root, profile)
+                            root, profile, args.server_arg)
         try:
             stats, u0, u1 = asyncio.run(run_level(f"http://127.0.0.1:{port}",
                                                   f"ws://127.0.0.1:{port}", games, args, index,
@@ -356,6 +358,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", default=None, metavar="FILE",
                         help="run the server under cProfile and write its stats to FILE "
                              "(slows it down; for finding where the time goes)")
+    parser.add_argument("--server-arg", action="append", default=[], metavar="ARG",
+                        help="pass ARG to the server's command line (repeat for several), "
+                             "e.g. a limit raised for a load test")
     args = parser.parse_args(argv)
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
