@@ -53,11 +53,14 @@ class Commit:
 class Table:
     """One game's state, version and log."""
 
-    def __init__(self, game: Game, state: State, snapshot_every: int = 50):
+    def __init__(self, game: Game, state: State, snapshot_every: int = 50,
+                 version: int | None = None):
+        """``version``: when ``state`` has no action list to count (a resampled position, as
+        the leak audit's twin tables hold), the version it stands for."""
         self.game = game
         self.state = state
         self.players = game.num_players
-        self.version = len(state.history())
+        self.version = len(state.history()) if version is None else version
         self.snapshot_every = snapshot_every
         self.last_snapshot = 0
         self._lines: list[tuple[str | None, ...]] | None = None
@@ -180,6 +183,11 @@ class Table:
         lines: list[tuple[str | None, ...]] | None = [] if self._lines is not None else None
         for action, _, _ in rows:
             if lines is not None:
+                # legality first: a game describes only legal moves (Under Current's log line
+                # for an action id past the end raised IndexError, which closed the socket
+                # with no answer; found by tests/server/test_leak_audit.py)
+                if not scratch._is_legal(action):
+                    scratch.apply_action(action)  # raises the engine's IllegalActionError
                 lines.append(self._describe(scratch, action))
             scratch.apply_action(action)
         draws = 0
