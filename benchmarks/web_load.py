@@ -41,7 +41,7 @@ import websockets
 ROOT = Path(__file__).resolve().parents[1]
 HEAD = re.compile(r'\{"type":"update","since":(\d+),"version":(\d+),')
 # the view's "current_player" comes before the observation's (log lines never contain the key)
-CURRENT = re.compile(r'"view":\{"version":\d+,"status":"\w+","current_player":(\d+|null)')
+CURRENT = re.compile(r'"view":\{"version":\d+,"current_player":(\d+|null)')
 
 
 def free_port() -> int:
@@ -50,13 +50,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux /proc), to report how busy the server was."""
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """(user, system) CPU time of a process (Linux /proc), to report how busy the server was
+    (the system part is mostly the kernel's loopback TCP work for each message sent)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(fields[11]) / tick, int(fields[12]) / tick
     except (OSError, IndexError, ValueError):
-        return float("nan")
+        return float("nan"), float("nan")
 
 
 def runqueue_wait(pid: int) -> float:
@@ -90,6 +92,19 @@ class Stats:
     errors: dict[str, int] = field(default_factory=dict)
     messages: int = 0
     bytes: int = 0
+    client_lag: list[float] = field(default_factory=list)
+    """How late the load generator's own event loop woke up (every 10 ms): its delays are
+    part of every latency measured, so a busy client shows here, not as a slow server."""
+
+
+async def watch_lag(stats: Stats, stop_at: float, every: float = 0.01) -> None:
+    while True:
+        before = time.perf_counter()
+        if before >= stop_at:
+            return
+        await asyncio.sleep(every)
+        if before >= stats.warm_at:
+            stats.client_lag.append(time.perf_counter() - before - every)
 
 
 class TableRun:
@@ -189,8 +204,29 @@ async def create_tables(base: str, games: int, game: str, players: int
         return await asyncio.gather(*(one() for _ in range(games)))
 
 
+@dataclass
+class Usage:
+    """CPU use at one moment: the server's (user, system, waiting for a CPU), this process's,
+    and how many actions the clients had sent, so a level's figures cover only its measured
+    window (not the table creation or the warm-up)."""
+
+    at: float
+    server_user: float
+    server_sys: float
+    server_wait: float
+    clients: float
+    actions: int
+
+    @classmethod
+    def now(cls, pid: int, actions: int) -> Usage:
+        user, system = cpu_seconds(pid)
+        mine = resource.getrusage(resource.RUSAGE_SELF)
+        return cls(time.monotonic(), user, system, runqueue_wait(pid),
+                   mine.ru_utime + mine.ru_stime, actions)
+
+
 async def run_level(base: str, ws_base: str, games: int, args: argparse.Namespace,
-                    seed: int) -> Stats:
+                    seed: int, pid: int) -> tuple[Stats, Usage, Usage]:
     tables = await create_tables(base, games, args.game, args.players)
     start = time.perf_counter()
     stats = Stats(warm_at=start + args.warmup)
@@ -203,8 +239,13 @@ async def run_level(base: str, ws_base: str, games: int, args: argparse.Namespac
             tasks.append(asyncio.ensure_future(seat_client(
                 f"{ws_base}/ws/{table_id}", token, run, args.think, stop_at,
                 random.Random(rng.random()))))
+    tasks.append(asyncio.ensure_future(watch_lag(stats, stop_at)))
+    await asyncio.sleep(max(0.0, stats.warm_at - time.perf_counter()))
+    first = Usage.now(pid, stats.actions)
+    await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
+    last = Usage.now(pid, stats.actions)
     # No action is sent after stop_at; two more seconds let the last ones arrive everywhere.
-    await asyncio.sleep(max(0.0, stop_at - time.perf_counter()) + 2.0)
+    await asyncio.sleep(2.0)
     failures = [t.exception() for t in tasks if t.done() and not t.cancelled()
                 and t.exception() is not None]
     for task in tasks:
@@ -212,15 +253,25 @@ async def run_level(base: str, ws_base: str, games: int, args: argparse.Namespac
     await asyncio.gather(*tasks, return_exceptions=True)
     if failures:
         stats.errors["client_failures"] = len(failures)
-    return stats
+    return stats, first, last
 
 
-def start_server(port: int, db: str, sqlite_sync: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, db: str, sqlite_sync: str, root: Path = ROOT,
+                 profile: str | None = None, extra: list[str] | None = None
+                 ) -> subprocess.Popen[bytes]:
+    """A server process running the code in ``root`` (its own checkout: ``--compare`` runs
+    two side by side), optionally under cProfile (written when it stops)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(root)
+    prefix = ["-m", "cProfile", "-o", profile] if profile else []
     proc = subprocess.Popen(
-        [sys.executable, "-m", "fieldcraft.server", "--host", "127.0.0.1", "--port", str(port),
-         "--db", db, "--bot-delay", "0", "--sqlite-sync", sqlite_sync,
-         "--no-limits"],  # thousands of sockets and tables from one address, on purpose
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        [sys.executable, *prefix, "-m", "fieldcraft.server", "--host", "127.0.0.1", "--port",
+         str(port), "--db", db, "--bot-delay", "0", "--sqlite-sync", sqlite_sync,
+         # thousands of sockets and tables from one address, on purpose (a checkout from
+         # before the limits has none to switch off)
+         *(["--no-limits"] if (root / "fieldcraft/server/limits.py").exists() else []),
+         *(extra or [])],
+        cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -232,6 +283,55 @@ def start_server(port: int, db: str, sqlite_sync: str) -> subprocess.Popen[bytes
             time.sleep(0.1)
     proc.kill()
     raise RuntimeError("server did not start")
+
+
+def measure_level(games: int, args: argparse.Namespace, index: int, root: Path,
+                  profile: str | None = None) -> dict[str, Any]:
+    """One level against a fresh server started from ``root``: its figures as a row."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = start_server(port, args.db or f"sqlite:///{tmp}/bench.db", args.sqlite_sync,
+                            root, profile, args.server_arg)
+        try:
+            stats, u0, u1 = asyncio.run(run_level(f"http://127.0.0.1:{port}",
+                                                  f"ws://127.0.0.1:{port}", games, args, index,
+                                                  proc.pid))
+            health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).json()
+        finally:
+            # uvicorn re-raises the signal after its shutdown; SIGINT becomes a
+            # KeyboardInterrupt, which still lets cProfile write its file
+            proc.send_signal(signal.SIGINT if profile else signal.SIGTERM)
+            try:
+                proc.wait(timeout=60 if profile else 20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    p50 = percentile(stats.table_latency, 50) * 1000
+    p99 = percentile(stats.table_latency, 99) * 1000
+    wall = u1.at - u0.at
+    server_cpu = u1.server_user + u1.server_sys - u0.server_user - u0.server_sys
+    ok = bool(stats.table_latency) and p99 < args.target_ms and not stats.errors
+    return {
+        "games": games, "connections": games * args.players,
+        "measured_actions": len(stats.table_latency),
+        "actions_per_s": round(len(stats.table_latency) / args.duration, 1),
+        "p50_ms": round(p50, 1), "p99_ms": round(p99, 1),
+        "max_ms": round(max(stats.table_latency, default=float("nan")) * 1000, 1),
+        "delivery_p99_ms": round(percentile(stats.delivery_latency, 99) * 1000, 1),
+        "client_lag_p99_ms": round(percentile(stats.client_lag, 99) * 1000, 1),
+        "client_lag_max_ms": round(max(stats.client_lag, default=float("nan")) * 1000, 1),
+        "messages": stats.messages, "mbytes": round(stats.bytes / 1e6, 1),
+        "server_cpu_pct": round(100 * server_cpu / wall, 1),
+        "server_sys_pct": round(100 * (u1.server_sys - u0.server_sys) / wall, 1),
+        "server_cpu_ms_per_action": round(1000 * server_cpu / max(1, u1.actions - u0.actions),
+                                          3),
+        "client_cpu_pct": round(100 * (u1.clients - u0.clients) / wall, 1),
+        "server_waiting_for_cpu_pct": round(100 * (u1.server_wait - u0.server_wait) / wall, 1),
+        "load_average": round(os.getloadavg()[0], 2),
+        "db_commits": health.get("commits"),
+        "actions_committed": health.get("actions_committed"),
+        "errors": stats.errors, "pass": ok,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -252,6 +352,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", default=None,
                         help="database URL for the server (default: a fresh SQLite file)")
     parser.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL")
+    parser.add_argument("--compare", nargs="+", metavar="CHECKOUT", default=None,
+                        help="run every level against a server from each of these checkouts "
+                             "in turn (e.g. the old code and the new), alternating their "
+                             "order from round to round, so both see the same machine")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="with --compare: how many times each checkout runs each level")
+    parser.add_argument("--profile", default=None, metavar="FILE",
+                        help="run the server under cProfile and write its stats to FILE "
+                             "(slows it down; for finding where the time goes)")
+    parser.add_argument("--server-arg", action="append", default=[], metavar="ARG",
+                        help="pass ARG to the server's command line (repeat for several), "
+                             "e.g. a limit raised for a load test")
     args = parser.parse_args(argv)
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -263,73 +375,50 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         pass
 
+    roots = [Path(r).resolve() for r in args.compare] if args.compare else [ROOT]
+    rounds = args.rounds if args.compare else 1
     started = time.monotonic()
     results = []
     best = 0
-    for index, games in enumerate(args.levels):
-        if time.monotonic() - started > args.max_seconds:
-            print(f"stopping: the {args.max_seconds:.0f} s budget is used up", file=sys.stderr)
-            break
-        port = free_port()
-        with tempfile.TemporaryDirectory() as tmp:
-            proc = start_server(port, args.db or f"sqlite:///{tmp}/bench.db", args.sqlite_sync)
-            try:
-                cpu0, wall0 = cpu_seconds(proc.pid), time.monotonic()
-                wait0 = runqueue_wait(proc.pid)
-                mine0 = resource.getrusage(resource.RUSAGE_SELF)
-                stats = asyncio.run(run_level(f"http://127.0.0.1:{port}",
-                                              f"ws://127.0.0.1:{port}", games, args, index))
-                cpu1, wall1 = cpu_seconds(proc.pid), time.monotonic()
-                wait1 = runqueue_wait(proc.pid)
-                mine1 = resource.getrusage(resource.RUSAGE_SELF)
-                client_cpu = (mine1.ru_utime + mine1.ru_stime - mine0.ru_utime
-                              - mine0.ru_stime) / (wall1 - wall0)
-                health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).json()
-            finally:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-        p50 = percentile(stats.table_latency, 50) * 1000
-        p99 = percentile(stats.table_latency, 99) * 1000
-        ok = bool(stats.table_latency) and p99 < args.target_ms and not stats.errors
-        row = {
-            "games": games, "connections": games * args.players,
-            "measured_actions": len(stats.table_latency),
-            "actions_per_s": round(len(stats.table_latency) / args.duration, 1),
-            "p50_ms": round(p50, 1), "p99_ms": round(p99, 1),
-            "max_ms": round(max(stats.table_latency, default=float("nan")) * 1000, 1),
-            "delivery_p99_ms": round(percentile(stats.delivery_latency, 99) * 1000, 1),
-            "messages": stats.messages, "mbytes": round(stats.bytes / 1e6, 1),
-            "server_cpu_pct": round(100 * (cpu1 - cpu0) / (wall1 - wall0), 1),
-            "client_cpu_pct": round(100 * client_cpu, 1),
-            "server_waiting_for_cpu_pct": round(100 * (wait1 - wait0) / (wall1 - wall0), 1),
-            "load_average": round(os.getloadavg()[0], 2),
-            "db_commits": health.get("commits"),
-            "actions_committed": health.get("actions_committed"),
-            "errors": stats.errors, "pass": ok,
-        }
-        results.append(row)
-        if not args.json:
-            print(f"{games:>4} games {row['connections']:>5} sockets  "
-                  f"{row['actions_per_s']:>6} actions/s  p50 {row['p50_ms']:>6} ms  "
-                  f"p99 {row['p99_ms']:>7} ms  max {row['max_ms']:>7} ms  server CPU "
-                  f"{row['server_cpu_pct']:>5}% (+{row['server_waiting_for_cpu_pct']}% waiting "
-                  f"for a CPU)  clients {row['client_cpu_pct']:>5}%  "
-                  f"load {row['load_average']}  commits {row['db_commits']}  "
-                  f"{'PASS' if ok else 'FAIL'} {row['errors'] or ''}", flush=True)
-        if ok:
+    index = 0
+    for games in args.levels:
+        level_ok = True
+        for r in range(rounds):
+            # alternate the order (A B, B A, ...) so neither always runs on a warmer machine
+            for root in roots if r % 2 == 0 else roots[::-1]:
+                if time.monotonic() - started > args.max_seconds:
+                    print(f"stopping: the {args.max_seconds:.0f} s budget is used up",
+                          file=sys.stderr)
+                    break
+                row = measure_level(games, args, index, root, args.profile)
+                index += 1
+                row["server"] = str(root)
+                row["round"] = r
+                results.append(row)
+                level_ok = level_ok and row["pass"]
+                if not args.json:
+                    label = f"[{root}] " if args.compare else ""
+                    print(f"{label}{games:>4} games {row['connections']:>5} sockets  "
+                          f"{row['actions_per_s']:>6} actions/s  p50 {row['p50_ms']:>6} ms  "
+                          f"p99 {row['p99_ms']:>7} ms  max {row['max_ms']:>7} ms  server CPU "
+                          f"{row['server_cpu_pct']:>5}% (sys {row['server_sys_pct']}%, "
+                          f"{row['server_cpu_ms_per_action']} ms/action, "
+                          f"+{row['server_waiting_for_cpu_pct']}% waiting "
+                          f"for a CPU)  clients {row['client_cpu_pct']:>5}% (loop lag p99 "
+                          f"{row['client_lag_p99_ms']} max {row['client_lag_max_ms']} ms)  "
+                          f"load {row['load_average']}  commits {row['db_commits']}  "
+                          f"{'PASS' if row['pass'] else 'FAIL'} {row['errors'] or ''}",
+                          flush=True)
+        if level_ok:
             best = max(best, games)
-        elif not args.keep_going:
+        elif not (args.keep_going or args.compare):
             break
     summary = {"game": args.game, "players": args.players, "think_s": args.think,
                "sqlite_sync": args.sqlite_sync,
                "target_p99_ms": args.target_ms, "max_games_passing": best, "levels": results}
     if args.json:
         print(json.dumps(summary, indent=1))
-    else:
+    elif not args.compare:
         print(f"most concurrent games with p99 action-to-broadcast < {args.target_ms:.0f} ms: "
               f"{best} (goal 500)")
     return 0

@@ -37,6 +37,8 @@ class Driver:
         if room.status != "playing" or room.hub.closing:
             return
         if self._task is None or self._task.done():
+            if self.next_mover() in ("human", "over"):
+                return  # nothing to play: no task (this is most kicks, one after every move)
             self._task = asyncio.create_task(self._drive())
 
     @property

@@ -112,17 +112,24 @@ class Room:
         return not self.spectators and not self.seats.connected()
 
     # -- views -------------------------------------------------------------------------------------
-    def view_for(self, seat: int | None, seats: list[dict[str, Any]] | None = None
-                 ) -> dict[str, Any]:
-        """Everything one seat (``None``: a spectator) is sent about the table right now.
-        ``seats`` is the public seat list when the caller already built it (a broadcast)."""
-        may_act = (seat is not None and self.status == "playing"
-                   and not self.seats[seat].is_bot)
-        view = self.table.view(seat, may_act)
-        view["status"] = self.status
-        view["seats"] = self.seats.public() if seats is None else seats
-        view["deadline_in"] = self.clock.left()
-        return view
+    def may_act(self, seat: int | None) -> bool:
+        return seat is not None and self.status == "playing" and not self.seats[seat].is_bot
+
+    def view_extra(self) -> dict[str, Any]:
+        """The room's keys of every view (after the table's): the same for every seat."""
+        return {"status": self.status, "seats": self.seats.public(),
+                "deadline_in": self.clock.left()}
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        """Everything one seat (``None``: a spectator) is sent about the table right now."""
+        return {**self.table.view(seat, self.may_act(seat)), **self.view_extra()}
+
+    def view_text(self, seat: int | None, tail: str | None = None) -> str:
+        """:meth:`view_for` as sent (encoded once per version and seat by the table);
+        ``tail`` is the encoded :meth:`view_extra` when the caller already has it."""
+        if tail is None:
+            tail = "," + dumps(self.view_extra())[1:]
+        return self.table.view_text(seat, self.may_act(seat), tail)
 
     def _audience(self) -> list[tuple[int | None, set[Connection]]]:
         out: list[tuple[int | None, set[Connection]]] = list(self.seats.connected())
@@ -130,30 +137,38 @@ class Room:
             out.append((None, self.spectators))
         return out
 
+    def update_text(self, seat: int | None, since: int, tail: str | None = None) -> str:
+        """The ``update`` message for ``seat`` after versions ``since+1 ..`` were committed."""
+        return (f'{{"type":"update","since":{since},"version":{self.version},"events":'
+                f'{dumps(self.table.log_for(seat, since))},"view":'
+                f'{self.view_text(seat, tail)}}}')
+
     def broadcast_update(self, since: int) -> None:
-        seats = self.seats.public()
+        """Tell every connection: one encoding per seat, the room's part encoded once."""
+        tail = "," + dumps(self.view_extra())[1:]
         for seat, conns in self._audience():
-            text = dumps({"type": "update", "since": since, "version": self.version,
-                          "events": self.table.log_for(seat, since),
-                          "view": self.view_for(seat, seats)})
+            text = self.update_text(seat, since, tail)
             for conn in list(conns):
                 conn.send(text)
 
-    def broadcast_presence(self) -> None:
-        text = dumps({"type": "presence", "version": self.version, "seats": self.seats.public(),
+    def presence_text(self) -> str:
+        return dumps({"type": "presence", "version": self.version, "seats": self.seats.public(),
                       "deadline_in": self.clock.left(), "status": self.status})
+
+    def broadcast_presence(self) -> None:
+        text = self.presence_text()
         for _, conns in self._audience():
             for conn in list(conns):
                 conn.send(text)
 
-    def sync_message(self, seat: int | None, last_version: int | None) -> dict[str, Any]:
+    def sync_text(self, seat: int | None, last_version: int | None) -> str:
         """What a (re)connecting client missed: the events after ``last_version`` if it is a
         version this room has had, else the whole log; always with a fresh view."""
         since = last_version if last_version is not None and last_version <= self.version else 0
         you = None if seat is None else {"seat": seat, "name": self.seats[seat].name}
-        return {"type": "sync", "since": since, "version": self.version,
-                "events": self.table.log_for(seat, since), "view": self.view_for(seat),
-                "table": self.table_info(), "you": you}
+        return (f'{{"type":"sync","since":{since},"version":{self.version},"events":'
+                f'{dumps(self.table.log_for(seat, since))},"view":{self.view_text(seat)},'
+                f'"table":{dumps(self.table_info())},"you":{dumps(you)}}}')
 
     # -- messages ----------------------------------------------------------------------------------
     async def handle(self, conn: Connection, raw: str | bytes) -> None:
@@ -177,7 +192,7 @@ class Room:
                 conn.send_doc({"type": "pong", "id": msg.id, "version": self.version})
             elif msg.type == "sync":
                 async with self.lock:
-                    conn.send_doc(self.sync_message(conn.seat, msg.last_version))
+                    conn.send(self.sync_text(conn.seat, msg.last_version))
             elif msg.type == "back":
                 async with self.lock:
                     self._returned(conn.seat)
@@ -217,7 +232,7 @@ class Room:
                 self.seats[seat].connections.add(conn)
                 self.seats[seat].away = False
                 self.arm_clock()
-            conn.send_doc(self.sync_message(seat, msg.last_version))
+            conn.send(self.sync_text(seat, msg.last_version))
             if seat is not None:
                 self.broadcast_presence()
         if seat is not None:

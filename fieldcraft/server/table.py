@@ -21,6 +21,7 @@ from typing import Any
 
 from fieldcraft.core.api import CHANCE, TERMINAL, Game, State, sample_chance
 from fieldcraft.core.errors import MalformedActionError
+from fieldcraft.server.connection import dumps
 
 CHANCE_BATCH = 256
 """Chance draws folded into one commit at most (a whole deal is far fewer)."""
@@ -52,14 +53,19 @@ class Commit:
 class Table:
     """One game's state, version and log."""
 
-    def __init__(self, game: Game, state: State, snapshot_every: int = 50):
+    def __init__(self, game: Game, state: State, snapshot_every: int = 50,
+                 version: int | None = None):
+        """``version``: when ``state`` has no action list to count (a resampled position, as
+        the leak audit's twin tables hold), the version it stands for."""
         self.game = game
         self.state = state
         self.players = game.num_players
-        self.version = len(state.history())
+        self.version = len(state.history()) if version is None else version
         self.snapshot_every = snapshot_every
         self.last_snapshot = 0
         self._lines: list[tuple[str | None, ...]] | None = None
+        self._views: dict[tuple[int | None, bool], str] = {}
+        self._views_at = -1
 
     @classmethod
     def new(cls, game: Game, snapshot_every: int = 50) -> Table:
@@ -116,16 +122,37 @@ class Table:
             "result": self.result() if player == TERMINAL else None,
         }
 
+    def view_text(self, seat: int | None, choices: bool, tail: str) -> str:
+        """:meth:`view` encoded as JSON, with ``tail`` (the room's keys, ``',"k":v}'``, the
+        same for every seat) in place of its closing brace.
+
+        The table's part is encoded once per version, seat and ``choices``: the connections
+        of one seat, the spectators, a reconnect at the same version and the update all share
+        it. Under load the observation and its encoding are most of a move's cost, so each
+        is made once per version; the room's part is encoded once per broadcast."""
+        if self._views_at != self.version:
+            self._views.clear()
+            self._views_at = self.version
+        key = (seat, choices)
+        head = self._views.get(key)
+        if head is None:
+            head = dumps(self.view(seat, choices))[:-1]
+            self._views[key] = head
+        return head + tail
+
     def result(self) -> dict[str, Any]:
         return {"winners": self.state.winners(), "outcome": self.state.outcome()}
 
+    def state_at(self, step: int) -> State:
+        """The state after the first ``step`` actions, rebuilt from the action list."""
+        return self.game.replay(self.state.history()[:step])
+
     def replay_view(self, seat: int | None, step: int) -> dict[str, Any]:
         """A finished game at ``step`` from ``seat``'s point of view."""
-        history = self.state.history()
-        total = len(history)
+        total = self.version
         if step < 0 or step > total:
             step = total
-        state = self.game.replay(history[:step])
+        state = self.state_at(step)
         player = state.current_player()
         return {"step": step, "steps": total, "seat": seat,
                 "observation": state.observation(seat), "log": self.log_for(seat, 0, step),
@@ -156,6 +183,11 @@ class Table:
         lines: list[tuple[str | None, ...]] | None = [] if self._lines is not None else None
         for action, _, _ in rows:
             if lines is not None:
+                # legality first: a game describes only legal moves (Under Current's log line
+                # for an action id past the end raised IndexError, which closed the socket
+                # with no answer; found by tests/server/test_leak_audit.py)
+                if not scratch._is_legal(action):
+                    scratch.apply_action(action)  # raises the engine's IllegalActionError
                 lines.append(self._describe(scratch, action))
             scratch.apply_action(action)
         draws = 0

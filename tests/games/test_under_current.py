@@ -840,3 +840,32 @@ def test_the_bot_and_the_rules_read_the_row_balance_alike():
     assert FACTIONS[balance_winner(2, 5, 2)] == "Red"
     assert FACTIONS[balance_winner(3, 0, 2)] == "Blue"
     assert FACTIONS[balance_winner(0, 0, 0)] == "Yellow"  # an empty row is level
+
+
+def test_a_scan_line_does_not_tell_the_order_the_cards_came_in():
+    """The scanner sees which cards a seat holds, not in which order they reached it (its view
+    lists known cards sorted). Its log line listed them in hand order, which the leak audit
+    (tests/server/test_leak_audit.py) caught: a re-deal with the same cards in another order
+    changed the line."""
+    from fieldcraft.games.under_current.constants import SCAN
+
+    game = load_game("under-current", players=4)
+    rng = random.Random(2)
+    found = 0
+    for _ in range(200):
+        s = game.new_initial_state()
+        while not s.is_terminal() and found < 5:
+            if s.phase_name == "target" and s.effect == SCAN:
+                for action in s.legal_actions():
+                    t = action - game.A_TARGET
+                    if len(set(s.hands[t])) < 2:
+                        continue
+                    other = s.clone()
+                    other.hands[t] = other.hands[t][::-1]
+                    assert s.describe_action(action, s.active) == \
+                        other.describe_action(action, s.active)
+                    found += 1
+            s.apply_action(rng.choice(s.legal_actions()))
+        if found >= 5:
+            break
+    assert found >= 5

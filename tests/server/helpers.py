@@ -33,6 +33,7 @@ class SeatSocket:
         self.version: int | None = None
         self.view: dict[str, Any] | None = None
         self.messages: list[dict[str, Any]] = []
+        self.raw: list[str] = []  # every message as it arrived, byte for byte
         self.log: list[dict[str, Any]] = []
 
     def send(self, doc: dict[str, Any] | str) -> None:
@@ -50,6 +51,7 @@ class SeatSocket:
 
         message = ws.portal.call(get)
         ws._raise_on_close(message)
+        self.raw.append(message["text"])
         doc = json.loads(message["text"])
         self.messages.append(doc)
         if doc["type"] in ("sync", "update"):

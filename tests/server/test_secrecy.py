@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -77,10 +77,16 @@ def name_pattern(name: str) -> re.Pattern[str]:
 
 
 def play_through_server(client: TestClient, game: str, players: int, humans: tuple[int, ...],
-                        seed: int) -> tuple[str, dict[int | None, SeatSocket]]:
+                        seed: int, on_turn: Callable[[str, dict[int | None, SeatSocket],
+                                                      dict[int, str]], None] | None = None,
+                        **options: Any) -> tuple[str, dict[int | None, SeatSocket]]:
+    """Play one seeded game: people at ``humans`` as random clients, bots elsewhere, and a
+    spectator. ``on_turn(table id, sockets, tokens)`` is called whenever a person is to move
+    (the table is quiet then: bots and chance wait for that person); ``options`` go into the
+    table's creation (``public``, ``turn_seconds``...)."""
     seats = ["human" if s in humans else "bot" for s in range(players)]
     made = create_table(client, game=game, players=players, seats=seats, seed=seed,
-                        seat=humans[0])
+                        seat=humans[0], **options)
     tid = made["id"]
     tokens = {humans[0]: made["token"]}
     for s in humans[1:]:
@@ -100,6 +106,8 @@ def play_through_server(client: TestClient, game: str, players: int, humans: tup
                 spy.recv(30)
             if spy.view["terminal"]:
                 break
+            if on_turn is not None:
+                on_turn(tid, conns, tokens)
             mover = conns[spy.view["current_player"]]
             mover.until_version(spy.version or 0)
             assert mover.view["choices"], "a person's turn must come with choices"

@@ -66,6 +66,88 @@ def test_writer_isolates_a_failing_job(db_url: str) -> None:
     engine.dispose()
 
 
+def _tables(writer: store.Writer, count: int) -> list[str]:
+    """``count`` empty two-seat tables, created one commit each."""
+    ids = [f"B{i}" for i in range(count)]
+
+    async def create() -> None:
+        for tid in ids:
+            await writer.submit(store.job_create_table(store.TableRow(
+                id=tid, game="spy-tracker", players=2, overrides={}, settings={},
+                status="playing", host_hash=None, version=0, result=None,
+                created_at=store.now(), seats=[store.SeatRow(0, "bot", "random"),
+                                               store.SeatRow(1, "bot", "random")])))
+
+    asyncio.run(create())
+    return ids
+
+
+def test_the_jobs_of_one_loop_turn_share_one_commit(db_url: str) -> None:
+    """Moves submitted during one turn of the event loop go to the writer together and are
+    committed in one transaction, even when that turn is slow (here it sleeps between moves,
+    letting the writer thread run: before, it took the first job alone and committed it)."""
+    engine = store.make_engine(db_url)
+    store.migrate(engine)
+    writer = store.Writer(engine)
+    ids = _tables(writer, 12)
+
+    async def scenario() -> int:
+        before = writer.commits
+        tasks = []
+        for i, tid in enumerate(ids):
+            tasks.append(asyncio.ensure_future(writer.submit(
+                store.job_append_actions(tid, 1, [(i, 0, False), (i + 1, -1, False)]))))
+            tasks.append(asyncio.ensure_future(_slow()))
+        await asyncio.gather(*tasks)
+        return writer.commits - before
+
+    async def _slow() -> None:
+        import time
+        time.sleep(0.002)  # blocks the loop's turn, but lets other threads run
+
+    commits = asyncio.run(scenario())
+    writer.close()
+    assert commits == 1
+    for i, tid in enumerate(ids):
+        assert store.read_all_actions(engine, tid) == [i, i + 1]
+        assert store.read_table(engine, tid).version == 2
+    engine.dispose()
+
+
+def test_nothing_is_answered_before_its_commit(db_url: str) -> None:
+    """``await submit(job)`` returns only once the job's transaction has committed: the row
+    is then visible to any other connection (what makes an ``ack`` safe to send)."""
+    import threading
+
+    engine = store.make_engine(db_url)
+    store.migrate(engine)
+    writer = store.Writer(engine)
+    (tid,) = _tables(writer, 1)
+    release = threading.Event()
+    slow = store.job_append_actions(tid, 1, [(3, 0, False)])
+
+    def held(conn: sa.Connection) -> None:
+        slow(conn)
+        release.wait(10)  # the transaction is open, not committed
+
+    async def scenario() -> None:
+        fut = asyncio.ensure_future(writer.submit(held))
+        done = asyncio.ensure_future(writer.submit(store.job_append_actions(
+            tid, 2, [(4, 1, False)])))
+        await asyncio.sleep(0.3)
+        assert not fut.done() and not done.done()
+        assert store.read_all_actions(engine, tid) == []
+        release.set()
+        await fut
+        assert store.read_all_actions(engine, tid)[:1] == [3]
+        await done
+        assert store.read_all_actions(engine, tid) == [3, 4]
+
+    asyncio.run(scenario())
+    writer.close()
+    engine.dispose()
+
+
 def _play_bots(client: TestClient, game: str, players: int, seed: int) -> str:
     made = create_table(client, game=game, players=players, seats=["bot"] * players, seed=seed)
     room = client.app.state.hub.rooms[made["id"]]

@@ -341,3 +341,33 @@ def test_silent_connection_is_closed(client: TestClient,
         assert reply["type"] == "error" and reply["code"] == "auth.hello_required"
         with pytest.raises(WebSocketDisconnect):
             seat.recv(5)
+
+
+@pytest.mark.parametrize("game", ["under-current", "spy-tracker", "against-the-current",
+                                  "undercover"])
+def test_action_ids_past_the_end_are_refused_not_fatal(client: TestClient, game: str) -> None:
+    """An action id beyond every action of the game is refused like any illegal move and
+    changes nothing. The table used to write the move's log lines before the engine checked
+    it, and Under Current's line for such an id raised IndexError: the socket closed with no
+    answer (found by the leak audit, tests/server/test_leak_audit.py)."""
+    players = load_game(game).num_players
+    made = create_table(client, game=game, players=players, seats=["human"] * players, seed=5)
+    tokens = [made["token"]] + [
+        client.post(f"/api/tables/{made['id']}/join", json={}).json()["token"]
+        for _ in range(players - 1)]
+    contexts, seats = zip(*(connect(client, made["id"], t) for t in tokens), strict=True)
+    try:
+        mover = server_state(client, made["id"]).current_player()
+        me = seats[mover]
+        me.my_turn()
+        before = server_state(client, made["id"]).to_json()
+        top = load_game(game, players=players).num_distinct_actions()
+        for action in (top, top + 7, 10**6):
+            expect_error(me, {"type": "act", "token": tokens[mover], "version": me.version,
+                              "action": action}, "rules.illegal_action")
+        me.send({"type": "ping", "token": tokens[mover], "id": 1})
+        assert me.until(lambda m: m["type"] == "pong")["id"] == 1  # the socket lives on
+        assert server_state(client, made["id"]).to_json() == before
+    finally:
+        for ctx in contexts:
+            ctx.__exit__(None, None, None)

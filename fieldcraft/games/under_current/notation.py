@@ -298,7 +298,9 @@ class UnderCurrentNotation(Notation):
             return f"{you(a)} drop{'' if a == seat else 's'} {what} face down into the row"
         if phase == TARGET and state.effect == SCAN and seat == a:
             t = action - g.A_TARGET
-            cards = ", ".join(g.card_names[c] for c in state.hands[t])
+            # sorted, as the view shows known cards: the hand's order is the order its cards
+            # came in, which the scanner has not seen (found by tests/server/test_leak_audit)
+            cards = ", ".join(sorted(g.card_names[c] for c in state.hands[t]))
             return f"you scan seat {t}: {cards}"
         if phase == TARGET and state.effect == SPY and seat == a:
             t = action - g.A_TARGET
