@@ -74,10 +74,10 @@ def main(name: str, sims: int) -> dict:
     # OpenSpiel's Python search bots play whole games
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
     n = spec.min_players
-    isbots = [ismcts.ISMCTSBot(game, evaluator, 2.0, 20, random_state=np.random.RandomState(s))
+    isbots = [ismcts.ISMCTSBot(game, evaluator, 2.0, 10, random_state=np.random.RandomState(s))
               for s in range(n)]
     out["ismcts"] = play(game, isbots, rng)
-    mbots = [mcts.MCTSBot(game, 2.0, 10, evaluator, random_state=np.random.RandomState(s),
+    mbots = [mcts.MCTSBot(game, 2.0, 6, evaluator, random_state=np.random.RandomState(s),
                           solve=False) for s in range(n)]
     out["mcts"] = play(game, mbots, rng)
     return out
