@@ -9,7 +9,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -156,3 +157,21 @@ class ServerProcess:
                 self.proc.wait(timeout=10)
         if self.proc is not None and self.proc.stdout is not None:
             self.proc.stdout.close()
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's chromium: Playwright's own browser download does not work on the CI machine."""
+CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-dev-shm-usage"]
+
+
+@contextmanager
+def chromium_browser() -> Iterator[Any]:
+    """One headless chromium for a module of browser tests (launching one a test is slow)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -14,25 +14,17 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.helpers import ServerProcess
+from tests.server.helpers import CHROMIUM, ServerProcess, chromium_browser
 
-CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="/usr/bin/chromium is not installed (apt-get install "
                                        "chromium)")
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run",
-        "--disable-dev-shm-usage"]
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with chromium_browser() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,8 @@ import pytest
 
 from fieldcraft.core.registry import game_spec, list_games
 from fieldcraft.server.guard import CSP
-from tests.server.helpers import ServerProcess
-from tests.server.test_browser import ARGS, CHROMIUM, create_in_lobby, take_turn
+from tests.server.helpers import ServerProcess, chromium_browser
+from tests.server.test_browser import CHROMIUM, create_in_lobby, take_turn
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="/usr/bin/chromium is not installed (apt-get install "
@@ -38,12 +38,8 @@ document.addEventListener('securitypolicyviolation', e => window.__csp.push(
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with chromium_browser() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
