@@ -39,6 +39,7 @@ from fieldcraft.core.fields import StateMeta
 from fieldcraft.core.notation import Choice, Notation
 from fieldcraft.core.search import SearchModel
 from fieldcraft.core.spec import GameInfo, GameSpec, GameType
+from fieldcraft.core.text import Event
 from fieldcraft.core.view import Observer
 
 CHANCE = -1
@@ -288,6 +289,15 @@ class State(metaclass=StateMeta):
         to someone else), so a table's public log never leaks.
         """
         return self.game.notation.describe_action(self, action, seat)
+
+    def log_event(self, action: int, seat: int | None) -> Event | None:
+        """What ``seat`` is told, for people, when ``action`` is applied here (call it before
+        applying); rendered per language by :class:`fieldcraft.core.text.Text`."""
+        return self.game.notation.event(self, action, seat)
+
+    def final_summary(self) -> dict[str, Any] | None:
+        """The final-scores table and why the game ended (``None`` before the end)."""
+        return self.game.notation.summary(self)
 
     def choices(self) -> list[Choice]:
         """The legal actions with their labels and structured ``kind``/``args``."""

@@ -22,6 +22,7 @@ import json
 import math
 import pickle
 import random
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -485,6 +486,64 @@ def tensors_hide_what_the_view_hides(game: Game) -> None:
 
 
 # -- running ---------------------------------------------------------------------------------------
+_ENGLISH = re.compile(r"[A-Za-z]{3,}")
+
+
+@check
+def game_text_is_in_every_language(game: Game) -> None:
+    """Every log event any reader is told, every choice label and the end screen render from
+    the game's own catalogue in every language with no key or parameter missing, and Japanese
+    and Chinese text holds no English word: a page never falls back to the engine's English."""
+    from fieldcraft.core.registry import game_spec
+    from fieldcraft.core.text import LANGUAGES, Text, game_messages
+
+    spec = game_spec(game.name)
+    readers = [None, *range(game.num_players)]
+    texts = {lang: {seat: Text(game_messages(spec, lang), seat, strict=True) for seat in readers}
+             for lang in LANGUAGES}
+
+    def said(lang: str, what: str, where: Any) -> None:
+        if lang != "en" and _ENGLISH.search(what):
+            raise AssertionError(f"English in {lang} text {what!r} ({where})")
+
+    events = choices = 0
+    for state, _ in _points(game, 23, 2, games=2, decisions_only=False):
+        if state.is_terminal():
+            summary = state.final_summary()
+            assert summary is not None, "a finished game has a final-scores summary"
+            assert json.loads(json.dumps(summary)) == summary
+            assert [row["seat"] for row in summary["rows"]] == list(range(game.num_players))
+            assert {s for s, row in enumerate(summary["rows"]) if row["winner"]} == \
+                set(state.winners())
+            for lang, by_seat in texts.items():
+                text = by_seat[None]
+                said(lang, text.render("end", summary["reason"]["key"],
+                                       summary["reason"]["params"]), "end")
+                for column in summary["columns"]:
+                    said(lang, text.lookup(f"col.{column['key']}"), "column")
+                    for row in summary["rows"]:
+                        value = row["values"].get(column["key"])
+                        if column.get("ns") and value is not None:
+                            said(lang, text.name(column["ns"], value), column["key"])
+            continue
+        assert state.final_summary() is None
+        action = _step(state, random.Random(state.ply() or 0))
+        for seat in readers:
+            event = state.log_event(action, seat)
+            if event is None:
+                continue
+            assert json.loads(json.dumps(event)) == event
+            events += 1
+            for lang, by_seat in texts.items():
+                said(lang, by_seat[seat].event(event), event)
+        if not state.is_chance_node():
+            for choice in state.choices():
+                choices += 1
+                for lang, by_seat in texts.items():
+                    said(lang, by_seat[state.current_player()].choice(choice), choice)
+    assert events and choices, "no event or choice was rendered"
+
+
 def configurations(name: str) -> list[tuple[int, dict[str, Any]]]:
     """Every player count of a game with each of its declared test configurations."""
     from fieldcraft.core.registry import game_spec

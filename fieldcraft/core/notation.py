@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from fieldcraft.core.errors import MalformedActionError
+from fieldcraft.core.text import Event
 
 
 class Choice(TypedDict):
@@ -50,6 +51,40 @@ class Notation:
         if state.is_chance_node():
             return None
         return f"seat {state.current_player()}: {self.action_to_string(state, action)}"
+
+    def event(self, state: Any, action: int, seat: int | None) -> Event | None:
+        """What ``seat`` (``None``: a spectator) is told when ``action`` is applied to
+        ``state``, for people: a ``log.<key>`` of the game's catalogues and its parameters
+        (``None``: nothing to tell). Called before applying.
+
+        Beside :meth:`describe_action` (the compact English line an information state and the
+        golden replays keep), this is what a table's log and the terminal show, rendered per
+        reader and language. The default tells a decision to everyone as its choice: key
+        ``<kind>`` with the choice's args and the acting ``seat``; chance is told to nobody
+        unless a game overrides it (a deal, a roll, one line for the whole setup)."""
+        if state.is_chance_node():
+            return None
+        kind, args = self.choice(state, action)
+        return {"key": kind, "params": {**args, "seat": state.current_player()}}
+
+    def summary(self, state: Any) -> dict[str, Any] | None:
+        """A finished game's final-scores table and why it ended, for the end screen.
+
+        ``{"columns": [{"key", "ns"?}], "rows": [{"seat", "winner", "values": {key: v}}],
+        "reason": Event}``: column headers are the catalogue's ``col.<key>``, a value is shown
+        through namespace ``ns`` when the column names one (a role, an animal), the reason is
+        ``end.<key>``. ``None`` before the end. The default lists the seats' returns."""
+        if not state.is_terminal():
+            return None
+        returns = state.returns()
+        winners = set(state.winners())
+        return {
+            "columns": [{"key": "return"}],
+            "rows": [{"seat": s, "winner": s in winners, "values": {"return": r}}
+                     for s, r in enumerate(returns)],
+            "reason": {"key": "winners" if winners else "nobody",
+                       "params": {"winners": sorted(winners)}},
+        }
 
     def choices(self, state: Any) -> list[Choice]:
         """Every legal action of the seat to move, in ``legal_actions`` order."""

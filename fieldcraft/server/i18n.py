@@ -15,11 +15,12 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from fieldcraft.core import text
 from fieldcraft.core.registry import game_spec, list_games
 from fieldcraft.core.spec import GameSpec
 
-LANGUAGES: dict[str, str] = {"en": "English", "ja": "日本語", "zh-Hant": "繁體中文"}
-DEFAULT = "en"
+LANGUAGES = text.LANGUAGES
+DEFAULT = text.DEFAULT
 
 
 @cache
@@ -36,22 +37,13 @@ def _load_frame(lang: str) -> dict[str, str]:
     return json.loads(text)
 
 
-@cache
 def _game_file(package: str, folder: str, lang: str) -> dict[str, str]:
-    path = resources.files(package).joinpath(folder, f"{lang}.json")
-    if not path.is_file():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8"))
+    return text._json(package, folder, lang)
 
 
 def game_messages(spec: GameSpec, lang: str) -> dict[str, str]:
-    """A game's own catalogue in ``lang``, English filled in. Its English title is the one in
-    its ``SPEC`` (so a copied folder is renamed in one place); other languages translate it as
-    ``title``."""
-    merged = {**_game_file(spec.package, spec.messages, DEFAULT), "title": spec.title}
-    if lang != DEFAULT:
-        merged.update(_game_file(spec.package, spec.messages, lang))
-    return merged
+    """A game's own catalogue in ``lang`` (see :func:`fieldcraft.core.text.game_messages`)."""
+    return text.game_messages(spec, lang)
 
 
 def catalogue(lang: str) -> dict[str, str]:

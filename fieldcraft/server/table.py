@@ -23,6 +23,9 @@ from fieldcraft.core.api import CHANCE, TERMINAL, Game, State, sample_chance
 from fieldcraft.core.errors import MalformedActionError
 from fieldcraft.server.connection import dumps
 
+Entry = tuple[str | None, Any]
+"""One reader's log entry for one action: the compact line and the event for people."""
+
 CHANCE_BATCH = 256
 """Chance draws folded into one commit at most (a whole deal is far fewer)."""
 
@@ -35,7 +38,7 @@ class Commit:
     rows: list[tuple[int, int, bool]]
     """(action, actor, by_bot) per action; the actor is ``CHANCE`` for a draw."""
     state: State
-    lines: list[tuple[str | None, ...]] | None
+    lines: list[tuple[Entry | None, ...]] | None
     snapshot: str | None = None
     result: dict[str, Any] | None = None
     acked: int = field(default=0)
@@ -48,6 +51,13 @@ class Commit:
     @property
     def terminal(self) -> bool:
         return self.result is not None
+
+
+def result_of(state: State) -> dict[str, Any]:
+    """A finished game's result as stored and sent: winners, the outcome for reports and the
+    final-scores summary for the end screen."""
+    return {"winners": state.winners(), "outcome": state.outcome(),
+            "summary": state.final_summary()}
 
 
 class Table:
@@ -63,7 +73,7 @@ class Table:
         self.version = len(state.history()) if version is None else version
         self.snapshot_every = snapshot_every
         self.last_snapshot = 0
-        self._lines: list[tuple[str | None, ...]] | None = None
+        self._lines: list[tuple[Entry | None, ...]] | None = None
         self._views: dict[tuple[int | None, bool], str] = {}
         self._views_at = -1
 
@@ -75,7 +85,7 @@ class Table:
 
     # -- the log -----------------------------------------------------------------------------------
     @property
-    def lines(self) -> list[tuple[str | None, ...]]:
+    def lines(self) -> list[tuple[Entry | None, ...]]:
         """Per action, the log line of every seat and (last) of a spectator. Built lazily by
         replaying the history, since a resumed table may never be asked for its old log."""
         if self._lines is None:
@@ -87,19 +97,30 @@ class Table:
             self._lines = built
         return self._lines
 
-    def _describe(self, state: State, action: int) -> tuple[str | None, ...]:
-        out = [state.describe_action(action, seat) for seat in range(self.players)]
-        out.append(state.describe_action(action, None))
+    def _describe(self, state: State, action: int) -> tuple[Entry | None, ...]:
+        """Per seat and (last) a spectator: the compact line and the event for people, or
+        ``None`` when that reader is told nothing."""
+        out: list[Entry | None] = []
+        for seat in (*range(self.players), None):
+            line = state.describe_action(action, seat)
+            event = state.log_event(action, seat)
+            out.append(None if line is None and event is None else (line, event))
         return tuple(out)
 
     def log_for(self, seat: int | None, since: int, until: int | None = None
                 ) -> list[dict[str, Any]]:
-        """Log entries (version, line) that ``seat`` sees for versions after ``since``."""
+        """Log entries (version, line, event) that ``seat`` sees for versions after ``since``;
+        a page shows the event (``None``: nothing for people, as for each card of a deal that
+        the game tells in one setup line), the line is the compact notation."""
         col = self.players if seat is None else seat
         lines = self.lines
         end = len(lines) if until is None else until
-        return [{"version": v + 1, "line": lines[v][col]} for v in range(since, end)
-                if lines[v][col] is not None]
+        out = []
+        for v in range(since, end):
+            entry = lines[v][col]
+            if entry is not None:
+                out.append({"version": v + 1, "line": entry[0], "event": entry[1]})
+        return out
 
     def marks(self, seat: int | None) -> list[int]:
         """Versions at which ``seat`` saw something happen (a replay steps between them)."""
@@ -141,7 +162,7 @@ class Table:
         return head + tail
 
     def result(self) -> dict[str, Any]:
-        return {"winners": self.state.winners(), "outcome": self.state.outcome()}
+        return result_of(self.state)
 
     def state_at(self, step: int) -> State:
         """The state after the first ``step`` actions, rebuilt from the action list."""
@@ -180,7 +201,7 @@ class Table:
         ``chance_rng(version)`` gives the generator for the draw that makes ``version``."""
         scratch = self.state.clone()
         rows = list(moves)
-        lines: list[tuple[str | None, ...]] | None = [] if self._lines is not None else None
+        lines: list[tuple[Entry | None, ...]] | None = [] if self._lines is not None else None
         for action, _, _ in rows:
             if lines is not None:
                 # legality first: a game describes only legal moves (Under Current's log line
@@ -203,7 +224,7 @@ class Table:
         commit = Commit(since=self.version, rows=rows, state=scratch, lines=lines,
                         acked=self.version + 1)
         if scratch.is_terminal():
-            commit.result = {"winners": scratch.winners(), "outcome": scratch.outcome()}
+            commit.result = result_of(scratch)
         if commit.terminal or commit.version - self.last_snapshot >= self.snapshot_every:
             commit.snapshot = scratch.to_json()
         return commit

@@ -9,7 +9,8 @@
 //
 // T(key, values) reads the game's own catalogue (its folder's messages/<lang>.json); kit holds
 // the shared pieces (section, seatName, value, choicesOf). draw(obs, ctx) returns a Node;
-// ctx = {seat, seats, seatLabel, choices, act}. Choices are structured by the game's notation,
+// ctx = {seat, seats, seatLabel, choices, act, disabled, recent, text} (recent: the log events
+// since the reader's own last move; text: Boards.textFor for the reader). Choices are structured by the game's notation,
 // {action, label, kind, args}, so a board finds "the placement on cell 3,1" by kind and args,
 // never by reading a label.
 "use strict";
@@ -22,11 +23,63 @@ const Boards = (function () {
     return node ? JSON.parse(node.textContent) : {};
   })();
 
-  function translator(messages) {
+  // The template language of fieldcraft/core/text.py, the same rules: {name}, {name|seat},
+  // {name|+1}, {name|ns} (the catalogue's "ns.<value>", lists joined with "_sep"), and the
+  // "<key>.you" voice when the event's seat is the reader's.
+  function has(key) { return Object.prototype.hasOwnProperty.call(GAME_I18N, key); }
+
+  function nameOf(ns, value) {
+    if (Array.isArray(value)) return value.map((v) => nameOf(ns, v)).join(has("_sep") ? GAME_I18N._sep : ", ");
+    const key = ns + "." + value;
+    return has(key) ? GAME_I18N[key] : String(value);
+  }
+
+  function seatText(seat, reader) {
+    if (typeof seat !== "number") return seat === null || seat === undefined ? "—" : String(seat);
+    if (reader && reader.viewer === seat) return has("you") ? GAME_I18N.you : "you";
+    const name = reader && reader.names ? reader.names(seat) : null;
+    return name || (has("seat") ? GAME_I18N.seat : "Seat {n}").replace("{n}", String(seat + 1));
+  }
+
+  function format(template, params, reader) {
+    return template.replace(/\{(\w+)(?:\|([\w.+-]+))?\}/g, (m, name, how) => {
+      if (!params || !(name in params)) return m;
+      const value = params[name];
+      if (!how) return value === null || value === undefined ? "—" : String(value);
+      if (how === "seat") {
+        return Array.isArray(value) ? value.map((v) => seatText(v, reader)).join(has("_sep") ? GAME_I18N._sep : ", ")
+          : seatText(value, reader);
+      }
+      if (how === "+1") return typeof value === "number" ? String(value + 1) : String(value);
+      return nameOf(how, value);
+    });
+  }
+
+  // One reader's renderer (reader = {viewer, names(seat)}): what a log line, a choice, a name or
+  // any catalogue key says in the page's language.
+  function textFor(reader) {
+    return {
+      key(key, params) { return format(has(key) ? GAME_I18N[key] : key, params || {}, reader); },
+      render(ns, key, params) {
+        let full = ns + "." + key;
+        params = params || {};
+        if (reader && reader.viewer !== null && reader.viewer !== undefined && params.seat === reader.viewer && has(full + ".you")) full += ".you";
+        return format(has(full) ? GAME_I18N[full] : full, params, reader);
+      },
+      event(e) { return this.render("log", e.key, e.params); },
+      choice(c) {
+        const key = "choice." + c.kind;
+        return has(key) ? format(GAME_I18N[key], c.args || {}, reader) : c.label;
+      },
+      name: nameOf,
+      seat(s) { return seatText(s, reader); },
+      has,
+    };
+  }
+
+  function translator() {
     return function T(key, values) {
-      let text = Object.prototype.hasOwnProperty.call(messages, key) ? messages[key] : key;
-      if (values) text = text.replace(/\{(\w+)\}/g, (m, name) => (name in values ? String(values[name]) : m));
-      return text;
+      return format(has(key) ? GAME_I18N[key] : key, values || {}, Boards.reader);
     };
   }
 
@@ -36,7 +89,7 @@ const Boards = (function () {
 
   function boardFor(game) {
     if (!(game in boards)) {
-      boards[game] = factories[game] ? factories[game](translator(GAME_I18N), kit) : null;
+      boards[game] = factories[game] ? factories[game](translator(), kit) : null;
     }
     return boards[game];
   }
@@ -62,6 +115,7 @@ const Boards = (function () {
   // drop-down with one button.
   function choices(list, act, disabled) {
     const box = el("div", { class: "choices" });
+    const text = textFor(Boards.reader);
     const groups = new Map();
     for (const choice of list) {
       if (!groups.has(choice.kind)) groups.set(choice.kind, []);
@@ -72,14 +126,14 @@ const Boards = (function () {
       const group = el("div", { class: "choice-group", "data-group": kind });
       if (many && items.length > 8) {
         const select = el("select", { class: "choice-select", "data-group": kind, "aria-label": kind, disabled },
-          items.map((c) => el("option", { value: c.action }, c.label)));
+          items.map((c) => el("option", { value: c.action }, text.choice(c))));
         group.appendChild(select);
         group.appendChild(el("button", { type: "button", class: "choice choose", "data-group": kind, disabled,
           onclick: () => act(Number(select.value)) }, t("table.choose")));
       } else {
         for (const c of items) {
           group.appendChild(el("button", { type: "button", class: "choice", "data-action": c.action,
-            "data-kind": c.kind, "data-label": c.label, disabled, onclick: () => act(c.action) }, c.label));
+            "data-kind": c.kind, "data-label": c.label, disabled, onclick: () => act(c.action) }, text.choice(c)));
         }
       }
       box.appendChild(group);
@@ -91,6 +145,41 @@ const Boards = (function () {
   function choicesOf(ctx, kind, args) {
     return (ctx.choices || []).filter((c) => c.kind === kind &&
       Object.entries(args || {}).every(([k, v]) => c.args[k] === v));
+  }
+
+  // -- the end screen ----------------------------------------------------------------------------
+  // The game's summary (core Notation.summary): one row per seat with its figures, the winner
+  // marked, "you" marked, and one sentence on why the game ended.
+  function finalScores(result, reader, seatLabel) {
+    const text = textFor(reader);
+    const summary = result.summary;
+    const box = el("div", { class: "final-scores", "data-testid": "final-scores" });
+    const winners = result.winners || [];
+    const mine = reader && reader.viewer !== null && reader.viewer !== undefined;
+    let headline = t("table.game_over");
+    if (mine) headline = winners.includes(reader.viewer) ? t("table.you_won") : t("table.you_lost");
+    box.appendChild(el("h2", { class: "headline" + (mine && winners.includes(reader.viewer) ? " won" : "") }, headline));
+    if (!summary) {
+      box.appendChild(el("p", { class: "winners" }, winners.length
+        ? t("table.winners", { list: winners.map(seatLabel).join(", ") }) : t("table.nobody_won")));
+      return box;
+    }
+    box.appendChild(el("p", { class: "reason", "data-key": summary.reason.key }, text.render("end", summary.reason.key, summary.reason.params)));
+    const head = el("tr", {}, el("th", {}, t("table.player")), summary.columns.map((c) => el("th", { "data-col": c.key }, text.key("col." + c.key))), el("th", {}, ""));
+    const body = el("tbody");
+    for (const row of summary.rows) {
+      const cells = summary.columns.map((c) => {
+        const v = row.values[c.key];
+        const shown = v === null || v === undefined ? "—" : c.ns ? text.name(c.ns, v) : String(v);
+        return el("td", { "data-col": c.key, "data-value": v === null || v === undefined ? "" : (Array.isArray(v) ? v.join(",") : String(v)) }, shown);
+      });
+      const you = mine && row.seat === reader.viewer;
+      body.appendChild(el("tr", { class: (row.winner ? "winner " : "") + (you ? "me" : ""), "data-seat": row.seat, "data-winner": row.winner ? "yes" : "no" },
+        el("td", { class: "who" }, seatLabel(row.seat)), cells,
+        el("td", { class: "mark" }, row.winner ? el("span", { class: "win-mark", title: t("table.winner") }, "★ " + t("table.winner")) : "")));
+    }
+    box.appendChild(el("table", { class: "scores" }, el("thead", {}, head), body));
+    return box;
   }
 
   // -- generic ----------------------------------------------------------------------------------
@@ -119,10 +208,52 @@ const Boards = (function () {
   }
 
   function seatName(ctx, seat) {
-    return ctx.seatLabel ? ctx.seatLabel(seat) : t("board.seat", { n: seat });
+    return ctx.seatLabel ? ctx.seatLabel(seat) : t("board.seat", { n: seat + 1 });
   }
 
-  const kit = { section, seatName, value, choicesOf };
+  // Make `node` (a card, a slot, a cell, a token) the way to play `list` (the choices it acts
+  // on): a click, Enter or Space plays it; it is focusable, named for screen readers by `name`,
+  // and marked .playable. With several choices on one thing (pass it or play it) a small menu
+  // of their labels opens beside it. Boards call this; the fallback buttons stay below.
+  function playable(node, list, ctx, name) {
+    if (!list || !list.length) return node;
+    const text = textFor(Boards.reader);
+    const labels = list.map((c) => text.choice(c));
+    node.classList.add("playable");
+    node.setAttribute("role", "button");
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("aria-label", (name ? name + ": " : "") + labels.join(" / "));
+    node.dataset.actions = list.map((c) => c.action).join(",");
+    const go = (event) => {
+      event.preventDefault();
+      event.stopPropagation();
+      if (ctx.disabled) return;
+      if (list.length === 1) { ctx.act(list[0].action); return; }
+      openMenu(node, list, labels, ctx);
+    };
+    node.addEventListener("click", go);
+    node.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") go(event); });
+    return node;
+  }
 
-  return { register, render, choices, choicesOf, generic, kit };
+  function openMenu(node, list, labels, ctx) {
+    document.querySelectorAll(".play-menu").forEach((m) => m.remove());
+    const menu = el("div", { class: "play-menu", role: "menu" },
+      list.map((c, i) => el("button", { type: "button", role: "menuitem", class: "play-menu-item", "data-action": c.action,
+        onclick: (e) => { e.stopPropagation(); menu.remove(); ctx.act(c.action); } }, labels[i])));
+    node.after(menu);
+    const first = menu.querySelector("button");
+    if (first) first.focus();
+    menu.addEventListener("keydown", (e) => { if (e.key === "Escape") { menu.remove(); node.focus(); } });
+  }
+
+  // Whether `args` appear in one of the events since the reader's own last move (ctx.recent):
+  // what a board highlights as "the last moves".
+  function recent(ctx, match) {
+    return (ctx.recent || []).some((e) => Object.entries(match).every(([k, v]) => e.params && e.params[k] === v));
+  }
+
+  const kit = { section, seatName, value, choicesOf, playable, recent };
+
+  return { register, render, choices, choicesOf, generic, kit, textFor, format, finalScores, reader: null };
 })();

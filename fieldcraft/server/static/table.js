@@ -147,16 +147,36 @@
   }
 
   // -- drawing --------------------------------------------------------------------------------
+  // Seats are shown from 1, by the player's name where there is one; the reader's own seat is
+  // "you" in game text (the log, the end screen).
+  function playerName(seat) {
+    const s = view && view.seats[seat];
+    if (!s) return null;
+    if (s.kind === "bot") return t("table.bot_n", { n: seat + 1, level: botLevel(s.bot) });
+    return s.name || null;
+  }
+
+  function botLevel(spec) {
+    const key = "bot.level." + String(spec || "").split(":")[0];
+    return I18N[key] ? t(key) : String(spec || "");
+  }
+
   function seatLabel(seat) {
     const s = view && view.seats[seat];
-    if (you && seat === you.seat) return t("table.seat", { n: seat }) + " (" + t("table.you") + ")";
-    if (!s) return t("table.seat", { n: seat });
-    const who = s.kind === "bot" ? t("table.bot") + " " + s.bot : (s.name || t("table.open_seat"));
-    return t("table.seat", { n: seat }) + " · " + who;
+    const number = t("table.seat", { n: seat + 1 });
+    if (you && seat === you.seat) return number + " (" + t("table.you") + ")";
+    if (!s) return number;
+    const who = s.kind === "bot" ? t("table.bot") + " · " + botLevel(s.bot) : (s.name || t("table.open_seat"));
+    return number + " · " + who;
+  }
+
+  function reader() {
+    return { viewer: you ? you.seat : null, names: playerName };
   }
 
   function render() {
     if (!view) return;
+    Boards.reader = reader();
     const status = $("table-status");
     status.textContent = t("status." + view.status);
     status.dataset.status = view.status;
@@ -174,7 +194,7 @@
 
   function renderWho() {
     const who = $("who-am-i");
-    who.textContent = you ? t("table.you_are", { n: you.seat }) + (you.name ? " · " + you.name : "") : t("table.spectating");
+    who.textContent = you ? t("table.you_are", { n: you.seat + 1 }) + (you.name ? " · " + you.name : "") : t("table.spectating");
     const mine = you && view.seats[you.seat];
     $("away-panel").hidden = !(mine && mine.away);
     const host = Tokens.host(tableId);
@@ -191,7 +211,7 @@
     const list = clear($("join-seats"));
     for (const s of free) {
       list.appendChild(el("button", { type: "button", class: "take-seat", "data-seat": s.seat,
-        onclick: () => join(s.seat) }, t("table.take_seat", { n: s.seat })));
+        onclick: () => join(s.seat) }, t("table.take_seat", { n: s.seat + 1 })));
     }
   }
 
@@ -254,12 +274,20 @@
   setInterval(tick, 1000);
 
   function renderBoard() {
+    const mine = you ? you.seat : null;
+    const shown = logEntries.filter((e) => e.event);
+    let from = 0;
+    shown.forEach((e, i) => { if (mine !== null && e.event.params && e.event.params.seat === mine) from = i + 1; });
+    if (from >= shown.length) from = Math.max(0, shown.length - 1);
     const ctx = {
-      seat: you ? you.seat : null,
+      seat: mine,
       seats: view.seats,
       seatLabel,
       choices: view.choices,
       act,
+      disabled: waiting || document.body.dataset.connected !== "yes",
+      recent: shown.slice(from).map((e) => e.event),
+      text: Boards.textFor(reader()),
     };
     const board = clear($("board"));
     board.appendChild(Boards.render(info.game, view.observation, ctx));
@@ -294,8 +322,9 @@
 
   function renderLog() {
     const list = clear($("log"));
-    for (const e of logEntries.slice(-200)) {
-      list.appendChild(el("li", { class: "log-line", "data-version": e.version }, e.line));
+    const text = Boards.textFor(reader());
+    for (const e of logEntries.filter((x) => x.event).slice(-200)) {
+      list.appendChild(el("li", { class: "log-line", "data-version": e.version, "data-key": e.event.key }, text.event(e.event)));
     }
     list.scrollTop = list.scrollHeight;
   }
@@ -305,11 +334,10 @@
     if (!view.result) { box.hidden = true; return; }
     box.hidden = false;
     clear(box);
-    const winners = view.result.winners || [];
-    box.appendChild(el("h2", {}, t("table.game_over")));
-    box.appendChild(el("p", { class: "winners" }, winners.length
-      ? t("table.winners", { list: winners.map(seatLabel).join(", ") }) : t("table.nobody_won")));
-    box.appendChild(el("a", { href: "/t/" + tableId + "/replay", id: "replay-link" }, t("table.replay")));
+    box.appendChild(Boards.finalScores(view.result, reader(), seatLabel));
+    box.appendChild(el("p", { class: "result-links" },
+      el("a", { href: "/t/" + tableId + "/replay", id: "replay-link" }, t("table.replay"))));
+    box.scrollIntoView({ block: "nearest" });
   }
 
   connect();
