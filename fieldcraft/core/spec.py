@@ -116,7 +116,14 @@ class GameSpec:
     """The browser board's script, a file in the package (registers itself with ``Boards``)."""
     board_css: str | None = None
     messages: str = "messages"
-    """Folder of the game's text catalogues, ``<lang>.json`` each."""
+    """Folder of the game's text catalogues, ``<lang>.json`` each (its ``about`` and ``time``
+    keys are the lobby's two-line description and playing time)."""
+    icon: str | None = None
+    """The lobby's picture of the game, an SVG file in the package."""
+    rules_pages: str | None = None
+    """Folder of the game's rules page, ``<lang>.md`` each (our own summary, shown in the app)."""
+    lobby_order: int = 100
+    """Where the lobby lists the game (lower first; ties by id)."""
     search: SearchSettings = field(default_factory=SearchSettings)
     test_configs: tuple[dict[str, Any], ...] = ({},)
     """Ruleset overrides (variants) the conformance suite runs besides the defaults."""
