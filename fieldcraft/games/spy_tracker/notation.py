@@ -174,7 +174,6 @@ class SpyTrackerNotation(Notation):
                                                          "rounds": state.round}}
         else:
             reason = {"key": "last_standing", "params": {"winner": winner,
-                                                         "sources": state.sources[winner],
                                                          "rounds": state.round}}
         return {"columns": [{"key": "points"}, {"key": "sources"}], "rows": rows,
                 "reason": reason}
