@@ -21,6 +21,8 @@ import httpx
 import pytest
 
 from fieldcraft.core import load_game
+from fieldcraft.core.registry import game_spec
+from fieldcraft.core.text import Text, game_messages
 from fieldcraft.server import store
 from tests.server.helpers import CHROMIUM, ServerProcess, chromium_browser
 
@@ -168,7 +170,7 @@ def play_game(browser: Any, server: ServerProcess, lang: str, shots: Path | None
             if name != "winner":
                 assert str(value) in words, (name, value, words)
         if lang == "en":
-            assert words.startswith("The game ends")
+            assert words.startswith("The game ends in round")
         # the end screen tells no stale "who opens" and still shows the last reveal
         assert page.locator("#last-reveal").count() == 1
         assert page.locator("#bid-maker, #current-bid").count() == 0
@@ -190,3 +192,106 @@ def test_a_person_plays_a_whole_game_on_the_board(browser: Any, server: ServerPr
     if folder:
         folder.mkdir(parents=True, exist_ok=True)
     play_game(browser, server, lang, folder)
+
+
+# -- the events and the end screen, as each reader is told them (no browser) ---------------------
+def told(state: Any, text: str) -> dict[Any, Any]:
+    """Each reader's event for the action named ``text`` (applied afterwards)."""
+    action = state.string_to_action(text)
+    readers = (None, *range(state.game.num_players))
+    events = {seat: state.log_event(action, seat) for seat in readers}
+    state.apply_action(action)
+    return events
+
+
+def english(seat: int | None) -> Text:
+    return Text(game_messages(game_spec(GAME), "en"), seat)
+
+
+def japanese(seat: int | None) -> Text:
+    return Text(game_messages(game_spec(GAME), "ja"), seat)
+
+
+def dealt_two_seats(**overrides: Any) -> tuple[Any, Any, list[dict[Any, Any]]]:
+    """Seat 1 opens; seat 0 holds two Moscow spies and a Mercenary, seat 1 a Moscow spy, a
+    Traitor and a London Muscle (Moscow true count 3). Returns each dealt card's events."""
+    game = load_game(GAME, players=2, sources={"2": 3}, **overrides)
+    state = game.new_initial_state()
+    assert told(state, "seat 1 opens") == {None: None, 0: None, 1: None}
+    hands = [["Agency/Face/Moscow", "Bureau/Face/Moscow", "Mercenary 1"],
+             ["Command/Face/Moscow", "Traitor 1", "Agency/Muscle/London"]]
+    events = [told(state, f"deal {card} to seat {seat}")
+              for seat, hand in enumerate(hands) for card in hand]
+    return game, state, events
+
+
+def test_the_deal_is_one_line_per_reader_naming_only_their_own_cards() -> None:
+    _, _, events = dealt_two_seats()
+    assert all(e == {None: None, 0: None, 1: None} for e in events[:-1])  # one line, at the end
+    last = events[-1]
+    assert last[None] == {"key": "deal_public", "params": {"round": 1, "opener": 1}}
+    assert last[0]["params"]["cards"] == ["Agency/Face/Moscow", "Bureau/Face/Moscow",
+                                          "Mercenary"]
+    assert last[1]["params"]["cards"] == ["Command/Face/Moscow", "Agency/Muscle/London",
+                                          "Traitor"]
+    assert english(0).event(last[0]) == ("Round 1: you are dealt Face (Agency, Moscow), Face "
+                                         "(Bureau, Moscow), Mercenary. First bid: Seat 2.")
+    assert english(1).event(last[1]).endswith("Traitor. First bid: you.")
+    assert japanese(1).event(last[1]) == (
+        "第1ラウンド：あなたにフェイス（司令部・モスクワ）、マッスル（機関・ロンドン）、"
+        "裏切り者が配られました。最初の宣言はあなたです。")
+    assert english(None).event(last[None]) == ("Round 1: the cards are dealt. "
+                                               "First bid: Seat 2.")
+
+
+def test_a_call_tells_its_outcome_in_each_readers_voice() -> None:
+    _, state, _ = dealt_two_seats()
+    bid = told(state, "bid 4 Moscow")
+    assert bid[0] == bid[None] == {"key": "open_bid", "params": {
+        "seat": 1, "count": 4, "trait": "Moscow"}}
+    assert english(1).event(bid[1]) == "You open with 4 × Moscow."
+    assert told(state, "next: seat 0") == {None: None, 0: None, 1: None}  # forced: not told
+    call = told(state, "call")
+    assert call[0] == call[1] == call[None]
+    assert call[0]["key"] == "call" and call[0]["params"]["true"] == 3
+    assert english(0).event(call[0]) == (
+        "You call 4 × Moscow (bid by Seat 2): the true count is 3, so Seat 2 must give up a "
+        "Source.")
+    assert english(1).event(call[1]) == (
+        "Seat 1 calls 4 × Moscow (bid by you): the true count is 3, so you must give up a "
+        "Source.")
+    assert japanese(1).event(call[1]) == (
+        "1番席があなたの「モスクワ×4」にコール：実際の数は3。あなたが情報源を1つ失います。")
+
+
+def test_a_spot_that_scores_and_a_choice_of_who_answers_are_told() -> None:
+    game = load_game(GAME, players=3, sources={"3": 1}, first_bidder="seat 0")
+    state = game.new_initial_state()
+    for seat, card in enumerate(["Agency/Face/Moscow", "Mercenary 1", "Traitor 1"]):
+        told(state, f"deal {card} to seat {seat}")
+    told(state, "bid 1 Moscow")
+    handed = told(state, "next: seat 2")
+    assert handed[1] == {"key": "next", "params": {"seat": 0, "next": 2}}
+    assert english(0).event(handed[0]) == "You hand the turn to Seat 3."
+    spot = told(state, "spot")[None]  # Moscow: 1 + 1 - 1 = 1, exactly the bid
+    assert spot["key"] == "spot_point_out"
+    assert english(None).event(spot) == (
+        "Seat 3 spots 1 × Moscow (bid by Seat 1): the true count is 1, so Seat 1 must give up "
+        "a last Source and leave the game, and a point goes to Seat 3.")
+
+
+def test_the_end_screen_has_the_engines_figures_and_says_how_it_ended() -> None:
+    _, state, _ = dealt_two_seats(points_to_win=1)
+    for text in ("bid 3 Moscow", "next: seat 0", "spot"):  # exactly 3 Moscow: seat 0 scores
+        state.apply_action(state.string_to_action(text))
+    assert state.is_terminal()
+    summary = state.final_summary()
+    assert [c["key"] for c in summary["columns"]] == ["points", "sources"]
+    assert [r["values"] for r in summary["rows"]] == [{"points": 1, "sources": 3},
+                                                     {"points": 0, "sources": 2}]
+    assert [r["winner"] for r in summary["rows"]] == [True, False]
+    reason = summary["reason"]
+    assert english(0).render("end", reason["key"], reason["params"]) == (
+        "The game ends in round 1: you reached 1 points.")
+    assert japanese(None).render("end", reason["key"], reason["params"]) == (
+        "第1ラウンドでゲーム終了：1番席が1点に達しました。")
