@@ -18,7 +18,10 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
   let autoAt = null; // the version whose single "next" the board has played
 
   const version = () => document.body.dataset.version || "";
-  const traitName = (a) => T("trait." + a);
+  // A name from one of the catalogue's namespaces (trait.Moscow, card.Mercenary), the value itself
+  // if the catalogue has none.
+  const named = (ns, value) => Boards.textFor(Boards.reader).name(ns, value);
+  const traitName = (a) => named("trait", a);
 
   function traitLabel(a) {
     return el("span", { class: "trait" + (MARK[a] ? " f-" + a.toLowerCase() : "") },
@@ -44,7 +47,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     const parts = (name || "").split("/");
     if (parts.length === 3) {
       const [faction, role, city] = parts;
-      const label = T("card." + name) + (o.attribute && mark ? " · " + T("counted") : "");
+      const label = named("card", name) + (o.attribute && mark ? " · " + T("counted") : "");
       return el("div", { class: "st-card f-" + faction.toLowerCase() + extra, "data-card": name, title: label, "aria-label": label, role: "img" },
         el("span", { class: "faction" }, el("span", { class: "st-mark", "aria-hidden": "true" }, MARK[faction] + " "), traitName(faction)),
         el("span", { class: "role" }, traitName(role)), el("span", { class: "city" }, traitName(city)), badge);
@@ -53,7 +56,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     const kind = merc ? "Mercenary" : "Traitor";
     const label = T(merc ? "counted_plus" : "counted_minus");
     return el("div", { class: "st-card " + (merc ? "s-merc" : "s-traitor") + extra, "data-card": name, title: label, "aria-label": label, role: "img" },
-      el("span", { class: "big", "aria-hidden": "true" }, merc ? "★" : "✖"), el("span", { class: "role" }, T("card." + kind)),
+      el("span", { class: "big", "aria-hidden": "true" }, merc ? "★" : "✖"), el("span", { class: "role" }, named("card", kind)),
       el("span", { class: "city" }, merc ? "+1" : "−1"), badge);
   }
 
