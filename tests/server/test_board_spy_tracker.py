@@ -70,18 +70,27 @@ def check_no_english(page: Any) -> None:
     assert not found, found
 
 
-def person_move(page: Any, rng: random.Random) -> None:
+def press(thing: Any, rng: random.Random) -> None:
+    """Play a board thing by a click, or now and then from the keyboard (focus, then Enter)."""
+    if rng.random() < 0.25:
+        thing.focus()
+        thing.press("Enter")
+    else:
+        thing.click()
+
+
+def person_move(page: Any, rng: random.Random) -> str:
     """One move of the person, by clicking board things only: a seat panel to hand the turn to,
     CALL or SPOT, or a count and then a trait in the bid maker."""
     seats = page.locator("#st-seats .st-seat.playable")
     challenges = page.locator("#current-bid .st-challenge.playable")
     if seats.count():
-        seats.nth(rng.randrange(seats.count())).click()
-        return
+        press(seats.nth(rng.randrange(seats.count())), rng)
+        return "seat"
     traits = page.locator("#bid-maker .st-trait.playable")
     if challenges.count() and (not traits.count() or rng.random() < 0.35):
-        challenges.nth(rng.randrange(challenges.count())).click()
-        return
+        press(challenges.nth(rng.randrange(challenges.count())), rng)
+        return "challenge"
     counts = page.locator("#bid-maker .st-count")
     if counts.count() > 1:
         # low counts mostly, so that bids stay believable and rounds do not run to the cap
@@ -89,7 +98,8 @@ def person_move(page: Any, rng: random.Random) -> None:
         assert page.locator("#bid-maker .st-count[aria-pressed=true]").count() == 1
     traits = page.locator("#bid-maker .st-trait.playable")
     assert traits.count(), "the bid maker offers no trait at the picked count"
-    traits.nth(rng.randrange(traits.count())).click()
+    press(traits.nth(rng.randrange(traits.count())), rng)
+    return "bid"
 
 
 def play_game(browser: Any, server: ServerProcess, lang: str, shots: Path | None) -> None:
@@ -109,7 +119,7 @@ def play_game(browser: Any, server: ServerProcess, lang: str, shots: Path | None
         page.evaluate(f"() => localStorage.setItem('fc-token-{table}', '{made['token']}')")
         page.goto(f"{server.base}/t/{table}?lang={lang}")
         rng = random.Random(11 if lang == "en" else 12)
-        moves = autos = 0
+        moves: dict[str, int] = {"seat": 0, "challenge": 0, "bid": 0, "auto": 0}
         shot_taken = False
         deadline = time.monotonic() + 60
         while True:
@@ -124,7 +134,7 @@ def play_game(browser: Any, server: ServerProcess, lang: str, shots: Path | None
             version = page.evaluate("document.body.dataset.version")
             if page.locator("#st-auto-next").count():
                 # the only seat left to answer: the board plays "next" by itself
-                autos += 1
+                moves["auto"] += 1
                 page.wait_for_function(
                     f"() => document.body.dataset.version !== '{version}'")
                 continue
@@ -135,13 +145,12 @@ def play_game(browser: Any, server: ServerProcess, lang: str, shots: Path | None
                 page.evaluate("() => document.getElementById('turn-banner').scrollIntoView()")
                 page.screenshot(path=str(shots / f"{GAME}-board{suffix}.png"))
                 shot_taken = True
-            person_move(page, rng)
-            moves += 1
+            moves[person_move(page, rng)] += 1
             page.wait_for_function(f"() => document.body.dataset.version !== '{version}'")
         page.wait_for_selector("[data-testid=final-scores]")
         if lang == "ja":
             check_no_english(page)
-        assert moves >= 2
+        assert moves["bid"] >= 2 and moves["seat"] + moves["auto"] >= 2, moves
         result = httpx.get(f"{server.base}/api/tables/{table}").json()["result"]
         game = load_game(GAME, players=PLAYERS, **OVERRIDES)
         engine = store.make_engine(server.db_url)

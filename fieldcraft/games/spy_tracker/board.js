@@ -182,7 +182,8 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     if (!r) return null;
     const box = el("div", { class: "st-reveal" + (kit.recent(ctx, { loser: r.loser, true: r.true_count }) ? " fresh" : ""), id: "last-reveal" },
       el("h4", {}, T("last_reveal")),
-      el("p", {}, T(r.challenge === "spot" ? "reveal_spot" : "reveal_call", { challenger: r.challenger, bidder: r.bidder, count: r.count, trait: r.attribute })),
+      el("p", {}, T(r.challenge === "spot" ? (r.challenger === ctx.seat ? "reveal_spot_you" : "reveal_spot")
+        : (r.challenger === ctx.seat ? "reveal_call_you" : "reveal_call"), { challenger: r.challenger, bidder: r.bidder, count: r.count, trait: r.attribute })),
       el("p", { class: "st-truth", "data-true": r.true_count, "data-bid": r.count },
         el("span", { class: "true-n" }, String(r.true_count)), " ", T("true_vs_bid", { true: r.true_count, count: r.count })));
     (r.cards || []).forEach((cards, s) => {

@@ -123,6 +123,8 @@ def _reveal(t: Text, reveal: dict[str, Any], say: Any) -> list[str]:
     the cards that counted marked (✓ the trait, +1 a Mercenary, −1 a Traitor)."""
     attribute = reveal["attribute"]
     key = "reveal_spot" if reveal["challenge"] == "spot" else "reveal_call"
+    if reveal["challenger"] == t.viewer:
+        key += "_you"
     lines = [f"[bold]{say('last_reveal')}:[/] "
              + say(key, challenger=reveal["challenger"], bidder=reveal["bidder"],
                    count=reveal["count"], trait=attribute),
