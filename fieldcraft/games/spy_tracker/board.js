@@ -94,7 +94,8 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       if (s === obs.to_act) cls.push("current");
       if (s === ctx.seat) cls.push("me");
       if (!active) cls.push("out");
-      if (kit.recent(ctx, { loser: s })) cls.push("recent");
+      const r = obs.last_reveal; // the loser of the last challenge, if it happened since your move
+      if (r && r.loser === s && kit.recent(ctx, { loser: s, true: r.true_count })) cls.push("recent");
       const panel = el("div", { class: cls.join(" "), "data-seat": s },
         el("div", { class: "who" }, s === obs.to_act ? el("span", { class: "turn", title: T("to_act") }, "▶ ") : null,
           seatName(ctx, s), active ? null : el("span", { class: "out-mark" }, " ✖ " + T("eliminated"))),
