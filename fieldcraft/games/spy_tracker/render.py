@@ -33,6 +33,11 @@ def _sources(active: int, start: int) -> str:
     return "[green]" + "●" * active + "[/][dim]" + "✕" * lost + "[/]"
 
 
+def _sep(t: Text) -> str:
+    """The language's list separator ("、" in Japanese)."""
+    return t.messages.get("_sep", ", ")
+
+
 def _pad(words: str, width: int) -> str:
     """Pad to ``width`` terminal cells (a Japanese character takes two)."""
     return words + " " * max(width - cell_len(words), 0)
@@ -87,7 +92,7 @@ def render(observation: dict[str, Any], text: Text | None = None) -> str:
             f"[yellow]{'★' * points}[/]{points}  {say('cards')} {obs['hand_sizes'][seat]}{out}")
     if me is not None and obs.get("hand_cards"):
         lines.append(f"[bold]{say('hand')}:[/] "
-                     + ", ".join(_card(t, card) for card in obs["hand_cards"]))
+                     + _sep(t).join(_card(t, card) for card in obs["hand_cards"]))
     bid = obs.get("current_bid")
     if bid:
         lines.append(f"[bold]{say('current_bid')}:[/] {_bid(t, bid['count'], bid['attribute'])}"
@@ -115,6 +120,8 @@ def render(observation: dict[str, Any], text: Text | None = None) -> str:
                 reason = t.render("end", "last_standing", {"winner": winner,
                                                           "rounds": obs["round"]})
             lines.append(f"[bold green]{escape(reason)}[/]")
+    elif to_act is not None:
+        lines.append(say("waiting_for", seat=to_act))
     return "\n".join(lines)
 
 
@@ -142,7 +149,7 @@ def _reveal(t: Text, reveal: dict[str, Any], say: Any) -> list[str]:
             else:
                 mark = "[green]✓[/]" if attribute in card.split("/") else "[dim]·[/]"
             shown.append(f"{mark} {_card(t, card)}")
-        lines.append(f"  {escape(t.seat(seat))}: " + ", ".join(shown))
+        lines.append(f"  {escape(t.seat(seat))}: " + _sep(t).join(shown))
     result = "  ✖ " + say("lost_source", seat=reveal["loser"])
     if reveal["eliminated"]:
         result += " · " + say("eliminated")
