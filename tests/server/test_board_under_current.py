@@ -80,7 +80,8 @@ def fallback_actions(page: Any) -> set[int]:
 def assert_no_english(page: Any) -> None:
     texts = page.evaluate("""() => [
         ...[...document.querySelectorAll('.log-line')].map(e => e.textContent),
-        ...[...document.querySelectorAll('#board .playable')].map(e => e.getAttribute('aria-label')),
+        ...[...document.querySelectorAll('#board .playable')]
+            .map(e => e.getAttribute('aria-label')),
         ...[...document.querySelectorAll('#choices button.choice, #choices option')]
             .map(e => e.textContent)]""")
     english = [text for text in texts if ENGLISH.search(text or "")]
@@ -115,7 +116,8 @@ def play_one_move(page: Any, rng: random.Random, lang: str, shot: Path | None = 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_a_whole_game_is_played_on_the_board(browser: Any, server: ServerProcess,
                                              lang: str) -> None:
-    shots = os.environ.get("FIELDCRAFT_SHOTS") if lang == "en" else None
+    # English pictures for docs/img; FIELDCRAFT_SHOTS_JA pictures the Japanese game to look at
+    shots = os.environ.get("FIELDCRAFT_SHOTS" if lang == "en" else "FIELDCRAFT_SHOTS_JA")
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -123,6 +125,7 @@ def test_a_whole_game_is_played_on_the_board(browser: Any, server: ServerProcess
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     try:
+        suffix = "" if lang == "en" else "-" + lang
         rng = random.Random(11)
         table = open_table(page, server.base, lang, seed=5 if lang == "en" else 8)
         page.wait_for_selector("#my-role")
@@ -138,7 +141,7 @@ def test_a_whole_game_is_played_on_the_board(browser: Any, server: ServerProcess
             shot = None
             if shots and not shot_taken and moves >= SHOT_AT and \
                     page.locator("#board .uc-pending .playable").count():
-                shot, shot_taken = Path(shots) / f"{GAME}-board.png", True
+                shot, shot_taken = Path(shots) / f"{GAME}-board{suffix}.png", True
             play_one_move(page, rng, lang, shot)
             moves += 1
             assert moves < 300
@@ -169,7 +172,7 @@ def test_a_whole_game_is_played_on_the_board(browser: Any, server: ServerProcess
         assert page.locator("#reveal .final-role").count() == PLAYERS
         if shots:
             page.locator("#result").scroll_into_view_if_needed()
-            page.screenshot(path=str(Path(shots) / f"{GAME}-end.png"))
+            page.screenshot(path=str(Path(shots) / f"{GAME}-end{suffix}.png"))
             assert shot_taken, "no mid-game picture: the person was never passed a card"
         assert not errors, errors
     finally:
