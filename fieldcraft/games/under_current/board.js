@@ -137,7 +137,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     const card = ucCard(ctx, p.card);
     const holder = el("div", { class: "pending-card" }, card);
     playable(holder, [...choicesOf(ctx, "use"), ...choicesOf(ctx, "file")], ctx, p.card ? cardName(ctx, p.card) : T("ui.pending_card"));
-    const bits = [el("span", {}, T("ui.pending", { passer: ctx.text.seat(p.passer), receiver: ctx.text.seat(p.receiver),
+    const bits = [el("span", {}, T(p.passer === ctx.seat ? "ui.pending_you" : "ui.pending", { passer: ctx.text.seat(p.passer), receiver: ctx.text.seat(p.receiver),
       card: p.card ? cardName(ctx, p.card) : T("ui.pending_card") }))];
     if (p.effect) bits.push(el("span", { class: "effect-now", title: T("help." + p.effect) }, T("ui.effect_now", { effect: ctx.text.name("effect", p.effect) })));
     if (p.your_swap_card) bits.push(el("span", {}, T("ui.your_swap", { card: cardName(ctx, p.your_swap_card) })));

@@ -188,11 +188,11 @@ def event(state: UnderCurrentState, action: int, seat: int | None) -> Event | No
             if seat == a:
                 cards = sorted(names[c] for c in state.hands[t])
                 return _event("scan", seat=a, target=t, cards=cards)
-            return _event("scan_hidden", seat=a, target=t)
+            return _event("scan_you" if seat == t else "scan_hidden", seat=a, target=t)
         if effect == SPY:
             if seat == a:
                 return _event("spy", seat=a, target=t, role=g.role_names[state.roles[t]])
-            return _event("spy_hidden", seat=a, target=t)
+            return _event("spy_you" if seat == t else "spy_hidden", seat=a, target=t)
         if effect == FLIP:
             if seat == a:
                 return _event("flip_got", seat=a, target=t, got=g.role_names[state.roles[t]])
@@ -229,7 +229,8 @@ def event(state: UnderCurrentState, action: int, seat: int | None) -> Event | No
     if phase == RETIRE_CHOICE:
         t, f = divmod(action - g.A_RETIRE, 4)
         right = g.role_faction[state.roles[t]] == f
-        return _event("retire_right" if right else "retire_wrong", seat=a, target=t,
+        key = "retire_right" if right else "retire_wrong"
+        return _event(key + ("_you" if seat == t else ""), seat=a, target=t,
                       faction=FACTIONS[f])
     if phase in (DECLARE_RED, DECLARE_BLUE):
         green = state.green_queue[0]

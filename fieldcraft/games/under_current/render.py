@@ -104,7 +104,8 @@ def render(obs: dict[str, Any], text: Text | None = None) -> str:
     if pending:
         what = text.name("card", pending["card"]) if pending["card"] else \
             text.lookup("ui.pending_card")
-        bits = [say("ui.pending", passer=text.seat(pending["passer"]), card=what,
+        key = "ui.pending_you" if pending["passer"] == seat else "ui.pending"
+        bits = [say(key, passer=text.seat(pending["passer"]), card=what,
                     receiver=text.seat(pending["receiver"]))]
         if pending.get("effect"):
             bits.append(say("ui.effect_now", effect=text.name("effect", pending["effect"])))
