@@ -174,6 +174,19 @@ def test_a_whole_game_is_played_on_the_board(browser: Any, server: ServerProcess
             page.locator("#result").scroll_into_view_if_needed()
             page.screenshot(path=str(Path(shots) / f"{GAME}-end{suffix}.png"))
             assert shot_taken, "no mid-game picture: the person was never passed a card"
+        if lang == "en":  # the replay draws the board from a spectator's and a seat's view
+            page.click("#replay-link")
+            page.wait_for_function("() => document.body.dataset.step !== undefined")
+            for pov in ("", "1"):
+                page.select_option("#pov", pov)
+                page.click("#rp-first")
+                page.wait_for_function("() => document.body.dataset.step === '0'")
+                for _ in range(12):
+                    step = page.evaluate("document.body.dataset.step")
+                    page.click("#rp-next")
+                    page.wait_for_function(f"() => document.body.dataset.step !== '{step}'")
+                    assert page.locator("#board .uc").count() == 1
+                    assert page.locator("#board .playable").count() == 0
         assert not errors, errors
     finally:
         context.close()

@@ -32,8 +32,8 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     const cls = COLOURS[c.colour] || "plain";
     const label = cardName(ctx, name) + (o.down ? " (" + T("ui.known_down") + ")" : "");
     return el("div", { class: "card c-" + cls + size + (o.down ? " known-down" : ""), "data-card": name,
-      title: label + (T("help." + c.effect) !== "help." + c.effect ? " — " + T("help." + c.effect) : ""), "aria-label": label },
-      el("span", { class: "colour" }, el("span", { class: "sym", "aria-hidden": "true" }, T("symbol." + c.colour)), " ", ctx.text.name("faction", c.colour)),
+      title: label + (ctx.text.has("help." + c.effect) ? " — " + ctx.text.name("help", c.effect) : ""), "aria-label": label },
+      el("span", { class: "colour" }, el("span", { class: "sym", "aria-hidden": "true" }, ctx.text.name("symbol", c.colour)), " ", ctx.text.name("faction", c.colour)),
       el("span", { class: "effect" }, ctx.text.name("effect", c.effect)),
       c.mark ? el("span", { class: "count-mark" }, c.mark) : null,
       o.down ? el("span", { class: "badge" }, T("ui.face_down")) : null);
@@ -44,7 +44,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
   function ucRole(ctx, name) {
     const f = factionOf(name);
     return el("span", { class: "role r-" + (COLOURS[f] || "plain") },
-      el("span", { class: "sym", "aria-hidden": "true" }, T("symbol." + f)), " ", ctx.text.name("role", name));
+      el("span", { class: "sym", "aria-hidden": "true" }, ctx.text.name("symbol", f)), " ", ctx.text.name("role", name));
   }
 
   // What this seat knows of a role position: the card, a few candidates, or nothing.
@@ -139,7 +139,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     playable(holder, [...choicesOf(ctx, "use"), ...choicesOf(ctx, "file")], ctx, p.card ? cardName(ctx, p.card) : T("ui.pending_card"));
     const bits = [el("span", {}, T(p.passer === ctx.seat ? "ui.pending_you" : "ui.pending", { passer: ctx.text.seat(p.passer), receiver: ctx.text.seat(p.receiver),
       card: p.card ? cardName(ctx, p.card) : T("ui.pending_card") }))];
-    if (p.effect) bits.push(el("span", { class: "effect-now", title: T("help." + p.effect) }, T("ui.effect_now", { effect: ctx.text.name("effect", p.effect) })));
+    if (p.effect) bits.push(el("span", { class: "effect-now", title: ctx.text.name("help", p.effect) }, T("ui.effect_now", { effect: ctx.text.name("effect", p.effect) })));
     if (p.your_swap_card) bits.push(el("span", {}, T("ui.your_swap", { card: cardName(ctx, p.your_swap_card) })));
     return el("div", { class: "uc-pending" }, holder, el("div", { class: "pending-text" }, bits));
   }
@@ -181,7 +181,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
 
     if (obs.identity_confirmation) {
       const ic = obs.identity_confirmation;
-      const fmt = (list) => list.map((s) => ctx.text.seat(s)).join(ctx.text.has("_sep") ? T("_sep") : ", ") || T("ui.none");
+      const fmt = (list) => list.map((s) => ctx.text.seat(s)).join(ctx.text.has("_sep") ? ctx.text.key("_sep") : ", ") || T("ui.none");
       root.appendChild(el("p", { class: "uc-identity" }, "👁 ", T("ui.identity", { eyes: fmt(ic.eye), thumbs: fmt(ic.thumb) })));
     }
     const piles = el("div", { class: "uc-piles" });
