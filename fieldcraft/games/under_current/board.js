@@ -61,6 +61,12 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
   }
 
 
+  // A thing whose choices open a menu sits in a holder, so that the menu (placed right after
+  // it) opens just below it rather than at the corner of the grid or row around it.
+  function menuHolder(node) {
+    return el("div", { class: "play-holder" }, node);
+  }
+
   function drawRow(obs, ctx) {
     const row = el("div", { class: "uc-row", id: "uc-row" });
     const entries = obs.row || [];
@@ -108,7 +114,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       if (recent(ctx, { seat: s }) || recent(ctx, { target: s }) || recent(ctx, { named: s })) seat.classList.add("recent");
       const list = [...choicesOf(ctx, "target", { seat: s }), ...choicesOf(ctx, "retire", { seat: s }), ...choicesOf(ctx, "name", { seat: s })];
       playable(seat, list, ctx, seatName(ctx, s));
-      seats.appendChild(seat);
+      seats.appendChild(menuHolder(seat));
     }
     return seats;
   }
@@ -126,7 +132,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
         hint || el("div", { class: "seat-role muted" }, T("ui.unknown")));
       if (recent(ctx, { reserve: r })) slot.classList.add("recent");
       playable(slot, [...choicesOf(ctx, "reserve", { reserve: r }), ...choicesOf(ctx, "name", { reserve: r })], ctx, name);
-      box.appendChild(slot);
+      box.appendChild(menuHolder(slot));
     });
     return section(T("ui.reserve"), box);
   }
@@ -154,7 +160,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     const hand = el("div", { class: "hand" }, obs.hand.map((c) => {
       const node = ucCard(ctx, c);
       const list = [...choicesOf(ctx, "pass", { card: c }), ...choicesOf(ctx, "give", { card: c }), ...choicesOf(ctx, "drop", { card: c })];
-      return playable(node, list, ctx, cardName(ctx, c));
+      return menuHolder(playable(node, list, ctx, cardName(ctx, c)));
     }));
     mine.appendChild(el("div", { class: "my-cards" }, el("h4", {}, T("ui.hand")), obs.hand.length ? hand : el("p", { class: "muted" }, T("ui.hand_empty"))));
     return mine;
