@@ -67,6 +67,12 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     return el("div", { class: "play-holder" }, node);
   }
 
+  // While a Green player names the Informers, each place they may name shows the number its
+  // choice reads ("place 6" is the first reserve card at five seats).
+  function placeBadge(node, names) {
+    if (names.length) node.appendChild(el("span", { class: "place-badge" }, T("ui.place", { n: names[0].args.position + 1 })));
+  }
+
   function drawRow(obs, ctx) {
     const row = el("div", { class: "uc-row", id: "uc-row" });
     const entries = obs.row || [];
@@ -113,6 +119,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
         known.length && s !== ctx.seat ? el("div", { class: "seat-known" }, el("span", {}, T("ui.you_know")), known.map((c) => ucCard(ctx, c, { small: true }))) : null);
       if (recent(ctx, { seat: s }) || recent(ctx, { target: s }) || recent(ctx, { named: s })) seat.classList.add("recent");
       const list = [...choicesOf(ctx, "target", { seat: s }), ...choicesOf(ctx, "retire", { seat: s }), ...choicesOf(ctx, "name", { seat: s })];
+      placeBadge(seat, choicesOf(ctx, "name", { seat: s }));
       playable(seat, list, ctx, seatName(ctx, s));
       seats.appendChild(menuHolder(seat));
     }
@@ -131,6 +138,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
         el("div", { class: "role-back", "aria-hidden": "true" }, "✦"),
         hint || el("div", { class: "seat-role muted" }, T("ui.unknown")));
       if (recent(ctx, { reserve: r })) slot.classList.add("recent");
+      placeBadge(slot, choicesOf(ctx, "name", { reserve: r }));
       playable(slot, [...choicesOf(ctx, "reserve", { reserve: r }), ...choicesOf(ctx, "name", { reserve: r })], ctx, name);
       box.appendChild(menuHolder(slot));
     });
