@@ -24,7 +24,6 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
   // A seat is told by its shape as well as its colour: circle, square, diamond, triangle.
   const SHAPES = ["●", "■", "◆", "▲"];
   const LETTERS = ["A", "B", "C"];
-  const SLOTS = 18; // one gap at the top between River Sanctuary and Start
 
   function cls(name) { return String(name || "").toLowerCase().replace(/[^a-z]+/g, "-"); }
 
@@ -100,13 +99,26 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
   function pressureOf(i) { return ["Plant Tangle", "Turbine Wake", "Net Drift", "Strong Current"][i]; }
 
   // -- the wheel ----------------------------------------------------------------------------------
+  // The path runs clockwise round the rim of a grid: Start in the top-left corner, the river
+  // spaces, River Sanctuary, then one empty cell (the gap between the end and the start); the
+  // hub fills the middle.
+  function rim(cols, rows) {
+    const cells = [];
+    for (let c = 0; c < cols; c++) cells.push([c, 0]);
+    for (let r = 1; r < rows; r++) cells.push([cols - 1, r]);
+    for (let c = cols - 2; c >= 0; c--) cells.push([c, rows - 1]);
+    for (let r = rows - 2; r >= 1; r--) cells.push([0, r]);
+    return cells;
+  }
+
   function wheel(obs, ctx, text, K, h) {
     const spaces = obs.spaces || [];
-    const box = el("div", { class: "atc-wheel", role: "group", "aria-label": K("ui.wheel") });
     const count = spaces.length + 2;
-    const slots = Math.max(SLOTS, count + 1);
-    const size = Math.min(14, 300 / slots);
-    const radius = 50 - size / 2 - 1;
+    const half = Math.ceil((count + 1 + 4) / 2);
+    const cols = Math.max(3, Math.ceil(half / 2));
+    const rows = Math.max(3, half - cols);
+    const box = el("div", { class: "atc-wheel", role: "group", "aria-label": K("ui.wheel"),
+      style: `grid-template-columns:repeat(${cols},1fr);grid-template-rows:repeat(${rows},auto)` });
     const tokensAt = new Map();
     for (const p of obs.players || []) {
       for (const tok of p.tokens || []) {
@@ -116,15 +128,16 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       }
     }
     const moverSpace = movingSpace(obs);
-    for (let i = 0; i < count; i++) {
-      const angle = (-90 + (i + 1) * (360 / slots)) * Math.PI / 180;
-      const x = 50 + radius * Math.cos(angle) - size / 2;
-      const y = 50 + radius * Math.sin(angle) - size / 2;
-      const slot = el("div", { class: "atc-slot", style: `left:${x.toFixed(2)}%;top:${y.toFixed(2)}%;width:${size.toFixed(2)}%;height:${size.toFixed(2)}%` });
+    const cells = rim(cols, rows);
+    for (let i = 0; i < count && i < cells.length; i++) {
+      const [c, r] = cells[i];
+      const slot = el("div", { class: "atc-slot", style: `grid-column:${c + 1};grid-row:${r + 1}` });
       slot.appendChild(tile(obs, ctx, text, K, h, i, i > 0 && i < count - 1 ? spaces[i - 1] : null, tokensAt.get(i) || [], moverSpace));
       box.appendChild(slot);
     }
-    box.appendChild(hub(obs, ctx, text, K));
+    const middle = hub(obs, ctx, text, K);
+    middle.style.cssText = `grid-column:2 / ${cols};grid-row:2 / ${rows}`;
+    box.appendChild(middle);
     return box;
   }
 
@@ -154,7 +167,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     node.appendChild(el("div", { class: "atc-tname" }, label));
     if (space && space.marker) {
       const badge = el("span", { class: "atc-marker terrain-" + cls(space.marker), title: K("ui.space_marker", { marker: space.marker, printed: space.printed }) },
-        SYMBOL[space.marker] || "", "!");
+        "⚑ ", K("ui.marker_on", { printed: space.printed }));
       playable(badge, kit.choicesOf(ctx, "remove", { space: i }), ctx, K("ui.space_marker", { marker: space.marker, printed: space.printed }));
       node.appendChild(badge);
     }
@@ -222,8 +235,26 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       playable(card, choices(ctx).filter((c) => c.kind === "attempt" || c.kind === "skip"), ctx, text.name("event", obs.event));
       box.appendChild(card);
     }
-    const target = choices(ctx).find((c) => c.kind === "target" || c.kind === "remove");
-    if (target && obs.event) box.appendChild(el("div", { class: "atc-hint" }, K("ui.target_window", { event: obs.event })));
+    // What the person is asked now, and where to click for it.
+    const list = choices(ctx);
+    let hint = null;
+    if (list.some((c) => c.kind === "target" || c.kind === "remove") && obs.event) hint = K("ui.target_window", { event: obs.event });
+    else if (list.some((c) => c.kind === "move")) hint = K("ui.token_window");
+    else if (list.some((c) => c.kind === "tributary") && obs.moving_token) hint = K("ui.trib_window", { token: obs.moving_token[1] });
+    else if (list.some((c) => c.kind === "attempt")) hint = K("ui.event_window");
+    else if (list.some((c) => c.kind === "pressure" || (c.kind === "boost" && c.args.space !== undefined))) hint = K("ui.land_window");
+    else if (list.some((c) => c.kind === "boost")) hint = K("ui.ability_window");
+    else if (list.some((c) => c.kind === "pick")) hint = K("ui.pick");
+    if (hint) box.appendChild(el("div", { class: "atc-hint" }, "▶ ", hint));
+    const me = ctx.seat === null || ctx.seat === undefined ? null : ctx.seat;
+    const mine = me !== null && obs.players && obs.players[me] ? obs.players[me].animal : null;
+    if (mine && TABLE[mine]) {
+      box.appendChild(el("div", { class: "atc-mine" },
+        el("div", { class: "atc-mine-title" }, K("ui.legend_mine", { animal: mine })),
+        el("div", { class: "atc-mine-grid" }, TERRAINS.map((terrain, ti) => el("span", { class: "atc-mine-row terrain-" + cls(terrain) },
+          el("span", { class: "atc-sym", "aria-hidden": "true" }, SYMBOL[terrain]), " ", text.name("terrain", terrain), " ",
+          el("span", { class: "eff " + TABLE[mine][ti] }, text.name("short", TABLE[mine][ti])))))));
+    }
     const deck = el("div", { class: "atc-deck" }, el("span", { class: "atc-back", "aria-hidden": "true" }, "▮"), " ", K("ui.deck", { n: obs.deck_size }));
     box.appendChild(deck);
     return box;
@@ -238,8 +269,8 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       if (p.squeezed_next_turn) flags.push(K("ui.flag_squeeze"));
       const card = el("div", { class: "atc-player seat-" + (p.seat % 4) + (p.seat === ctx.seat ? " me" : "") + (obs.turn_seat === p.seat && obs.phase !== "game over" ? " turn" : ""), "data-seat": p.seat },
         el("div", { class: "atc-player-head" }, shape(p.seat), " ", el("strong", {}, seatName(ctx, p.seat)),
-          p.animal ? el("span", { class: "atc-animal" }, " · ", text.name("animal", p.animal)) : null,
           el("span", { class: "atc-score" }, K("ui.score", { n: p.score }))),
+        p.animal ? el("div", { class: "atc-animal" }, text.name("animal", p.animal)) : null,
         p.animal ? el("div", { class: "atc-abilities" },
           el("span", { class: "atc-ab" + (p.boost_left ? "" : " used"), title: text.key("boost_text." + p.boost) },
             K("ui.boost", { boost: p.boost }), " (", K(p.boost_left ? "ui.ready" : "ui.used"), ")"), " ",
@@ -249,7 +280,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
           el("span", { class: "atc-token mini seat-" + (p.seat % 4) + (recentToken(p.seat, tok.token) ? " recent" : "") }, el("span", { class: "atc-letter" }, tok.token)),
           " ", tok.arrived ? "✔ " + K("ui.home") : spaceName(tok.position),
           tok.stop ? el("span", { class: "atc-flag stop" }, " ■ " + K("ui.stopped")) : null,
-          tok.safe_shelter ? el("span", { class: "atc-flag" }, " ⛨ " + K("ui.flag_shelter")) : null,
+          tok.safe_shelter ? el("span", { class: "atc-flag" }, " ⌂ " + K("ui.flag_shelter")) : null,
           tok.river_support ? el("span", { class: "atc-flag" }, " ✚ " + K("ui.flag_support")) : null,
           tok.pressure_wave ? el("span", { class: "atc-flag" }, " ≋ " + K("ui.flag_wave")) : null))),
         flags.length ? el("div", { class: "atc-flags" }, flags.join(" · ")) : null);
@@ -269,8 +300,9 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
         title: K("ui.trib_name", { number: tr.number, points: tr.value }) },
       el("span", { class: "atc-trib-points" }, String(tr.value)),
       el("span", { class: "atc-trib-who" }, taken
-        ? [el("span", { class: "atc-token mini seat-" + (tr.seat % 4) }, el("span", { class: "atc-letter" }, tr.token)), " ", seatName(ctx, tr.seat)]
+        ? el("span", { class: "atc-token mini seat-" + (tr.seat % 4) }, el("span", { class: "atc-letter" }, tr.token))
         : K("ui.trib_free")));
+    if (taken) chip.title += " · " + seatName(ctx, tr.seat) + " · " + tr.token;
       playable(chip, kit.choicesOf(ctx, "tributary", { number: tr.number }), ctx, K("ui.trib_name", { number: tr.number, points: tr.value }));
       box.appendChild(chip);
     }
