@@ -155,16 +155,20 @@ def test_every_reader_is_told_the_same_public_events_and_no_card_of_the_pile() -
         state.apply_action(action)
 
 
-def test_summary_numbers_and_reason_in_english_and_japanese() -> None:
-    game = load_game(GAME, players=2)
-    state = game.new_initial_state()
-    rng = random.Random(11)
+def random_game(seed: int, players: int = 2) -> Any:
+    state = load_game(GAME, players=players).new_initial_state()
+    rng = random.Random(seed)
     while not state.is_terminal():
         if state.is_chance_node():
             actions, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(rng.choices(actions, probs)[0])
         else:
             state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_summary_numbers_and_reason_in_english_and_japanese() -> None:
+    state = random_game(11)
     summary = state.final_summary()
     outcome = state.outcome()
     assert [c["key"] for c in summary["columns"]] == [
@@ -188,7 +192,26 @@ def test_summary_numbers_and_reason_in_english_and_japanese() -> None:
         assert en == (f"{['Ana', 'Bo'][w]} wins with {outcome['scores'][w]} points ({parts}) "
                       f"as the {outcome['animals'][w]}.")
         assert text("en", w).render("end", "win", reason["params"]).startswith("You win with")
+        animal = messages("ja")[f"animal.{outcome['animals'][w]}"]
+        assert ja == f"{animal}の{['Ana', 'Bo'][w]}が{outcome['scores'][w]}点（{parts}）で勝利。"
     assert not ENGLISH.search(ja.replace("Ana", "").replace("Bo", ""))
+
+
+def test_a_tie_is_told_with_its_tie_break() -> None:
+    state = random_game(3)  # a 2-player game that ends 19 to 19
+    scores = state.scores()
+    assert scores[0] == scores[1]
+    summary = state.final_summary()
+    reason = summary["reason"]
+    first = state.outcome()["finish_order"][0]
+    assert reason == {"key": "tie", "params": {"seat": first, "tied": [0, 1], "score": scores[0]}}
+    assert [r["winner"] for r in summary["rows"]] == [first == 0, first == 1]
+    assert summary["rows"][first]["values"]["finish"] == 1
+    assert text("en", None).render("end", "tie", reason["params"]) == (
+        f"Ana, Bo tie on {scores[0]} points; {['Ana', 'Bo'][first]} wins, having brought the "
+        "third token home first.")
+    assert text("ja", None).render("end", "tie", reason["params"]) == (
+        f"Ana、Boが{scores[0]}点で並び、3匹目が先に到着した{['Ana', 'Bo'][first]}の勝ち。")
 
 
 def test_the_space_and_terrain_names_cover_the_default_river() -> None:
@@ -315,7 +338,12 @@ def test_a_whole_game_is_played_by_clicking_the_board(browser: Any, server: Any,
             version = page.evaluate("document.body.dataset.version")
             thing = things.nth(rng.randrange(things.count()))
             several = "," in (thing.get_attribute("data-actions") or "")
-            thing.click()
+            if clicks == 0:  # the first move by keyboard: a board thing is focusable by name
+                assert thing.get_attribute("aria-label")
+                thing.focus()
+                page.keyboard.press("Enter")
+            else:
+                thing.click()
             if several:
                 items = page.locator(".play-menu .play-menu-item")
                 items.first.wait_for()
