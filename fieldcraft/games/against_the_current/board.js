@@ -172,7 +172,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       node.appendChild(badge);
     }
     for (const o of (space && space.pressure) || []) {
-      node.appendChild(el("span", { class: "atc-pmarker seat-" + (o % 4), title: K("ui.pressure_on", { seat: o }) }, SHAPES[o % 4], "P"));
+      node.appendChild(el("span", { class: "atc-pmarker seat-" + (o % 4), title: text.render("ui", "pressure_on", { seat: o }) }, SHAPES[o % 4], "P"));
     }
     const row = el("div", { class: "atc-tokens" });
     for (const [seat, tok] of tokens) row.appendChild(token(obs, ctx, text, K, seat, tok, h));
@@ -190,7 +190,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
 
   function token(obs, ctx, text, K, seat, tok, h) {
     const where = tok.arrived ? "sanctuary" : tok.position;
-    const name = K("ui.token_name", { token: tok.token, seat, space: where });
+    const name = text.render("ui", "token_name", { token: tok.token, seat, space: where });
     const marks = [];
     if (tok.stop) marks.push("stop");
     if (tok.safe_shelter) marks.push("shelter");
@@ -228,6 +228,9 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       dice.appendChild(faces);
     }
     box.appendChild(dice);
+    // The die is cleared when a turn ends: the last roll told is shown under it.
+    const rolled = (ctx.recent || []).filter((e) => e.params && typeof e.params.roll === "number").pop();
+    if (rolled && !roll) box.appendChild(el("div", { class: "atc-last-roll" }, text.render("ui", "last_roll", { seat: rolled.params.seat, n: rolled.params.roll })));
     if (obs.event) {
       const card = el("div", { class: "atc-event", "data-event": obs.event },
         el("div", { class: "atc-event-name" }, "★ ", text.name("event", obs.event)),
