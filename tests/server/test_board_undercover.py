@@ -140,6 +140,15 @@ def test_a_whole_game_by_clicking_the_board(browser: Any, server: ServerProcess,
         if shots:
             page.locator("#result").scroll_into_view_if_needed()
             page.screenshot(path=str(Path(shots) / f"{GAME}-end.png"))
+        if lang == "en":  # the replay draws the same board from any step, the setup included
+            page.click("#replay-link")
+            page.wait_for_selector("#board .uv")
+            page.click("#rp-first")
+            page.wait_for_function("() => document.body.dataset.step === '0'")
+            for _ in range(3):
+                page.click("#rp-next")
+            page.wait_for_function("() => Number(document.body.dataset.step) >= 3")
+            assert page.locator("#board .uv-track tr[data-lane]").count() == 6
         assert not errors, errors
     finally:
         context.close()

@@ -174,7 +174,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     const minY = Math.max(0, Math.min(...pts.map((p) => p[1])) - 1), maxY = Math.min(height - 1, Math.max(...pts.map((p) => p[1])) + 1);
     const cols = maxX - minX + 1;
     const size = Math.max(30, Math.min(54, Math.floor(560 / (cols + 0.6))));
-    const box = el("div", { class: "uv-grid", role: "grid", "aria-label": T("legend_spot") });
+    const box = el("div", { class: "uv-grid", role: "group", "aria-label": T("grid_name") });
     box.style.setProperty("--cell", size + "px");
     box.style.gridTemplateColumns = `1.6rem repeat(${cols}, var(--cell))`;
     const at = new Map(tiles.map((t) => [t.x + "," + t.y, t]));
@@ -270,7 +270,10 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       item(el("span", { class: "uv-staffer frozen c-Red" }, sym("Red")), T("legend_frozen"))));
   }
 
-  function draw(obs, ctx) {
+  function draw(obs, given) {
+    // A page that passes no renderer (an older replay page) still gets the reader's words.
+    const ctx = Object.assign({}, given);
+    if (!ctx.text) ctx.text = Boards.textFor(Boards.reader || { viewer: ctx.seat === undefined ? null : ctx.seat });
     const root = el("div", { class: "uv" + (ctx.disabled ? " disabled" : "") });
     const bits = [T("round", { n: obs.round })];
     if (obs.phase) bits.push(ctx.text.name("phase", obs.phase));
