@@ -17,10 +17,12 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
   // What the other seats did before this seat's turn began stays highlighted all through the
   // turn (ctx.recent starts again at each of the reader's own moves: activate, flip, place).
   let othersMemo = [];
-  function recentEvents(ctx) {
+  function recentEvents(obs, ctx) {
     const list = ctx.recent || [];
+    // A spectator's recent events are the whole log: about one round of it is enough.
+    if (ctx.seat === null || ctx.seat === undefined) return list.slice(-3 * (obs.players || 2));
     const others = list.filter((e) => e.params && e.params.seat !== ctx.seat);
-    if (others.length || ctx.seat === null || ctx.seat === undefined) { othersMemo = others; return list; }
+    if (others.length) { othersMemo = others; return list; }
     return othersMemo.concat(list);
   }
 
@@ -45,6 +47,9 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       (kind === "agent" && tile.official_up === false ? " undercover" : "") });
     node.appendChild(el("span", { class: "uv-face", "aria-hidden": "true" }, kind === "joker" ? JOKER : sym(tile.colour)));
     if (kind === "hq") node.appendChild(el("span", { class: "uv-hq-mark", "aria-hidden": "true" }, "⌂"));
+    if (kind === "joker" && typeof tile.owner === "number") {
+      node.appendChild(el("span", { class: "uv-owner c-" + ((obs.colours || [])[tile.owner] || "none"), "aria-hidden": "true" }, String(tile.owner + 1)));
+    }
     if (kind === "agent") {
       const backs = el("span", { class: "uv-backs", "aria-hidden": "true" });
       const known = tile.back ? [tile.back] : (tile.others || []);
@@ -61,7 +66,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
   }
 
   function tileName(obs, ctx, tile, cell) {
-    if (tile.kind === "joker") return T("joker_name", { cell });
+    if (tile.kind === "joker") return T("joker_name", { cell, who: ctx.text.seat(tile.owner) });
     if (tile.kind === "hq") return T("hq_name", { colour: colourName(ctx, tile.colour), city: ctx.text.name("city", tile.city), cell });
     let name = T("agent_name", { colour: colourName(ctx, tile.colour), cell });
     if (tile.back) name += ", " + T("other_side_known", { colour: colourName(ctx, tile.back) });
@@ -167,7 +172,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     const [width, height] = obs.board_size || [1, 1];
     const pts = tiles.map((t) => [t.x, t.y]).concat(places.map((c) => [c.args.x, c.args.y]));
     if (obs.held_from) pts.push(obs.held_from);
-    const recent = recentEvents(ctx);
+    const recent = recentEvents(obs, ctx);
     for (const e of recent) if (e.params && typeof e.params.x === "number") pts.push([e.params.x, e.params.y]);
     if (!pts.length) return el("p", { class: "uv-note" }, T("held_none"));
     const minX = Math.max(0, Math.min(...pts.map((p) => p[0])) - 1), maxX = Math.min(width - 1, Math.max(...pts.map((p) => p[0])) + 1);
