@@ -100,7 +100,12 @@ def test_a_whole_game_by_clicking_the_board(browser: Any, server: ServerProcess,
                 page.screenshot(path=str(Path(shots) / f"{GAME}-board.png"))
             version = page.evaluate("document.body.dataset.version")
             things = page.locator(PLAYABLE)
-            things.nth(rng.randrange(things.count())).click()
+            thing = things.nth(rng.randrange(things.count()))
+            if moves == 0:  # keyboard play: a focused board thing plays on Enter
+                thing.focus()
+                page.keyboard.press("Enter")
+            else:
+                thing.click()
             menu = page.locator(".play-menu-item")
             if menu.count():
                 menu.nth(rng.randrange(menu.count())).click()
