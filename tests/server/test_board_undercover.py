@@ -147,6 +147,7 @@ def test_a_whole_game_by_clicking_the_board(browser: Any, server: ServerProcess,
             page.screenshot(path=str(Path(shots) / f"{GAME}-end.png"))
         if lang == "en":  # the replay draws the same board from any step, the setup included
             page.click("#replay-link")
+            page.wait_for_url("**/replay")
             page.wait_for_selector("#board .uv")
             page.click("#rp-first")
             page.wait_for_function("() => document.body.dataset.step === '0'")
