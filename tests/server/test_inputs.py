@@ -71,8 +71,8 @@ def ws_error(client: TestClient, table_id: str, raw: str | bytes, hello: bool = 
 # -- finding 4: nesting ---------------------------------------------------------------------------
 @pytest.mark.parametrize("body", [DEEP_ARRAY, DEEP_OBJECT,
                                   '{"game": "spy-tracker", "overrides": ' + DEEP_ARRAY + "}"])
-def test_deeply_nested_body_is_refused_and_the_server_goes_on(body: str) -> None:
-    app = create_app(None, bot_delay=0.0)
+def test_deeply_nested_body_is_refused_and_the_server_goes_on(body: str, db_url: str) -> None:
+    app = create_app(db_url, bot_delay=0.0)  # never the user's own database
     with TestClient(app, raise_server_exceptions=False) as client:
         before = set(client.app.state.hub.rooms)  # every table (the lobby lists public ones)
         res = client.post("/api/tables", content=body, headers=JSON)
