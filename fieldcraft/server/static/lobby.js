@@ -218,7 +218,7 @@
         document.getElementById("ruleset-editor").open = true;
         const input = e.key ? fields.querySelector(`.rule-input[data-key="${CSS.escape(e.key)}"]`) : null;
         if (input) {
-          fieldError(e.key, e.message);
+          fieldError(e.key, t("lobby.ruleset_refused", { message: e.message }));
           input.focus();
           errorBox.textContent = t("lobby.ruleset_fix");
         } else {

@@ -1,0 +1,294 @@
+"""The frame around the boards in a real Chromium: chat between a seat and a spectator, a game
+played with the keyboard alone, the offline banner and a move lost with its socket, the end
+screen in view at 1280x800 with a working rematch, and the template language of boards.js
+rendering exactly what ``fieldcraft.core.text.Text`` renders."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from fieldcraft.core.text import Text
+from tests.server.helpers import CHROMIUM, ServerProcess, chromium_browser
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
+                                reason="/usr/bin/chromium is not installed (apt-get install "
+                                       "chromium)")
+CHOICE = "#choices button.choice:not([disabled])"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium_browser() as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("frame") / "web.db"
+    srv = ServerProcess(f"sqlite:///{db}", bot_delay=0.0).start()
+    yield srv
+    srv.stop()
+
+
+def seated_page(browser: Any, server: ServerProcess, body: dict[str, Any],
+                lang: str = "en") -> tuple[Any, Any, dict[str, Any], list[str]]:
+    """A table made over the API, opened in a page that holds its seat token."""
+    made = httpx.post(f"{server.base}/api/tables", json=body).json()
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server.base}/?lang={lang}")
+    page.evaluate("([id, token]) => localStorage.setItem('fc-token-' + id, token)",
+                  [made["id"], made["token"]])
+    page.goto(f"{server.base}{made['url']}?lang={lang}")
+    page.wait_for_function("() => document.body.dataset.connected === 'yes'")
+    return context, page, made, errors
+
+
+def play_to_the_end(page: Any) -> None:
+    for _ in range(600):
+        page.wait_for_function(f"() => document.querySelector('{CHOICE}') || "
+                               "document.body.dataset.status === 'finished'")
+        if page.evaluate("document.body.dataset.status") == "finished":
+            return
+        version = page.evaluate("document.body.dataset.version")
+        page.locator(CHOICE).first.click()
+        page.wait_for_function(f"() => document.body.dataset.version !== '{version}'")
+    raise AssertionError("the game did not end")
+
+
+# -- chat --------------------------------------------------------------------------------------
+def test_chat_between_a_seat_and_a_spectator_in_their_languages(browser: Any,
+                                                                server: ServerProcess) -> None:
+    ctx, page, made, errors = seated_page(browser, server, {
+        "game": "spy-tracker", "players": 2, "seats": ["human", "bot:random"], "name": "Ann"})
+    watcher_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        watcher = watcher_ctx.new_page()
+        watcher.goto(f"{server.base}{made['url']}?lang=ja")
+        watcher.wait_for_function("() => document.body.dataset.connected === 'yes'")
+        assert watcher.locator("#chat-form").is_hidden()
+        assert watcher.locator("#chat-readonly").is_visible()
+        page.fill("#chat-input", "<b>bold</b> & hi")
+        page.click("#chat-send")
+        page.click("button.chat-phrase[data-phrase='gg']")
+        watcher.wait_for_function(
+            "() => document.querySelectorAll('#chat-log .chat-line-item').length === 2")
+        lines = watcher.locator("#chat-log .chat-text").all_text_contents()
+        assert lines == ["<b>bold</b> & hi", "いい勝負でした"]  # text, and the phrase in ja
+        assert watcher.locator("#chat-log b").count() == 0  # never markup
+        assert page.input_value("#chat-input") == ""
+        # too long is refused by the server, in the page's words
+        page.evaluate("() => { const i = document.getElementById('chat-input'); "
+                      "i.removeAttribute('maxlength'); i.value = 'x'.repeat(301); }")
+        page.click("#chat-send")
+        page.wait_for_function("() => document.getElementById('chat-error').textContent")
+        assert "300" in page.text_content("#chat-error")
+        assert not errors, errors
+    finally:
+        watcher_ctx.close()
+        ctx.close()
+
+
+# -- keyboard ------------------------------------------------------------------------------------
+def test_a_few_moves_with_the_keyboard_alone(browser: Any, server: ServerProcess) -> None:
+    ctx, page, _, errors = seated_page(browser, server, {
+        "game": "spy-tracker", "players": 2, "seats": ["human", "bot:random"]})
+    try:
+        assert page.get_attribute("#turn-banner", "aria-live") == "polite"
+        moves = 0
+        first = True
+        while moves < 3:
+            page.wait_for_function(f"() => document.querySelector('{CHOICE}') || "
+                                   "document.body.dataset.status === 'finished'")
+            if page.evaluate("document.body.dataset.status") == "finished":
+                break
+            version = page.evaluate("document.body.dataset.version")
+            if first:  # from the top: the skip link comes before every choice
+                page.evaluate("() => document.activeElement && document.activeElement.blur()")
+                stops = []
+                for _ in range(30):
+                    page.keyboard.press("Tab")
+                    stops.append(page.evaluate("document.activeElement.id || "
+                                               "document.activeElement.className"))
+                    if stops[-1] == "skip-to-choices":
+                        break
+                assert stops[-1] == "skip-to-choices", stops
+                page.keyboard.press("Enter")
+                first = False
+            for _ in range(120):
+                page.keyboard.press("Tab")
+                if page.evaluate("document.activeElement.matches("
+                                 f"'{CHOICE}, #board .playable')"):
+                    break
+            else:
+                raise AssertionError("Tab never reached a choice")
+            page.keyboard.press("Enter")
+            page.wait_for_function(f"() => document.body.dataset.version !== '{version}'")
+            moves += 1
+        assert moves >= 2
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+# -- connection lost -------------------------------------------------------------------------------
+def test_offline_banner_and_a_move_lost_with_the_socket_is_asked_again(
+        browser: Any, server: ServerProcess) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    state = {"offline": False, "swallow": False}
+
+    def route(ws: Any) -> None:
+        if state["offline"]:
+            ws.close()
+            return
+        upstream = ws.connect_to_server()
+
+        def from_page(message: str) -> None:
+            if state["swallow"] and json.loads(message).get("type") == "act":
+                state["swallow"] = False
+                state["offline"] = True
+                ws.close()  # the move never reaches the server, and the socket drops
+                return
+            upstream.send(message)
+
+        ws.on_message(from_page)
+        upstream.on_message(lambda message: ws.send(message))
+
+    made = httpx.post(f"{server.base}/api/tables", json={
+        "game": "spy-tracker", "players": 2, "seats": ["human", "bot:random"]}).json()
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.route_web_socket(re.compile(r".*/ws/.*"), route)
+        page.goto(server.base + "/")
+        page.evaluate("([id, token]) => localStorage.setItem('fc-token-' + id, token)",
+                      [made["id"], made["token"]])
+        page.goto(server.base + made["url"])
+        page.wait_for_selector(CHOICE)
+        assert page.locator("#offline-banner").is_hidden()
+        version = page.evaluate("document.body.dataset.version")
+        state["swallow"] = True
+        page.locator(CHOICE).first.click()
+        page.wait_for_function("() => document.body.dataset.connected === 'no'")
+        assert page.locator("#offline-banner").is_visible()
+        assert page.locator("#choices button.choice:not([disabled])").count() == 0
+        playable = page.locator("#board .playable")
+        if playable.count():  # a board that plays by clicking says why nothing happened
+            playable.first.click()
+            assert page.locator("#move-notice").is_visible()
+        state["offline"] = False
+        page.wait_for_function("() => document.body.dataset.connected === 'yes'",
+                               timeout=30_000)
+        page.wait_for_function("() => !document.getElementById('move-notice').hidden")
+        assert page.text_content("#move-notice") == "Your move was not sent, please choose again."
+        assert page.evaluate("document.body.dataset.version") == version
+        assert page.locator("#offline-banner").is_hidden()
+        page.wait_for_selector(CHOICE)
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+# -- the end screen and the rematch ----------------------------------------------------------------
+def test_end_screen_is_in_view_and_rematch_opens_a_new_table(browser: Any,
+                                                             server: ServerProcess) -> None:
+    ctx, page, made, errors = seated_page(browser, server, {
+        "game": "spy-tracker", "players": 3, "seats": ["human", "bot:random", "bot:heuristic"],
+        "overrides": {"points_to_win": 1}})
+    try:
+        assert page.title().startswith("▶ Your turn") or page.locator(CHOICE).count() == 0
+        play_to_the_end(page)
+        page.wait_for_selector("#result:not([hidden]) [data-testid=final-scores]")
+        time.sleep(0.3)  # the scroll into view
+        box = page.locator("#result").bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 800, box
+        assert page.locator("#rematch-button").is_visible()
+        assert not page.title().startswith("▶")
+        page.click("#rematch-button")
+        page.wait_for_url(re.compile(r".*/t/(?!" + re.escape(made["id"]) + r")[^/]+$"))
+        new_id = page.url.rsplit("/", 1)[1]
+        page.wait_for_function("() => document.body.dataset.status === 'playing'")
+        info = httpx.get(f"{server.base}/api/tables/{new_id}").json()
+        assert [s["bot"] for s in info["seats"]] == [None, "random", "heuristic"]
+        assert info["overrides"] == {"points_to_win": 1}
+        assert "1" in page.text_content("#who-am-i")
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+# -- one template language in Python and JavaScript ------------------------------------------------
+CATALOGUE = {
+    "you": "you", "seat": "Seat {n}", "_sep": " / ",
+    "card.3": "Three", "card.7": "Seven", "role.SPY": "Spy", "role.MOLE": "Mole",
+    "log.pass": "{seat|seat} passes {card|card} to {to|seat}",
+    "log.pass.you": "You pass {card|card} to {to|seat}",
+    "log.slot": "{seat|seat} files into slot {i|+1} of {n}",
+    "log.roles": "{seat|seat} could be {roles|role}; others: {who|seat}",
+    "log.odd": "{seat|seat} then {missing} and {x|+1} and {card|card} and {none}",
+    "choice.bid": "bid {n} × {card|card}",
+}
+EVENTS = [
+    {"key": "pass", "params": {"seat": 0, "card": 3, "to": 1}},
+    {"key": "pass", "params": {"seat": 1, "card": 7, "to": 0}},
+    {"key": "slot", "params": {"seat": 2, "i": 0, "n": 5}},
+    {"key": "roles", "params": {"seat": 1, "roles": ["SPY", "MOLE", "NOBODY"], "who": [0, 2]}},
+    {"key": "odd", "params": {"seat": "chance", "x": "a", "card": 99, "none": None}},
+    {"key": "unknown_key", "params": {"seat": 0}},
+]
+CHOICES = [{"kind": "bid", "label": "bid 2 Three", "args": {"n": 2, "card": 3}},
+           {"kind": "nothing_known", "label": "plain English", "args": {}}]
+
+
+def test_boards_js_renders_game_text_exactly_as_python(browser: Any,
+                                                       server: ServerProcess) -> None:
+    made = httpx.post(f"{server.base}/api/tables", json={
+        "game": "spy-tracker", "players": 2, "seats": ["human", "bot:random"]}).json()
+    page_url = f"{server.base}{made['url']}"
+    names = {1: "Bea"}
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+
+        def swap_catalogue(route: Any) -> None:
+            html = route.fetch().text()
+            doc = json.dumps(CATALOGUE).replace("<", "\\u003c")
+            html = re.sub(r'(<script id="game-i18n" type="application/json">).*?(</script>)',
+                          lambda m: m.group(1) + doc + m.group(2), html, flags=re.S)
+            route.fulfill(body=html, content_type="text/html; charset=utf-8")
+
+        page.route(page_url, swap_catalogue)
+        page.goto(page_url)
+        page.wait_for_function("() => typeof Boards === 'object'")
+        for viewer in (None, 0, 1, 2):
+            text = Text(CATALOGUE, viewer, names.get)
+            expected = {"events": [text.event(e) for e in EVENTS],  # type: ignore[arg-type]
+                        "choices": [text.choice(c) for c in CHOICES],
+                        "format": text.format("{a|seat} + {b|+1} = {c|card}",
+                                              {"a": 1, "b": 4, "c": [3, 7]})}
+            got = page.evaluate("""([viewer, names, events, choices]) => {
+                const text = Boards.textFor({viewer, names: (s) => names[s] || null});
+                return {events: events.map((e) => text.event(e)),
+                        choices: choices.map((c) => text.choice(c)),
+                        format: Boards.format("{a|seat} + {b|+1} = {c|card}",
+                                              {a: 1, b: 4, c: [3, 7]},
+                                              {viewer, names: (s) => names[s] || null})};
+            }""", [viewer, {str(k): v for k, v in names.items()}, EVENTS, CHOICES])
+            assert got == expected, viewer
+        # the checks above could fail: the voices and names really differ by reader
+        assert Text(CATALOGUE, 0, names.get).event(EVENTS[0]) == "You pass Three to Bea"  # type: ignore[arg-type]
+        assert Text(CATALOGUE, 1, names.get).event(EVENTS[0]) == "Seat 1 passes Three to you"  # type: ignore[arg-type]
+    finally:
+        context.close()
