@@ -144,9 +144,14 @@ def test_rematch_makes_one_table_like_the_last_and_seats_each_asker(client: Test
     assert early.status_code == 409 and early.json()["error"]["code"] == "table.not_finished"
     bad = client.post(f"/api/tables/{tid}/rematch", json={"token": "nope"})
     assert bad.status_code == 403 and bad.json()["error"]["code"] == "auth.not_seated"
-    c2, s2 = connect(client, tid, tok2)
-    c2.__exit__(None, None, None)
     room = client.app.state.hub.rooms[tid]
+    # a chat message written mid-game is shown in the replay from its step on
+    c2, s2 = connect(client, tid, tok2)
+    s2.send({"type": "chat", "token": tok2, "phrase": "thinking", "id": "c1"})
+    s2.until(lambda m: m["type"] == "ack")
+    said_at = room.chat[0].version
+    c2.__exit__(None, None, None)
+    assert said_at > 0
     deadline = time.monotonic() + 60
     while room.status != "finished":
         assert time.monotonic() < deadline
@@ -161,6 +166,9 @@ def test_rematch_makes_one_table_like_the_last_and_seats_each_asker(client: Test
                     "action": s.view["choices"][0]["action"]})
             s.until(lambda m: m["type"] in ("ack", "error"))
         ctx.__exit__(None, None, None)
+    replay = f"/api/tables/{tid}/replay?seat=2&step="
+    assert client.get(replay + str(said_at - 1)).json()["chat"] == []
+    assert [m["phrase"] for m in client.get(replay + str(said_at)).json()["chat"]] == ["thinking"]
     watch_ctx, watcher = connect(client, tid, tok0)
     try:
         first = client.post(f"/api/tables/{tid}/rematch", json={"token": tok2})

@@ -87,6 +87,12 @@ def test_chat_between_a_seat_and_a_spectator_in_their_languages(browser: Any,
         assert lines == ["<b>bold</b> & hi", "いい勝負でした"]  # text, and the phrase in ja
         assert watcher.locator("#chat-log b").count() == 0  # never markup
         assert page.input_value("#chat-input") == ""
+        # the turn sound is off until ticked, and then remembered
+        assert not page.is_checked("#sound-toggle")
+        page.check("#sound-toggle")
+        page.reload()
+        page.wait_for_function("() => document.body.dataset.connected === 'yes'")
+        assert page.is_checked("#sound-toggle")
         # too long is refused by the server, in the page's words
         page.evaluate("() => { const i = document.getElementById('chat-input'); "
                       "i.removeAttribute('maxlength'); i.value = 'x'.repeat(301); }")
@@ -102,9 +108,15 @@ def test_chat_between_a_seat_and_a_spectator_in_their_languages(browser: Any,
 # -- keyboard ------------------------------------------------------------------------------------
 def test_a_few_moves_with_the_keyboard_alone(browser: Any, server: ServerProcess) -> None:
     ctx, page, _, errors = seated_page(browser, server, {
-        "game": "spy-tracker", "players": 2, "seats": ["human", "bot:random"]})
+        "game": "spy-tracker", "players": 2, "seats": ["human", "bot:random"],
+        "turn_seconds": 600})
     try:
         assert page.get_attribute("#turn-banner", "aria-live") == "polite"
+        # the acting seat shows its clock counting down; a dot with a symbol says who is here
+        page.wait_for_selector("#seats .seat.current .seat-clock")
+        assert re.search(r"\d+ s left", page.text_content("#seats .seat.current .seat-clock"))
+        assert page.text_content("#seats [data-seat='0'] .presence") == "●"
+        assert page.text_content("#seats [data-seat='1'] .presence") == "⚙"
         moves = 0
         first = True
         while moves < 3:
@@ -208,7 +220,8 @@ def test_end_screen_is_in_view_and_rematch_opens_a_new_table(browser: Any,
         "game": "spy-tracker", "players": 3, "seats": ["human", "bot:random", "bot:heuristic"],
         "overrides": {"points_to_win": 1}})
     try:
-        assert page.title().startswith("▶ Your turn") or page.locator(CHOICE).count() == 0
+        page.wait_for_selector(CHOICE)
+        assert page.title() == "▶ Your turn · Spy Tracker"
         play_to_the_end(page)
         page.wait_for_selector("#result:not([hidden]) [data-testid=final-scores]")
         time.sleep(0.3)  # the scroll into view
@@ -227,6 +240,49 @@ def test_end_screen_is_in_view_and_rematch_opens_a_new_table(browser: Any,
         assert not errors, errors
     finally:
         ctx.close()
+
+
+# -- the replay ------------------------------------------------------------------------------------
+def test_replay_starts_at_zero_plays_steps_and_reads_events(browser: Any,
+                                                            server: ServerProcess) -> None:
+    made = httpx.post(f"{server.base}/api/tables", json={
+        "game": "spy-tracker", "players": 2, "seats": ["bot:random", "bot:random"]}).json()
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{server.base}/api/tables/{made['id']}").json()["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{server.base}{made['url']}/replay")
+        page.wait_for_function("() => document.body.dataset.step === '0'")
+        options = page.locator("#pov option").all_text_contents()
+        assert options[1].startswith("Seat 1") and options[2].startswith("Seat 2")
+        page.select_option("#rp-speed", "4")
+        page.click("#rp-play")
+        page.wait_for_function("() => Number(document.body.dataset.step) >= 2")
+        page.click("#rp-play")  # pause
+        page.wait_for_function("() => document.body.dataset.playing === 'no'")
+        time.sleep(0.6)
+        paused = page.evaluate("document.body.dataset.step")
+        time.sleep(0.6)
+        assert page.evaluate("document.body.dataset.step") == paused
+        page.click("#rp-forward")
+        page.wait_for_function(f"() => Number(document.body.dataset.step) === {int(paused) + 1}")
+        page.click("#rp-back")
+        page.wait_for_function(f"() => document.body.dataset.step === '{paused}'")
+        page.select_option("#pov", "0")
+        page.click("#rp-last")
+        page.wait_for_function("() => document.body.dataset.step === "
+                               "document.getElementById('rp-slider').max")
+        lines = page.locator("#log .log-line")
+        assert lines.count() > 0 and lines.first.get_attribute("data-key")
+        assert not errors, errors
+    finally:
+        context.close()
 
 
 # -- one template language in Python and JavaScript ------------------------------------------------

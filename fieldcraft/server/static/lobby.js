@@ -29,7 +29,7 @@
       const name = g.name || gameName(g.id);
       const picture = g.icon
         ? el("img", { class: "game-icon", src: g.icon, alt: "", width: 72, height: 72 })
-        : el("span", { class: "game-icon plain", "aria-hidden": "true" }, name.slice(0, 1));
+        : el("span", { class: "game-icon plain", "aria-hidden": "true" }, initials(g.title || name));
       const facts = [t("lobby.players_range", { min: g.min_players, max: g.max_players })];
       if (g.time) facts.push(g.time);
       list.appendChild(el("li", { class: "game-card" + (picked ? " picked" : ""), "data-game": g.id },
@@ -44,6 +44,12 @@
             g.rules ? el("a", { class: "rules-link", href: "/games/" + encodeURIComponent(g.id) + "/rules?lang=" + encodeURIComponent(lang) },
               t("lobby.rules")) : null))));
     }
+  }
+
+  // A game without a picture gets a plain tile with the initials of its title.
+  function initials(title) {
+    const caps = title.split(/\s+/).filter((w) => /^[A-Z]/.test(w)).map((w) => w[0]);
+    return (caps.length ? caps.join("") : title.slice(0, 1)).slice(0, 2);
   }
 
   function pickGame(id) {
