@@ -74,7 +74,7 @@
     box.className = "conn " + (up ? "up" : "down");
     document.body.dataset.connected = up ? "yes" : "no";
     $("offline-banner").hidden = up;
-    if (view) { renderBoard(); renderChoices(); }
+    if (view) { renderSeats(); renderBoard(); renderChoices(); }
   }
 
   function notice(text, kind) {
@@ -329,7 +329,8 @@
   function presenceOf(s) {
     if (s.kind === "bot") return ["bot", "⚙", t("table.presence_bot")];
     if (!s.claimed) return ["open", "◌", t("table.open_seat")];
-    return s.connected ? ["on", "●", t("table.connected")] : ["off", "○", t("table.offline")];
+    const here = s.connected && !(you && you.seat === s.seat && document.body.dataset.connected !== "yes");
+    return here ? ["on", "●", t("table.connected")] : ["off", "○", t("table.offline")];
   }
 
   function renderSeats() {
@@ -373,7 +374,7 @@
     if (!clock) { clock = el("span", { class: "clock", "aria-hidden": "true" }); banner.appendChild(clock); }
     clock.textContent = " · " + t("table.time_left", { s: left });
     seatClocks.forEach((n) => {
-      n.textContent = "⏱ " + t("table.time_left", { s: left });
+      n.textContent = t("table.time_left", { s: left });
       n.classList.toggle("low", left <= 10);
     });
   }
