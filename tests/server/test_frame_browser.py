@@ -66,6 +66,51 @@ def play_to_the_end(page: Any) -> None:
     raise AssertionError("the game did not end")
 
 
+# -- the lobby ------------------------------------------------------------------------------
+def test_lobby_cards_bots_by_strength_and_a_refused_ruleset_value(browser: Any,
+                                                                  server: ServerProcess) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server.base + "/?lang=ja")
+        assert page.locator(".game-card").count() >= 4
+        page.click(".game-card[data-game='spy-tracker'] .pick-game")
+        assert page.input_value("#game-select") == "spy-tracker"
+        bots = page.locator("select[data-seat='1'] option[value^='bot:']")
+        assert bots.all_text_contents()[:3] == [
+            "ボット: かんたん", "ボット: ふつう", "ボット: つよい"]
+        assert [bots.nth(i).get_attribute("title") for i in range(3)] == \
+            ["random", "heuristic", "ismcts"]
+        assert page.locator("select[data-seat='1']").get_attribute("aria-label") == "2 番席"
+        page.click("#ruleset-editor summary")
+        kinds = page.locator(".rule-input").evaluate_all(
+            "els => Object.fromEntries(els.map(e => [e.dataset.key, e.dataset.kind]))")
+        assert kinds["points_to_win"] == "int" and kinds["negative_counts"] == "bool"
+        assert kinds["max_bid"] == "choice" and kinds["sources"] == "json"
+        tables = httpx.get(server.base + "/healthz").json()["tables"]
+        page.fill(".rule-input[data-key='points_to_win']", "0")
+        page.click("#create-button")
+        error = page.locator(".field-error[data-key='points_to_win']")
+        page.wait_for_function("() => document.querySelector("
+                               "\".field-error[data-key='points_to_win']\").textContent")
+        assert "points_to_win" in (error.text_content() or "")
+        assert page.url.rstrip("/").endswith("?lang=ja")  # still the lobby
+        assert httpx.get(server.base + "/healthz").json()["tables"] == tables  # none made
+        page.fill(".rule-input[data-key='points_to_win']", "2")
+        page.uncheck(".rule-input[data-key='negative_counts']")
+        page.click("#create-button")
+        page.wait_for_url("**/t/*")
+        table = page.url.rsplit("/", 1)[1]
+        info = httpx.get(f"{server.base}/api/tables/{table}").json()
+        assert info["overrides"] == {"points_to_win": 2, "negative_counts": False}
+        assert not errors, errors
+    finally:
+        context.close()
+
+
 # -- chat --------------------------------------------------------------------------------------
 def test_chat_between_a_seat_and_a_spectator_in_their_languages(browser: Any,
                                                                 server: ServerProcess) -> None:

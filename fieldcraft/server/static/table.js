@@ -406,6 +406,7 @@
     if (!view) return;
     $("choices-panel").classList.toggle("active", view.choices.length > 0);
     $("choices-panel").hidden = !you || view.status === "finished";
+    $("skip-to-choices").hidden = $("choices-panel").hidden;
     let list = view.choices;
     if (cardFilter) {
       const narrowed = list.filter((c) => mentions(c, cardFilter));
