@@ -68,7 +68,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if humans is None:
         humans = [args.seat]
     table = TerminalTable(args.game, args.players, humans, bot=args.bots, seed=args.seed,
-                          overrides=parse_sets(args.set))
+                          overrides=parse_sets(args.set), lang=args.lang)
     table.run()
     return 0
 
@@ -475,6 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "or e.g. 'ismcts(time=2)' (default random)")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="ruleset override")
+    p.add_argument("--lang", default="en", help="language of the game text: en, ja, zh-Hant")
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("simulate", help="play many random-bot games and count wins")

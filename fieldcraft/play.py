@@ -1,8 +1,8 @@
 """Terminal play for any registered game: people at some seats, bots at the others.
 
-Each person sees only ``observation(their seat)`` drawn by the game's renderer, plus the log lines
-``describe_action`` gives that seat. With several people at one terminal (hot-seat) the screen is
-cleared and the next person must press Enter before their hand is shown.
+Each person sees only ``observation(their seat)`` drawn by the game's renderer, plus the events
+the game tells that seat, in the table's language. With several people at one terminal
+(hot-seat) the screen is cleared and the next person must press Enter before their hand is shown.
 """
 
 from __future__ import annotations
@@ -24,25 +24,39 @@ from fieldcraft.core.api import (
     State,
     sample_chance,
 )
+from fieldcraft.core.notation import Choice
 from fieldcraft.core.registry import game_spec, load_game
+from fieldcraft.core.text import DEFAULT, LANGUAGES, Text, game_messages
 
-LOG_LINES = 10
+MENU_SIZE = 20
+"""Choices listed at once; a longer list is asked in steps (kind, then each argument), so Spy
+Tracker's hundred bids become "bid or raise?", "how many?", "of what?"."""
+
+EARLIEST = 6
+"""Events shown at least, when fewer happened since the seat's previous turn."""
 
 
-def renderer_for(name: str) -> Callable[[dict[str, Any]], str]:
-    """The game's ``render(observation)``; games without one get a plain JSON dump."""
+def renderer_for(name: str) -> Callable[..., str]:
+    """The game's ``render(observation, text)``; games without one get a plain JSON dump."""
     render = game_spec(name).optional("render")
     if render is None:
-        return lambda obs: escape(json.dumps(obs, indent=1))
+        return lambda obs, text=None: escape(json.dumps(obs, indent=1, ensure_ascii=False))
     return render
 
 
 class TerminalTable:
-    """One game at the terminal. Input and output streams are injectable for tests."""
+    """One game at the terminal. Input and output streams are injectable for tests.
+
+    Every word of game text comes from the game's catalogues in ``lang`` (as on the web table);
+    the log a person sees before a decision is everything told to their seat since their
+    previous decision, so what became of the card they passed does not scroll away."""
 
     def __init__(self, name: str, players: int, humans: list[int], bot: str = "random",
                  seed: int | None = None, overrides: dict[str, Any] | None = None,
-                 stdin: IO[str] | None = None, console: Console | None = None):
+                 stdin: IO[str] | None = None, console: Console | None = None,
+                 lang: str = DEFAULT):
+        if lang not in LANGUAGES:
+            raise FieldcraftError(f"--lang must be one of {', '.join(LANGUAGES)}; got {lang!r}")
         self.game = load_game(name, players=players, **(overrides or {}))
         for seat in humans:
             if not 0 <= seat < players:
@@ -54,10 +68,23 @@ class TerminalTable:
         self.render = renderer_for(name)
         self.stdin = stdin or sys.stdin
         self.console = console or Console(highlight=False)
-        self.logs: dict[int | None, list[str]] = {s: [] for s in self.humans}
-        self.logs[None] = []
+        messages = game_messages(game_spec(name), lang)
+        self.words = Text(messages)
+        self.texts: dict[int | None, Text] = {s: Text(messages, s, self._name)
+                                              for s in (*self.humans, None)}
+        self.logs: dict[int | None, list[str]] = {s: [] for s in self.texts}
+        self.seen: dict[int | None, int] = {s: 0 for s in self.texts}
         self.state: State = self.game.new_initial_state()
         self.last_human: int | None = None
+
+    def _name(self, seat: int) -> str | None:
+        if seat in self.bots:
+            return self.words.format(self.words.lookup("term.bot"), {"n": seat + 1})
+        return None
+
+    def say(self, key: str, **params: Any) -> str:
+        """A terminal word (``term.*`` in the shared catalogue) in the table's language."""
+        return escape(self.words.format(self.words.lookup(f"term.{key}"), params))
 
     # -- flow
     def run(self) -> State:
@@ -71,7 +98,7 @@ class TerminalTable:
             else:
                 action = self.ask(player)
                 if action is None:
-                    self.console.print("Game abandoned.")
+                    self.console.print(self.say("abandoned"))
                     return state
             self._log(action)
             state.apply_action(action)
@@ -80,56 +107,95 @@ class TerminalTable:
 
     def _log(self, action: int) -> None:
         for seat, lines in self.logs.items():
-            line = self.state.describe_action(action, seat)
-            if line:
-                lines.append(line)
+            event = self.state.log_event(action, seat)
+            if event is not None:
+                lines.append(self.texts[seat].event(event))
 
     def _hand_over(self, seat: int) -> None:
         """Hot-seat: hide the previous person's view before showing the next one."""
         if len(self.humans) > 1 and self.last_human != seat:
             self.console.clear()
-            self.console.print(f"[bold]Pass the device to seat {seat}[/] and press Enter.")
+            self.console.print(self.say("hand_over", seat=seat + 1))
             self.stdin.readline()
             self.console.clear()
         self.last_human = seat
 
     def ask(self, seat: int) -> int | None:
         state = self.state
+        text = self.texts[seat]
         self._hand_over(seat)
-        self.console.rule(f"seat {seat} to decide")
-        self.console.print(self.render(state.observation(seat)))
-        log = self.logs[seat][-LOG_LINES:]
+        self.console.rule(self.say("to_decide", seat=seat + 1))
+        self.console.print(self.render(state.observation(seat), text))
+        lines = self.logs[seat]
+        log = lines[min(self.seen[seat], max(0, len(lines) - EARLIEST)):]
+        self.seen[seat] = len(lines)
         if log:
-            self.console.print("\n[bold]Recent events[/]")
+            self.console.print("\n[bold]" + self.say("recent") + "[/]")
             for line in log:
                 self.console.print("  " + escape(line))
-        legal = state.legal_actions()
-        self.console.print("\n[bold]Your choices[/]")
-        for i, action in enumerate(legal, 1):
-            self.console.print(f"  {i:>2}. {escape(state.action_to_string(action))}")
+        everything = state.choices()
+        if len(everything) == 1:  # a forced move (Spy Tracker's "next" with two players)
+            self.console.print("\n" + self.say("forced", choice=text.choice(everything[0])))
+            return everything[0]["action"]
+        options = everything
         while True:
-            self.console.print(f"Choose 1-{len(legal)} (or type the action; q to quit): ", end="")
+            menu = self._menu(options, text)
+            self.console.print("\n[bold]" + self.say("choices") + "[/]")
+            for i, (label, _) in enumerate(menu, 1):
+                self.console.print(f"  {i:>2}. {escape(label)}")
+            self.console.print(self.say("prompt", n=len(menu)) + " ", end="")
             line = self.stdin.readline()
             if not line:
                 return None
-            text = line.strip()
-            if text.lower() in ("q", "quit", "exit"):
+            typed = line.strip()
+            if typed.lower() in ("q", "quit", "exit"):
                 return None
+            if typed == "0" and options is not everything:
+                options = everything
+                continue
             try:
-                return self._parse_choice(text, legal)
+                picked = self._parse_choice(typed, menu)
             except FieldcraftError as exc:
-                self.console.print(f"[red]{escape(str(exc))}[/] Try again.")
+                self.console.print(f"[red]{escape(str(exc))}[/] " + self.say("again"))
+                continue
+            if isinstance(picked, int):
+                return picked
+            options = picked
 
-    def _parse_choice(self, text: str, legal: list[int]) -> int:
+    def _menu(self, options: list[Choice], text: Text) -> list[tuple[str, list[Choice] | int]]:
+        """What to list: every choice when there are few; otherwise the choices grouped by
+        kind, then by the first argument whose values differ (a step further each time)."""
+        if len(options) <= MENU_SIZE:
+            return [(text.choice(c), c["action"]) for c in options]
+        groups: dict[Any, list[Choice]] = {}
+        if len({c["kind"] for c in options}) > 1:
+            for c in options:
+                groups.setdefault(c["kind"], []).append(c)
+            menu: list[tuple[str, list[Choice] | int]] = []
+            for kind, items in groups.items():
+                if len(items) == 1:
+                    menu.append((text.choice(items[0]), items[0]["action"]))
+                else:
+                    menu.append((text.messages.get(f"group.{kind}", kind), items))
+            return menu
+        for key in options[0]["args"]:
+            if len({repr(c["args"].get(key)) for c in options}) > 1:
+                for c in options:
+                    groups.setdefault(c["args"].get(key), []).append(c)
+                name = text.messages.get(f"arg.{key}", key)
+                return [(f"{name}: {value}", items) for value, items in groups.items()]
+        return [(text.choice(c), c["action"]) for c in options]
+
+    def _parse_choice(self, text: str, menu: list[tuple[str, Any]]) -> Any:
         if text.isdigit():
             number = int(text)
-            if 1 <= number <= len(legal):
-                return legal[number - 1]
-            raise MalformedActionError(f"{number} is not a choice (1-{len(legal)})")
+            if 1 <= number <= len(menu):
+                return menu[number - 1][1]
+            raise MalformedActionError(f"{number} is not a choice (1-{len(menu)})")
         if not text:
             raise MalformedActionError("please type a number")
         action = self.state.string_to_action(text)
-        if action not in legal:
+        if action not in self.state.legal_actions():
             raise IllegalActionError(f"{text!r} is not allowed now")
         return action
 
@@ -137,12 +203,23 @@ class TerminalTable:
         state = self.state
         if len(self.humans) > 1:
             self.console.clear()
-        self.console.rule("game over")
-        self.console.print(self.render(state.observation(None)))
-        self.console.print("\n[bold]Public log[/]")
-        for line in self.logs[None][-3 * LOG_LINES:]:
+        text = self.texts[None] if len(self.humans) != 1 else self.texts[self.humans[0]]
+        self.console.rule(self.say("game_over"))
+        self.console.print(self.render(state.observation(None), text))
+        self.console.print("\n[bold]" + self.say("public_log") + "[/]")
+        for line in self.logs[None][-30:]:
             self.console.print("  " + escape(line))
-        winners = state.winners()
-        result = ", ".join(f"seat {s}" for s in winners) if winners else "nobody"
-        self.console.print(f"\n[bold]Result[/]: {result} won. Outcome: "
-                           f"{escape(str(state.outcome()))}")
+        summary = state.final_summary()
+        if summary is not None:
+            self.console.print("\n[bold]" + self.say("result") + "[/]: " + escape(
+                text.render("end", summary["reason"]["key"], summary["reason"]["params"])))
+            for row in summary["rows"]:
+                cells = []
+                for column in summary["columns"]:
+                    value = row["values"].get(column["key"])
+                    shown = text.name(column["ns"], value) if column.get("ns") and \
+                        value is not None else ("—" if value is None else str(value))
+                    cells.append(f"{text.lookup('col.' + column['key'])} {shown}")
+                mark = " ★" if row["winner"] else ""
+                self.console.print(f"  {escape(text.seat(row['seat']))}{mark}: "
+                                   + escape(" · ".join(cells)))

@@ -10,7 +10,8 @@ import pytest
 from rich.console import Console
 
 from fieldcraft.cli import main
-from fieldcraft.play import TerminalTable
+from fieldcraft.core.errors import FieldcraftError
+from fieldcraft.play import MENU_SIZE, TerminalTable
 
 
 def run_json(capsys, *argv: str):
@@ -136,8 +137,8 @@ def test_hot_seat_hands_over_between_people():
     table, out = _table("\n1\n" * 600, humans=(0, 1), players=3, seed=5)
     table.run()
     text = out.getvalue()
-    assert text.count("Pass the device to seat 0") >= 1
     assert text.count("Pass the device to seat 1") >= 1
+    assert text.count("Pass the device to seat 2") >= 1
 
 
 def test_one_seat_view_never_names_a_card_it_cannot_know():
@@ -210,3 +211,33 @@ def test_study_on_ray_without_the_extra_is_a_one_line_error(tmp_path, capsys, mo
     assert main(["study", "under-current", "--players", "4", "--games", "5", "--ray", " ",
                  "--out", str(out)]) == 2
     assert "--ray expects 'auto' or a cluster address" in capsys.readouterr().err
+
+
+def test_a_long_choice_list_is_asked_in_steps():
+    """Spy Tracker's hundred-odd bids: the count, then the trait (each menu short)."""
+    out = io.StringIO()
+    console = Console(file=out, width=120, color_system=None, force_terminal=False)
+    # count 3 (third entry), then the second trait offered for it, then quit
+    table = TerminalTable("spy-tracker", 2, [0], seed=3, console=console,
+                          stdin=io.StringIO("3\n2\nq\n"))
+    state = table.state
+    table.render = lambda obs, text=None: ""
+    table.run()
+    screen = out.getvalue()
+    menus = screen.split("Your choices")[1:]
+    assert all(menu.count("\n  ") <= MENU_SIZE for menu in menus)
+    assert "count: 3" in menus[0]
+    traits = [line.split(". ", 1)[1] for line in menus[1].splitlines() if ". " in line]
+    assert traits and all(label.startswith("bid 3 ") for label in traits)
+    assert state.string_to_action(traits[1]) in state.history()
+
+
+def test_the_terminal_speaks_the_chosen_language():
+    out = io.StringIO()
+    console = Console(file=out, width=120, color_system=None, force_terminal=False)
+    table = TerminalTable("under-current", 3, [0], seed=2, console=console,
+                          stdin=io.StringIO("q\n"), lang="ja")
+    table.run()
+    assert "選択肢" in out.getvalue() and "Your choices" not in out.getvalue()
+    with pytest.raises(FieldcraftError, match="--lang"):
+        TerminalTable("under-current", 3, [0], lang="fr")

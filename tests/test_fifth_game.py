@@ -84,7 +84,7 @@ def test_the_copy_plays_a_terminal_game(games: Path) -> None:
     out = run(games, "-m", "fieldcraft.cli", "play", NEW_ID, "--players", "2", "--bots",
               "heuristic", "--seed", "3", stdin="1\n" * 3000)
     assert out.returncode == 0, out.stderr[-3000:]
-    assert "Spy Tracker" in out.stdout  # the copied terminal picture
+    assert "Double Agents - Round 1" in out.stdout  # the copied terminal picture, its own title
     assert "game over" in out.stdout and "Result" in out.stdout
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -16,6 +17,7 @@ from fieldcraft.core import (
     RulesetError,
     load_game,
 )
+from fieldcraft.core.text import Text, game_messages
 from fieldcraft.games.spy_tracker import SPEC
 from fieldcraft.games.spy_tracker.render import render
 from fieldcraft.games.spy_tracker.rules import (
@@ -618,10 +620,14 @@ def test_render_shows_hand_bids_and_reveal():
     deal(state, [[MOSCOW[3], MOSCOW[4]], LONDON_MUSCLE])
     act(state, "bid 2 Face")
     picture = render(state.observation(0))
-    assert MOSCOW[3] in picture and LONDON_MUSCLE[1] not in picture
-    assert "bid 2 Face" in picture
-    assert "true count [bold]3[/]" in picture
-    assert "seat 0 lost a Source" in picture
+    # every word from the catalogue: a spy by its role, faction and city
+    assert "Hacker (Agency, Moscow)" in picture and "Muscle (Bureau, London)" not in picture
+    assert "2 × Face" in picture
+    assert "True count 3 against a bid of 4" in picture
+    assert "A Source lost: you" in picture
+    japanese = render(state.observation(0), Text(game_messages(SPEC, "ja"), 0))
+    assert "ハッカー（機関・モスクワ）" in japanese and "実際の数3／宣言4" in japanese
+    assert not re.search(r"[A-Za-z]{3,}", re.sub(r"\[/?[a-z_ ]*\]", "", japanese))
 
 
 def test_random_games_end_and_keep_invariants():

@@ -146,6 +146,9 @@ class Audit:
     def line(self, version: int, seat: int | None) -> str | None:
         return self.states[version - 1].describe_action(self.history[version - 1], seat)
 
+    def event(self, version: int, seat: int | None) -> dict[str, Any] | None:
+        return self.states[version - 1].log_event(self.history[version - 1], seat)
+
     def seen_names(self, seat: int | None, version: int) -> set[str]:
         """Card names this seat was allowed to see at any version up to ``version``."""
         if seat not in self._seen:
@@ -154,7 +157,7 @@ class Audit:
             for v, state in enumerate(self.states):
                 text = json.dumps(state.observation(seat))
                 if v > 0:
-                    text += self.line(v, seat) or ""
+                    text += (self.line(v, seat) or "") + json.dumps(self.event(v, seat))
                 if seat is not None and state.current_player() == seat:
                     text += " ".join(state.action_to_string(a) for a in state.legal_actions())
                 seen = seen | {n for n in self.names if n in text}
@@ -181,7 +184,8 @@ def check_view(audit: Audit, seat: int | None, humans: tuple[int, ...], view: di
     assert view["current_player"] == (player if player >= 0 else None)
     assert view["terminal"] == (player == TERMINAL)
     if player == TERMINAL:
-        assert view["result"] == plain({"winners": state.winners(), "outcome": state.outcome()})
+        assert view["result"] == plain({"winners": state.winners(), "outcome": state.outcome(),
+                                        "summary": state.final_summary()})
     else:
         assert view["result"] is None
     for entry in view["seats"]:
@@ -208,9 +212,10 @@ def audit_connection(audit: Audit, seat: int | None, humans: tuple[int, ...],
                 "name"]})
         since, version = msg["since"], msg["version"]
         check_view(audit, seat, humans, msg["view"], version)
-        got = [(e["version"], e["line"]) for e in msg["events"]]
-        want = [(v, audit.line(v, seat)) for v in range(since + 1, version + 1)
-                if audit.line(v, seat) is not None]
+        got = [(e["version"], e["line"], e["event"]) for e in msg["events"]]
+        want = [(v, audit.line(v, seat), plain(audit.event(v, seat)))
+                for v in range(since + 1, version + 1)
+                if audit.line(v, seat) is not None or audit.event(v, seat) is not None]
         assert got == want
         if audit.names:
             seen = audit.seen_names(seat, version)

@@ -17,6 +17,9 @@ SPEC = GameSpec(
     render="render:render",
     board="board.js",
     board_css="board.css",
+    icon="icon.svg",
+    rules_pages="rules",
+    lobby_order=2,
     search=SearchSettings(rollout_depth=0, expand_after=5, c=0.7, opponents="policy"),
     length_cap=3000,
     test_configs=(
