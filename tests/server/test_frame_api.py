@@ -4,7 +4,8 @@ games' pictures and rules pages, and the re-check of a move lost with its socket
 
 from __future__ import annotations
 
-import dataclasses
+import re
+import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -225,11 +226,13 @@ def pictured_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[s
     folder = copy_game(tmp_path)
     package = folder / NEW_PACKAGE
     init = package / "__init__.py"
-    init.write_text(init.read_text().replace(
+    source = re.sub(r"\n\s*(icon|rules_pages|lobby_order)=[^\n]*,", "", init.read_text())
+    init.write_text(source.replace(
         'board="board.js",', 'board="board.js", icon="icon.svg", rules_pages="rules", '
         'lobby_order=0,'))
     (package / "icon.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" '
                                       'viewBox="0 0 10 10"><circle cx="5" cy="5" r="4"/></svg>')
+    shutil.rmtree(package / "rules", ignore_errors=True)
     (package / "rules").mkdir()
     (package / "rules" / "en.md").write_text(
         "# Double Agents\n\nBid on the **spies**.\n\n<script>alert(1)</script>\n\n"
@@ -264,6 +267,9 @@ def test_lobby_catalogue_pictures_and_rules_pages(client: TestClient, pictured_g
     assert "スパイの数を宣言する" in ja.text
     zh = client.get(f"/games/{pictured_game}/rules?lang=zh-Hant")  # no zh page: English
     assert "<strong>spies</strong>" in zh.text
-    if dataclasses.replace(spec).rules_pages is None:
-        assert client.get("/games/spy-tracker/rules").status_code == 404
+    # every real game: the catalogue says whether it has a rules page, and the route agrees
+    for game in games:
+        has = registry.game_spec(game["id"]).rules_pages is not None
+        assert game["rules"] == has
+        assert client.get(f"/games/{game['id']}/rules").status_code == (200 if has else 404)
     assert client.get("/games/no-such-game/rules").status_code == 404
