@@ -106,6 +106,14 @@ def test_lobby_cards_bots_by_strength_and_a_refused_ruleset_value(browser: Any,
         table = page.url.rsplit("/", 1)[1]
         info = httpx.get(f"{server.base}/api/tables/{table}").json()
         assert info["overrides"] == {"points_to_win": 2, "negative_counts": False}
+        # a game's rules page opens from its card, in the page's language, in the app's frame
+        page.goto(server.base + "/?lang=ja")
+        links = page.locator(".game-card .rules-link")
+        if links.count():
+            links.first.click()
+            page.wait_for_selector("#rules-page h1")
+            assert page.text_content("#nav-lobby") == "ロビー"
+            assert page.locator("#rules-page script").count() == 0
         assert not errors, errors
     finally:
         context.close()
@@ -245,10 +253,13 @@ def test_offline_banner_and_a_move_lost_with_the_socket_is_asked_again(
         if playable.count():  # a board that plays by clicking says why nothing happened
             playable.first.click()
             assert page.locator("#move-notice").is_visible()
+            assert page.get_attribute("#move-notice", "data-kind") == "offline"
         state["offline"] = False
         page.wait_for_function("() => document.body.dataset.connected === 'yes'",
                                timeout=30_000)
-        page.wait_for_function("() => !document.getElementById('move-notice').hidden")
+        page.wait_for_function("() => document.getElementById('move-notice').dataset.kind "
+                               "=== 'not-sent'")
+        assert page.locator("#move-notice").is_visible()
         assert page.text_content("#move-notice") == "Your move was not sent, please choose again."
         assert page.evaluate("document.body.dataset.version") == version
         assert page.locator("#offline-banner").is_hidden()

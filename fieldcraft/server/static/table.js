@@ -110,6 +110,8 @@
         pending = null;
         if (msg.chat) chat = msg.chat;
         $("action-error").textContent = "";
+        // a refusal said while offline or mid-move no longer holds once the table is back
+        if (["offline", "in-flight"].includes($("move-notice").dataset.kind)) notice("");
         if (msg.pending && unsure && msg.pending.version === unsure.version) {
           notice(msg.pending.landed ? "" : t("table.move_not_sent"), msg.pending.landed ? null : "not-sent");
           unsure = null;
