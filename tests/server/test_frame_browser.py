@@ -5,6 +5,7 @@ rendering exactly what ``fieldcraft.core.text.Text`` renders."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -339,6 +340,76 @@ def test_replay_starts_at_zero_plays_steps_and_reads_events(browser: Any,
         assert not errors, errors
     finally:
         context.close()
+
+
+def play_over_sockets(server: ServerProcess, table: str, tokens: dict[int, str]) -> None:
+    """Play a table of people to its end from Python, each seat its first choice."""
+    from websockets.sync.client import connect
+
+    with contextlib.ExitStack() as stack:
+        socks = {}
+        for seat, token in tokens.items():
+            ws = stack.enter_context(connect(f"{server.ws_base}/ws/{table}", open_timeout=10))
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            socks[seat] = ws
+        views: dict[int, Any] = {}
+        deadline = time.monotonic() + 60
+        while True:
+            assert time.monotonic() < deadline
+            for seat, ws in socks.items():
+                while True:
+                    try:
+                        doc = json.loads(ws.recv(timeout=0.02))
+                    except TimeoutError:
+                        break
+                    if doc["type"] in ("sync", "update"):
+                        views[seat] = doc["view"]
+            if any(v["terminal"] for v in views.values()):
+                return
+            for seat, view in views.items():
+                if view["choices"]:
+                    socks[seat].send(json.dumps({"type": "act", "token": tokens[seat],
+                                                 "version": view["version"],
+                                                 "action": view["choices"][0]["action"]}))
+                    view["choices"] = []
+
+
+def test_the_other_player_joins_the_rematch_from_their_page(browser: Any,
+                                                            server: ServerProcess) -> None:
+    made = httpx.post(f"{server.base}/api/tables", json={
+        "game": "spy-tracker", "players": 2, "seats": ["human", "human"], "name": "Ann",
+        "overrides": {"points_to_win": 1}}).json()
+    table = made["id"]
+    bea = httpx.post(f"{server.base}/api/tables/{table}/join", json={"name": "Bea"}).json()
+    play_over_sockets(server, table, {0: made["token"], 1: bea["token"]})
+    pages = []
+    try:
+        for token in (made["token"], bea["token"]):
+            context = browser.new_context(viewport={"width": 1280, "height": 800})
+            page = context.new_page()
+            page.set_default_timeout(20_000)
+            page.goto(server.base + "/")
+            page.evaluate("([id, token]) => localStorage.setItem('fc-token-' + id, token)",
+                          [table, token])
+            page.goto(f"{server.base}/t/{table}")
+            page.wait_for_selector("#rematch-button")
+            pages.append((context, page))
+        (_, ann), (_, bea_page) = pages
+        ann.click("#rematch-button")
+        ann.wait_for_url(re.compile(r".*/t/(?!" + re.escape(table) + r")[^/]+$"))
+        new_id = ann.url.rsplit("/", 1)[1]
+        ann.wait_for_function("() => document.body.dataset.status === 'waiting'")
+        bea_page.wait_for_selector("#rematch-join")  # told over the socket
+        assert bea_page.locator("#rematch-button").count() == 0
+        bea_page.click("#rematch-join")
+        bea_page.wait_for_url(f"**/t/{new_id}")
+        bea_page.wait_for_function("() => document.body.dataset.status === 'playing'")
+        assert "2" in (bea_page.text_content("#who-am-i") or "")  # her old seat, from 1
+        seats = httpx.get(f"{server.base}/api/tables/{new_id}").json()["seats"]
+        assert [s["name"] for s in seats] == ["Ann", "Bea"]
+    finally:
+        for context, _ in pages:
+            context.close()
 
 
 # -- one template language in Python and JavaScript ------------------------------------------------
