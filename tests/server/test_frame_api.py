@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from fieldcraft.core import registry
+from fieldcraft.core import registry, text
 from fieldcraft.server import create_app
 from fieldcraft.server.protocol import CHAT_MAX_CHARS
 from tests.server.helpers import SeatSocket, create_table
@@ -249,6 +249,11 @@ def test_lobby_catalogue_pictures_and_rules_pages(client: TestClient, pictured_g
                                                   ) -> None:
     games = client.get("/api/games").json()["games"]
     assert games[0]["id"] == pictured_game  # lobby_order 0 comes first
+    ja = {g["id"]: g for g in client.get("/api/games?lang=ja").json()["games"]}
+    for game in games:
+        words = text.game_messages(registry.game_spec(game["id"]), "ja")
+        assert ja[game["id"]]["about"] == words.get("about")
+        assert ja[game["id"]]["name"] == words["title"]
     first = games[0]
     assert first["icon"] == f"/games/{pictured_game}/icon.svg" and first["rules"] is True
     assert first["ruleset_values"]["max_bid"] == ["cards_in_play", "deck"]

@@ -12,6 +12,8 @@ from fastapi.responses import JSONResponse
 from fieldcraft.agents import AGENTS
 from fieldcraft.core.errors import FieldcraftError, RulesetError
 from fieldcraft.core.registry import game_spec, list_games, load_game
+from fieldcraft.core.text import DEFAULT as DEFAULT_LANG
+from fieldcraft.core.text import LANGUAGES
 from fieldcraft.server import access, store
 from fieldcraft.server import errors as E
 from fieldcraft.server.catalogue import game_catalogue
@@ -31,8 +33,10 @@ FINISHED_LISTED = 20
 
 
 @router.get("/games")
-async def api_games() -> dict[str, Any]:
-    return {"games": game_catalogue(), "bots": sorted(AGENTS)}
+async def api_games(lang: str = DEFAULT_LANG) -> dict[str, Any]:
+    """The games in the lobby's order, their cards' words in ``lang`` (English if unknown)."""
+    return {"games": game_catalogue(lang if lang in LANGUAGES else DEFAULT_LANG),
+            "bots": sorted(AGENTS)}
 
 
 @router.get("/tables")
