@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 
 import pytest
@@ -11,6 +12,8 @@ from rich.console import Console
 
 from fieldcraft.cli import main
 from fieldcraft.core.errors import FieldcraftError
+from fieldcraft.core.registry import game_spec
+from fieldcraft.core.text import Text, game_messages
 from fieldcraft.play import MENU_SIZE, TerminalTable
 
 
@@ -226,10 +229,16 @@ def test_a_long_choice_list_is_asked_in_steps():
     screen = out.getvalue()
     menus = screen.split("Your choices")[1:]
     assert all(menu.count("\n  ") <= MENU_SIZE for menu in menus)
-    assert "count: 3" in menus[0]
-    traits = [line.split(". ", 1)[1] for line in menus[1].splitlines() if ". " in line]
-    assert traits and all(label.startswith("bid 3 ") for label in traits)
-    assert state.string_to_action(traits[1]) in state.history()
+    assert "How many: 3" in menus[0]
+    traits = [m.group(1) for m in re.finditer(r"^ +\d+\. (.*)$", menus[1], re.M)]
+    assert traits and all(label.startswith("Bid 3 × ") for label in traits)
+    # the second trait offered is the bid that was made
+    notation = table.game.notation
+    text = Text(game_messages(game_spec("spy-tracker"), "en"), 0)
+    made = [text.choice({"kind": kind, "args": args, "label": ""})
+            for kind, args in (notation.choice(state, a) for a in state.history())
+            if kind == "bid" and args["count"] == 3]
+    assert made == [traits[1]]
 
 
 def test_the_terminal_speaks_the_chosen_language():

@@ -494,6 +494,15 @@ def game_text_is_in_every_language(game: Game) -> None:
     """Every log event any reader is told, every choice label and the end screen render from
     the game's own catalogue in every language with no key or parameter missing, and Japanese
     and Chinese text holds no English word: a page never falls back to the engine's English."""
+    from fieldcraft.core.text import MissingText
+
+    try:
+        _render_all_text(game)
+    except MissingText as exc:
+        raise AssertionError(f"a catalogue lacks {exc}") from None
+
+
+def _render_all_text(game: Game) -> None:
     from fieldcraft.core.registry import game_spec
     from fieldcraft.core.text import LANGUAGES, Text, game_messages
 

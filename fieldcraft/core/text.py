@@ -19,8 +19,11 @@ Placeholders in a template:
 * ``{name|ns}``: the catalogue's ``ns.<value>`` (a card's or terrain's name), the value itself
   when the catalogue has none; a list is rendered item by item and joined with ``_sep``.
 
-Voice: when the event's ``seat`` parameter is the reader's seat and the catalogue has
-``<key>.you``, that template is used ("You pass" beside "Ana passes").
+Variants: ``<key>+<param>`` is used instead of ``<key>`` when that parameter is set (the first
+such in the parameters' order), so one kind of choice can read "Name Ana as…" or "Name reserve
+card 2 as…" by which argument it has. Voice: when the event's ``seat`` parameter is the reader's
+seat and the catalogue has ``<key>.you``, that template is used ("You pass" beside "Ana
+passes").
 """
 
 from __future__ import annotations
@@ -139,14 +142,23 @@ class Text:
 
         return _FIELD.sub(field, template)
 
-    def render(self, namespace: str, key: str, params: dict[str, Any] | None = None) -> str:
-        """``namespace.key`` with ``params``, in the reader's voice."""
-        params = params or {}
-        full = f"{namespace}.{key}"
+    def variant(self, full: str, params: dict[str, Any]) -> str:
+        """The most specific key for ``params``: ``full+<arg>`` for the first parameter that
+        is set and has such a key (one kind of choice whose args differ: a seat or a reserve
+        card), then the reader's voice ``.you``."""
+        for name, value in params.items():
+            if value is not None and f"{full}+{name}" in self.messages:
+                full = f"{full}+{name}"
+                break
         if self.viewer is not None and params.get("seat") == self.viewer \
                 and f"{full}.you" in self.messages:
             full += ".you"
-        return self.format(self.lookup(full), params)
+        return full
+
+    def render(self, namespace: str, key: str, params: dict[str, Any] | None = None) -> str:
+        """``namespace.key`` with ``params``, in the reader's voice."""
+        params = params or {}
+        return self.format(self.lookup(self.variant(f"{namespace}.{key}", params)), params)
 
     def event(self, event: Event) -> str:
         return self.render("log", event["key"], event.get("params"))
@@ -157,4 +169,9 @@ class Text:
         key = f"choice.{choice['kind']}"
         if key not in self.messages and not self.strict:
             return choice["label"]
-        return self.format(self.lookup(key), choice.get("args") or {})
+        args = choice.get("args") or {}
+        for name, value in args.items():
+            if value is not None and f"{key}+{name}" in self.messages:
+                key = f"{key}+{name}"
+                break
+        return self.format(self.lookup(key), args)

@@ -202,6 +202,35 @@ class SilentDealState(SpyTrackerState):
             del self.actions[before + 1:]
 
 
+class UnwrittenEvent(SpyTrackerNotation):
+    """Tells a move under a key no catalogue has."""
+
+    def event(self, state: Any, action: int, seat: int | None) -> Any:
+        told = super().event(state, action, seat)
+        return None if told is None else {"key": "no_such_line", "params": told["params"]}
+
+
+class EnglishInEvent(SpyTrackerNotation):
+    """Puts an English word where a number belongs, so every language shows it as is."""
+
+    def event(self, state: Any, action: int, seat: int | None) -> Any:
+        told = super().event(state, action, seat)
+        if told is not None and "count" in told["params"]:
+            told = {"key": told["key"], "params": {**told["params"], "count": "several"}}
+        return told
+
+
+class WrongWinner(SpyTrackerNotation):
+    """Marks every seat but the winners as winning on the end screen."""
+
+    def summary(self, state: Any) -> Any:
+        out = super().summary(state)
+        if out is not None:
+            for row in out["rows"]:
+                row["winner"] = not row["winner"]
+        return out
+
+
 def with_state(cls: type) -> Any:
     game = sound()
     game.state_class = cls
@@ -235,6 +264,12 @@ def with_info(**changes: Any) -> Any:
 
 
 FAULTS = {
+    "event key missing from the catalogues": (lambda: with_part("notation", UnwrittenEvent),
+                                              "game_text_is_in_every_language"),
+    "English word in a Japanese line": (lambda: with_part("notation", EnglishInEvent),
+                                        "game_text_is_in_every_language"),
+    "end screen marks the wrong winner": (lambda: with_part("notation", WrongWinner),
+                                          "game_text_is_in_every_language"),
     "leaky view": (lambda: with_part("observer", LeakyView),
                    "resample_hides_only_hidden_information"),
     "undeclared observation key": (lambda: with_part("observer", ChattyView),

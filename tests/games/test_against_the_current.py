@@ -759,7 +759,7 @@ def test_describe_action_and_render():
     plain = Text.from_markup(picture).plain
     assert "Current 1 of 4" in plain and "Pollution marker on Open Water" in plain
     assert "Echolocation (ready)" in plain and "Turbine Wake (ready)" in plain
-    assert "Tributaries" in plain and "1:12" in plain
+    assert "Tributaries" in plain and "takes one free tributary" in plain
 
 
 # -- legality check ----------------------------------------------------------------------------

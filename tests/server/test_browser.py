@@ -107,12 +107,15 @@ def test_person_plays_under_current_with_bots_to_the_end(browser: Any,
                     "'finished'")
                 passes = page.locator("#choices button.choice[data-label^='pass ']")
                 if not filtered and passes.count() > 0:
-                    # clicking a card in the hand narrows the choices to that card
+                    # clicking a card in the hand opens a menu of that card's passes only
                     card = page.locator("#my-hand .card").first.get_attribute("data-card")
                     page.locator("#my-hand .card").first.click()
-                    labels = page.locator(CHOICE).evaluate_all(
-                        "els => els.map(e => e.dataset.label)")
+                    labels = page.locator(".play-menu .play-menu-item").evaluate_all(
+                        "els => els.map(e => document.querySelector("
+                        "`#choices button.choice[data-action='${e.dataset.action}']`)"
+                        ".dataset.label)")
                     assert labels and all(card in label for label in labels), (card, labels)
+                    page.keyboard.press("Escape")
                     filtered = True
                 if not take_turn(page, rng):
                     break

@@ -17,6 +17,9 @@ SPEC = GameSpec(
     render="render:render",
     board="board.js",
     board_css="board.css",
+    icon="icon.svg",
+    rules_pages="rules",
+    lobby_order=4,
     search=SearchSettings(rollout_depth=0),
     length_cap=1000,
     # Report colours, after the animals: a pink axolotl, a grey porpoise, an olive eel, a brown

@@ -1,136 +1,158 @@
-"""Terminal picture of an Against the Current observation (Rich markup).
+"""Terminal picture of an Against the Current observation (Rich markup), in the reader's
+language: every word comes from the game's catalogue through ``text`` (English without one).
 
 Works from the observation dict only, so it can never show more than the seat is allowed to see.
+Beside each river space it shows what that terrain does to the reader's own animal, the
+terminal's form of the board's legend.
 """
 
 from __future__ import annotations
 
+import json
+from functools import cache
+from importlib import resources
 from typing import Any
 
-SHORT = {
-    "Axolotl": "Axo",
-    "Yangtze Porpoise": "Por",
-    "European Eel": "Eel",
-    "Chinese Sturgeon": "Stu",
-}
-COLOURS = ("magenta", "cyan", "yellow", "green")
-TERRAIN_STYLE = {
-    "Open Water": "blue",
-    "Pollution": "red",
-    "Fishing Nets": "bright_red",
-    "Water Plants": "green",
-    "Rapids": "bright_cyan",
-    "Dam": "yellow",
-    "Turbine": "bright_magenta",
-}
+from rich.markup import escape
+
+from fieldcraft.core.text import Text, game_messages
+
+COLOURS = ("red", "blue", "yellow", "magenta")
+SHAPES = ("●", "■", "◆", "▲")
+SYMBOL = {"Open Water": "≈", "Pollution": "☣", "Fishing Nets": "▦", "Water Plants": "♣",
+          "Rapids": "»", "Dam": "▥", "Turbine": "✲"}
+TERRAIN_STYLE = {"Open Water": "blue", "Pollution": "red", "Fishing Nets": "bright_red",
+                 "Water Plants": "green", "Rapids": "bright_cyan", "Dam": "yellow",
+                 "Turbine": "bright_magenta"}
+_CODES = {"+1": "fwd1", "PASS": "pass", "-1": "back1", "-2": "back2", "STOP": "stop"}
 
 
-def _token_label(obs: dict[str, Any], seat: int, letter: str) -> str:
-    player = obs["players"][seat]
-    name = SHORT.get(player["animal"] or "", f"S{seat}")
-    token = next(t for t in player["tokens"] if t["token"] == letter)
+@cache
+def _default_table() -> dict[str, dict[str, str]]:
+    """The default ruleset's terrain table (the observation does not carry the ruleset)."""
+    raw = resources.files(__package__).joinpath("ruleset.json").read_text(encoding="utf-8")
+    return json.loads(raw)["terrain_table"]
+
+
+def _english() -> Text:
+    from fieldcraft.core.registry import game_spec
+
+    return Text(game_messages(game_spec("against-the-current"), "en"))
+
+
+def _token(text: Text, seat: int, letter: str, tok: dict[str, Any] | None = None) -> str:
     marks = ""
-    if token["stop"]:
-        marks += " STOP"
-    if token["safe_shelter"]:
-        marks += " shelter"
-    if token["river_support"]:
-        marks += " support"
-    if token["pressure_wave"]:
-        marks += " wave"
-    return f"[{COLOURS[seat % len(COLOURS)]}]{name}-{letter}{marks}[/]"
+    if tok:
+        if tok["stop"]:
+            marks += " " + text.lookup("ui.stopped")
+        if tok["safe_shelter"]:
+            marks += " ⛨"
+        if tok["river_support"]:
+            marks += " ✚"
+        if tok["pressure_wave"]:
+            marks += " ≋"
+    return f"[{COLOURS[seat % 4]}]{SHAPES[seat % 4]}{letter}{escape(marks)}[/]"
 
 
-def _tokens_at(obs: dict[str, Any], where: int) -> list[str]:
+def _tokens_at(obs: dict[str, Any], text: Text, where: int) -> str:
     out = []
     for player in obs["players"]:
-        for token in player["tokens"]:
-            if token["position"] == where:
-                out.append(_token_label(obs, player["seat"], token["token"]))
-    return out
+        for tok in player["tokens"]:
+            if tok["position"] == where:
+                out.append(_token(text, player["seat"], tok["token"], tok))
+    return " ".join(out)
 
 
-def render(observation: dict[str, Any]) -> str:
-    """Draw the river from Start to River Sanctuary, then each player's abilities and tokens,
-    then the tributaries and the event deck: what a player looks at on the real table."""
+def render(observation: dict[str, Any], text: Text | None = None) -> str:
+    """The river from Start to River Sanctuary (each space's terrain as symbol, colour and name,
+    what it does to the reader's animal, markers, tokens), then each player's animal, abilities
+    and score, then the tributaries and the event deck."""
     obs = observation
-    lines = []
-    shift = obs["extra_wheel_steps"]
-    extra = f" (+{shift} extra step{'s' if shift > 1 else ''} at round end)" if shift else ""
-    lines.append(
-        f"[bold]Against the Current[/] - Current {obs['current']} of {obs['currents']}{extra}"
-    )
-    if obs["turn_seat"] is not None and obs["phase"] != "game over":
-        seat = obs["turn_seat"]
-        who = obs["players"][seat]["animal"] or f"seat {seat}"
-        bits = [f"turn: seat {seat} ({who})", f"phase: {obs['phase']}"]
-        if obs["roll"]:
-            bits.append(f"roll {obs['roll']}")
-        if obs["extra_roll"]:
-            bits.append("extra roll")
-        if obs["event"]:
-            bits.append(f"event: [bold]{obs['event']}[/]")
-        lines.append("  ".join(bits))
-    elif obs["phase"] != "game over":
-        lines.append(f"setup: {obs['phase']}")
+    text = text or _english()
+    say = text.format
 
-    lines.append(f"  Start      {' '.join(_tokens_at(obs, 0))}")
+    def ui(key: str, **params: Any) -> str:
+        return escape(say(text.lookup(f"ui.{key}"), params))
+
+    lines = []
+    current = ui("current", n=obs["current"], of=obs["currents"])
+    head = f"[bold]{escape(text.lookup('title'))}[/] · {current}"
+    if obs["extra_wheel_steps"]:
+        head += f" ({ui('extra_steps', n=obs['extra_wheel_steps'])})"
+    lines.append(head)
+    bits = []
+    if obs["turn_seat"] is not None and obs["phase"] != "game over":
+        bits.append(escape(text.render("ui", "turn", {"seat": obs["turn_seat"]})))
+    bits.append(escape(text.name("phase", obs["phase"])))
+    if obs["roll"]:
+        bits.append(ui("roll", n=obs["roll"]))
+    if obs["event"]:
+        bits.append(f"★ [bold]{escape(text.name('event', obs['event']))}[/]: "
+                    f"{escape(text.lookup('event_text.' + obs['event']))}")
+    lines.append("  ".join(bits))
+
+    seat = obs["seat"]
+    mine = obs["players"][seat]["animal"] if seat is not None else None
+    table = _default_table().get(mine) if mine else None
+    lines.append(f"  {escape(text.name('space', 0)):<14} {_tokens_at(obs, text, 0)}".rstrip())
     for space in obs["spaces"]:
         num = space["space"]
         if space["card"] is None:
-            lines.append(f"  {num:>2}  (not dealt)")
+            lines.append(f"  {num:>2}  ?")
             continue
         terrain = space["terrain"]
         style = TERRAIN_STYLE.get(terrain, "white")
-        label = f"[{style}]{terrain:<12}[/]"
+        name = escape(text.name("terrain", terrain))
+        label = f"[{style}]{SYMBOL.get(terrain, '?')} {name}[/]"
         notes = []
+        if table:
+            notes.append(escape(text.name("short", _CODES[table[terrain]])))
         if space["marker"]:
-            notes.append(f"{space['marker']} marker on {space['printed']}")
-        for seat in space["pressure"]:
-            animal = obs["players"][seat]["animal"] or f"seat {seat}"
-            notes.append(f"pressure of {animal}")
+            notes.append(ui("space_marker", marker=space["marker"], printed=space["printed"]))
+        for o in space["pressure"]:
+            notes.append(ui("pressure_on", seat=o))
         note = f" ({'; '.join(notes)})" if notes else ""
-        tokens = " ".join(_tokens_at(obs, num))
-        lines.append(f"  {num:>2}  {label}{note}  {tokens}".rstrip())
-    lines.append(f"  Sanctuary  {' '.join(_tokens_at(obs, obs['sanctuary']))}")
+        lines.append(f"  {num:>2}  {label}{note}  {_tokens_at(obs, text, num)}".rstrip())
+    lines.append(f"  {escape(text.name('space', 'sanctuary')):<14} "
+                 f"{_tokens_at(obs, text, obs['sanctuary'])}".rstrip())
+    if table:
+        lines.append("  " + ui("legend_mine", animal=mine) + " · " + ui("legend_key"))
 
     lines.append("")
     for player in obs["players"]:
-        seat = player["seat"]
-        colour = COLOURS[seat % len(COLOURS)]
-        animal = player["animal"] or "(no animal yet)"
-        boost = player["boost"] or "-"
-        pressure = player["pressure"] or "-"
-        boost_state = "ready" if player["boost_left"] else "used"
-        pressure_state = "ready" if player["pressure_left"] else "used"
+        s = player["seat"]
+        who = f"[{COLOURS[s % 4]}]{SHAPES[s % 4]} {escape(text.seat(s))}[/]"
+        if player["animal"] is None:
+            lines.append(who)
+            continue
+        boost = ui("boost", boost=player["boost"]) + " (" + ui(
+            "ready" if player["boost_left"] else "used") + ")"
+        pressure = ui("pressure", pressure=player["pressure"]) + " (" + ui(
+            "ready" if player["pressure_left"] else "used") + ")"
         flags = []
         if player["detour_next_turn"]:
-            flags.append("Detour next turn")
+            flags.append(ui("flag_detour"))
         if player["squeezed_next_turn"]:
-            flags.append("no Boost next turn")
+            flags.append(ui("flag_squeeze"))
         if player["pressure_marker_on_space"]:
-            flags.append(f"Pressure Marker on space {player['pressure_marker_on_space']}")
-        flag_text = f"  [{', '.join(flags)}]" if flags else ""
-        flag_text = flag_text.replace("[", "\\[")
-        lines.append(
-            f"[{colour}]seat {seat} {animal}[/]: Boost {boost} ({boost_state}), "
-            f"Pressure {pressure} ({pressure_state}), score {player['score']}{flag_text}"
-        )
+            flags.append(ui("pressure_on", seat=s) + ": " + escape(
+                text.name("space", player["pressure_marker_on_space"])))
+        flag_text = f"  \\[{', '.join(flags)}]" if flags else ""
+        lines.append(f"{who} · {escape(text.name('animal', player['animal']))}: {boost}, "
+                     f"{pressure}, {ui('score', n=player['score'])}{flag_text}")
 
     lines.append("")
     tribs = []
     for trib in obs["tributaries"]:
         if trib["seat"] is None:
-            tribs.append(f"{trib['number']}:{trib['value']}")
+            tribs.append(f"{trib['value']}")
         else:
-            tribs.append(f"{trib['number']}:{trib['value']}="
-                         f"{_token_label(obs, trib['seat'], trib['token'])}")
-    lines.append("Tributaries  " + "  ".join(tribs))
-    discard = ", ".join(obs["discard"]) or "empty"
-    lines.append(f"Event deck: {obs['deck_size']} face down; discard: {discard}")
-    if obs["phase"] == "game over":
-        scores = ", ".join(
-            f"{p['animal']} {p['score']}" for p in obs["players"]
-        )
-        lines.append(f"[bold]Game over[/]: {scores}")
+            tribs.append(f"[dim]{trib['value']}[/]={_token(text, trib['seat'], trib['token'])}")
+    lines.append(ui("tributaries") + ": " + "  ".join(tribs))
+    lines.append(f"[dim]{ui('tribs_help')}[/]")
+    discard = text.messages.get("_sep", ", ").join(text.name("event", e) for e in obs["discard"])
+    deck = ui("deck", n=obs["deck_size"])
+    if discard:
+        deck += " · " + ui("discard", list=discard)
+    lines.append(deck)
     return "\n".join(lines)

@@ -17,6 +17,9 @@ SPEC = GameSpec(
     render="render:render",
     board="board.js",
     board_css="board.css",
+    icon="icon.svg",
+    rules_pages="rules",
+    lobby_order=1,
     search=SearchSettings(),
     test_configs=({},),
 )

@@ -1,112 +1,228 @@
-// Under Current's board: the Central File Row, every seat's hand size and what this seat knows of
-// roles and cards, its own role and hand, and the reveal at the end.
-// Registered with the shared Boards (server/static/boards.js); T reads this game's own words.
+// Under Current's board: the Central File Row as numbered slots, every seat (hand size as card
+// backs, what this seat knows of its role and cards), the reserve role cards as one slot each,
+// the card being passed, this seat's role and hand, the used and removed piles, the reveal.
+// Every choice is played on the thing it acts on (kit.playable): a hand card to pass, give or
+// drop; the passed card to file or use (or the row's empty slot to file it); a seat to target,
+// retire or name; a reserve slot to flip with or name; a row slot to fetch or burn. The frame's
+// buttons below stay as a fallback. Every word comes from this game's catalogue (T / ctx.text).
 "use strict";
 
 Boards.register(document.currentScript.dataset.game, (T, kit) => {
-  const { section, seatName } = kit;
+  const { section, seatName, choicesOf, playable, recent } = kit;
 
-  const UC_COLOURS = { Blue: "blue", Red: "red", Green: "green", Yellow: "yellow" };
+  const COLOURS = { Blue: "blue", Red: "red", Green: "green", Yellow: "yellow" };
 
-  function ucCard(name, opts) {
+  // "Blue/SNATCH(6+)" (or with "#2" for a repeated name) → its colour, effect and count mark.
+  function parseCard(name) {
+    const m = /^(\w+)\/(\w+)(?:\((\d+\+)\))?/.exec(name || "");
+    return m ? { colour: m[1], effect: m[2], mark: m[3] || "" } : { colour: "", effect: name || "", mark: "" };
+  }
+
+  function cardName(ctx, name) { return ctx.text.name("card", name); }
+
+  // A card: a face (colour symbol and word, effect, count mark) or, unseen, a back.
+  function ucCard(ctx, name, opts) {
     const o = opts || {};
+    const size = o.small ? " small" : o.tiny ? " tiny" : "";
     if (!name) {
-      return el("div", { class: "card back" + (o.small ? " small" : ""), title: T("face_down") },
-        el("span", { class: "back-mark" }, "✦"));
+      return el("div", { class: "card back" + size, title: T("ui.face_down"), "aria-label": T("ui.face_down") },
+        o.tiny ? null : el("span", { class: "back-mark" }, "✦"));
     }
-    const [colour, effect] = name.split("/");
-    const cls = UC_COLOURS[colour] || "plain";
-    return el("div", { class: "card c-" + cls + (o.small ? " small" : "") + (o.down ? " known-down" : ""), "data-card": name, title: name },
-      el("span", { class: "colour" }, colour), el("span", { class: "effect" }, effect || ""),
-      o.down ? el("span", { class: "badge" }, T("face_down")) : null);
+    const c = parseCard(name);
+    const cls = COLOURS[c.colour] || "plain";
+    const label = cardName(ctx, name) + (o.down ? " (" + T("ui.known_down") + ")" : "");
+    return el("div", { class: "card c-" + cls + size + (o.down ? " known-down" : ""), "data-card": name,
+      title: label + (ctx.text.has("help." + c.effect) ? " — " + ctx.text.name("help", c.effect) : ""), "aria-label": label },
+      el("span", { class: "colour" }, el("span", { class: "sym", "aria-hidden": "true" }, ctx.text.name("symbol", c.colour)), " ", ctx.text.name("faction", c.colour)),
+      el("span", { class: "effect" }, ctx.text.name("effect", c.effect)),
+      c.mark ? el("span", { class: "count-mark" }, c.mark) : null,
+      o.down ? el("span", { class: "badge" }, T("ui.face_down")) : null);
   }
 
-  function ucRole(name) {
-    const cls = UC_COLOURS[(name || "").split(" ")[0]] || "plain";
-    return el("span", { class: "role r-" + cls }, name);
+  function factionOf(role) { return (role || "").split(" ")[0]; }
+
+  function ucRole(ctx, name) {
+    const f = factionOf(name);
+    return el("span", { class: "role r-" + (COLOURS[f] || "plain") },
+      el("span", { class: "sym", "aria-hidden": "true" }, ctx.text.name("symbol", f)), " ", ctx.text.name("role", name));
   }
 
-  function draw(obs, ctx) {
+  // What this seat knows of a role position: the card, a few candidates, or nothing.
+  function roleHint(ctx, candidates) {
+    if (candidates.length === 1) return el("div", { class: "seat-role" }, T("ui.role_is"), " ", ucRole(ctx, candidates[0]));
+    const distinct = [...new Set(candidates.map((r) => ctx.text.name("role", r)))];
+    if (distinct.length === 1) return el("div", { class: "seat-role" }, T("ui.role_is"), " ", ucRole(ctx, candidates[0]));
+    if (candidates.length <= 3) {
+      const parts = [];
+      candidates.forEach((r, i) => { if (i) parts.push(T("ui.or")); parts.push(ucRole(ctx, r)); });
+      return el("div", { class: "seat-role candidates" }, T("ui.role_could"), " ", parts);
+    }
+    return null;
+  }
+
+
+  // A thing whose choices open a menu sits in a holder, so that the menu (placed right after
+  // it) opens just below it rather than at the corner of the grid or row around it.
+  function menuHolder(node) {
+    return el("div", { class: "play-holder" }, node);
+  }
+
+  // While a Green player names the Informers, each place they may name shows the number its
+  // choice reads ("place 6" is the first reserve card at five seats).
+  function placeBadge(node, names) {
+    if (names.length) node.appendChild(el("span", { class: "place-badge" }, T("ui.place", { n: names[0].args.position + 1 })));
+  }
+
+  function drawRow(obs, ctx) {
+    const row = el("div", { class: "uc-row", id: "uc-row" });
+    const entries = obs.row || [];
+    entries.forEach((entry, i) => {
+      const card = entry.face_up ? ucCard(ctx, entry.card) : entry.card ? ucCard(ctx, entry.card, { down: true }) : ucCard(ctx, null);
+      const slot = el("div", { class: "row-slot " + (entry.face_up ? "up" : "down"), "data-index": i },
+        el("div", { class: "slot-no" }, T("ui.slot", { n: i + 1 })), card);
+      if (recent(ctx, { into: i }) || recent(ctx, { up_slot: i })) slot.classList.add("recent");
+      const name = T("ui.slot", { n: i + 1 }) + " — " + (entry.card ? cardName(ctx, entry.card) : T("ui.face_down"));
+      playable(slot, choicesOf(ctx, "row", { index: i }), ctx, name);
+      row.appendChild(slot);
+    });
+    // Where a passed card would go if filed: an empty slot at the row's end.
+    const file = choicesOf(ctx, "file");
+    if (file.length) {
+      const slot = el("div", { class: "row-slot next", "data-index": entries.length },
+        el("div", { class: "slot-no" }, T("ui.slot", { n: entries.length + 1 })), el("div", { class: "card empty" }, T("ui.play_here")));
+      playable(slot, file, ctx, T("ui.slot", { n: entries.length + 1 }));
+      row.appendChild(slot);
+    }
+    if (!row.childNodes.length) return el("p", { class: "muted" }, T("ui.row_empty"));
+    return row;
+  }
+
+  function drawSeats(obs, ctx) {
+    const seats = el("div", { class: "uc-seats" });
+    for (let s = 0; s < obs.players; s++) {
+      const marks = [];
+      if (s === obs.active) marks.push(el("span", { class: "mark active" }, "▶ " + T(s === ctx.seat ? "ui.turn_mark_you" : "ui.turn_mark")));
+      if (s === obs.current_player && s !== obs.active) marks.push(el("span", { class: "mark deciding" }, "… " + T("ui.deciding")));
+      if (s === obs.eliminated) marks.push(el("span", { class: "mark out" }, "✖ " + T("ui.eliminated")));
+      const size = (obs.hand_sizes || [])[s] || 0;
+      const backs = el("div", { class: "hand-backs", "aria-hidden": "true" });
+      for (let i = 0; i < size; i++) backs.appendChild(ucCard(ctx, null, { tiny: true }));
+      const candidates = (obs.roles || [])[s] || [];
+      const known = (obs.known_hands || {})[String(s)] || [];
+      let roleLine = null;
+      if (s === ctx.seat && obs.role) roleLine = el("div", { class: "seat-role" }, T("ui.role_is"), " ", ucRole(ctx, obs.role));
+      else roleLine = roleHint(ctx, candidates);
+      const seat = el("div", { class: "uc-seat" + (s === ctx.seat ? " me" : "") + (s === obs.current_player ? " current" : ""), "data-seat": s },
+        el("div", { class: "seat-name" }, seatName(ctx, s), " ", marks),
+        el("div", { class: "seat-hand" }, backs, el("span", { class: "count" }, T("ui.hand_size", { n: size }))),
+        roleLine,
+        known.length && s !== ctx.seat ? el("div", { class: "seat-known" }, el("span", {}, T("ui.you_know")), known.map((c) => ucCard(ctx, c, { small: true }))) : null);
+      if (recent(ctx, { seat: s }) || recent(ctx, { target: s }) || recent(ctx, { named: s })) seat.classList.add("recent");
+      const list = [...choicesOf(ctx, "target", { seat: s }), ...choicesOf(ctx, "retire", { seat: s }), ...choicesOf(ctx, "name", { seat: s })];
+      placeBadge(seat, choicesOf(ctx, "name", { seat: s }));
+      playable(seat, list, ctx, seatName(ctx, s));
+      seats.appendChild(menuHolder(seat));
+    }
+    return seats;
+  }
+
+  function drawReserve(obs, ctx) {
+    const reserve = (obs.roles || []).slice(obs.players);
+    if (!reserve.length) return null;
+    const box = el("div", { class: "uc-reserve" });
+    reserve.forEach((candidates, r) => {
+      const name = T("ui.reserve_slot", { n: r + 1 });
+      const hint = roleHint(ctx, candidates);
+      const slot = el("div", { class: "reserve-slot", "data-reserve": r },
+        el("div", { class: "slot-no" }, name),
+        el("div", { class: "role-back", "aria-hidden": "true" }, "✦"),
+        hint || el("div", { class: "seat-role muted" }, T("ui.unknown")));
+      if (recent(ctx, { reserve: r })) slot.classList.add("recent");
+      placeBadge(slot, choicesOf(ctx, "name", { reserve: r }));
+      playable(slot, [...choicesOf(ctx, "reserve", { reserve: r }), ...choicesOf(ctx, "name", { reserve: r })], ctx, name);
+      box.appendChild(menuHolder(slot));
+    });
+    return section(T("ui.reserve"), box);
+  }
+
+  function drawPending(obs, ctx) {
+    const p = obs.pending;
+    if (!p) return null;
+    const card = ucCard(ctx, p.card);
+    const holder = el("div", { class: "pending-card" }, card);
+    playable(holder, [...choicesOf(ctx, "use"), ...choicesOf(ctx, "file")], ctx, p.card ? cardName(ctx, p.card) : T("ui.pending_card"));
+    const bits = [el("span", {}, T(p.passer === ctx.seat ? "ui.pending_you" : "ui.pending", { passer: ctx.text.seat(p.passer), receiver: ctx.text.seat(p.receiver),
+      card: p.card ? cardName(ctx, p.card) : T("ui.pending_card") }))];
+    if (p.effect) bits.push(el("span", { class: "effect-now", title: ctx.text.name("help", p.effect) }, T("ui.effect_now", { effect: ctx.text.name("effect", p.effect) })));
+    if (p.your_swap_card) bits.push(el("span", {}, T("ui.your_swap", { card: cardName(ctx, p.your_swap_card) })));
+    return el("div", { class: "uc-pending" }, holder, el("div", { class: "pending-text" }, bits));
+  }
+
+  function drawMine(obs, ctx) {
+    if (ctx.seat === null || ctx.seat === undefined || !obs.hand) return null;
+    const mine = el("div", { class: "uc-mine", id: "my-hand" });
+    if (obs.role) {
+      mine.appendChild(el("div", { class: "my-role" }, el("h4", {}, T("ui.role")),
+        el("div", { class: "role-card r-" + (COLOURS[factionOf(obs.role)] || "plain"), id: "my-role" }, ucRole(ctx, obs.role))));
+    }
+    const hand = el("div", { class: "hand" }, obs.hand.map((c) => {
+      const node = ucCard(ctx, c);
+      const list = [...choicesOf(ctx, "pass", { card: c }), ...choicesOf(ctx, "give", { card: c }), ...choicesOf(ctx, "drop", { card: c })];
+      return menuHolder(playable(node, list, ctx, cardName(ctx, c)));
+    }));
+    mine.appendChild(el("div", { class: "my-cards" }, el("h4", {}, T("ui.hand")), obs.hand.length ? hand : el("p", { class: "muted" }, T("ui.hand_empty"))));
+    return mine;
+  }
+
+  function draw(obs, given) {
+    // A replay passes no renderer; the reader then is the seat whose view it is.
+    const ctx = given.text ? given : Object.assign({}, given, { text: Boards.textFor({ viewer: given.seat, names: null }) });
     const root = el("div", { class: "uc" });
-    const players = obs.players;
-    const status = [T("turn", { n: (obs.turn || 0) + 1 }), T("deck", { n: obs.deck_count })];
-    if (obs.final_round) status.push(T("final_round", { n: obs.final_turns_left }));
+    const status = [T("ui.turn", { n: (obs.turn || 0) + 1 }), T("ui.deck", { n: obs.deck_count })];
+    if (obs.final_round) status.push(obs.final_turns_left === 1 ? T("ui.final_round_last") : T("ui.final_round", { n: obs.final_turns_left }));
     root.appendChild(el("div", { class: "status-line" }, status.join(" · ")));
 
-    // The Central File Row, oldest first: face-down cards show their back unless this seat knows
-    // them (then a "face down" badge says the others do not see it).
-    const row = el("div", { class: "uc-row", id: "uc-row" });
-    (obs.row || []).forEach((entry, i) => {
-      const card = entry.face_up ? ucCard(entry.card) : (entry.card ? ucCard(entry.card, { down: true }) : ucCard(null));
-      row.appendChild(el("div", { class: "row-slot " + (entry.face_up ? "up" : "down"), "data-index": i }, card));
-    });
-    root.appendChild(section(T("row"), (obs.row || []).length ? row : el("p", { class: "muted" }, T("row_empty"))));
-
-    // Seats: hand sizes as card backs, what this seat knows of their role and cards.
-    const seats = el("div", { class: "uc-seats" });
-    for (let s = 0; s < players; s++) {
-      const marks = [];
-      if (s === obs.active) marks.push(el("span", { class: "mark active" }, T("active")));
-      if (s === obs.current_player) marks.push(el("span", { class: "mark turn" }, T("deciding")));
-      if (s === obs.eliminated) marks.push(el("span", { class: "mark out" }, T("eliminated")));
-      const candidates = (obs.roles || [])[s] || [];
-      let roleLine = null;
-      if (s === ctx.seat && obs.role) roleLine = ucRole(obs.role);
-      else if (candidates.length === 1) roleLine = [T("role_known", { role: "" }), ucRole(candidates[0])];
-      else if (candidates.length > 1 && candidates.length <= 3) roleLine = T("role_candidates", { roles: candidates.join(", ") });
-      const known = (obs.known_hands || {})[String(s)] || [];
-      const backs = el("div", { class: "hand-backs" });
-      for (let i = 0; i < (obs.hand_sizes || [])[s]; i++) backs.appendChild(ucCard(null, { small: true }));
-      seats.appendChild(el("div", { class: "uc-seat" + (s === ctx.seat ? " me" : "") + (s === obs.current_player ? " current" : ""), "data-seat": s },
-        el("div", { class: "seat-name" }, seatName(ctx, s), " ", marks),
-        el("div", { class: "seat-hand" }, backs, el("span", { class: "count" }, T("cards", { n: (obs.hand_sizes || [])[s] }))),
-        roleLine ? el("div", { class: "seat-role" }, roleLine) : null,
-        known.length ? el("div", { class: "seat-known" }, T("you_know", { cards: "" }), known.map((c) => ucCard(c, { small: true }))) : null));
-    }
-    root.appendChild(seats);
-
-    const reserve = (obs.roles || []).slice(players);
-    const reserveBits = [];
-    reserve.forEach((candidates, r) => {
-      if (candidates.length <= 3) reserveBits.push(el("div", {}, T("reserve", { n: r }), ": ", candidates.map(ucRole)));
-    });
-    if (reserveBits.length) root.appendChild(el("div", { class: "uc-reserve" }, reserveBits));
+    const rowBox = section(T("row"), el("p", { class: "hint" }, T("ui.row_hint")), drawRow(obs, ctx));
+    rowBox.classList.add("uc-row-section");
+    root.appendChild(rowBox);
+    const pending = drawPending(obs, ctx);
+    if (pending) root.appendChild(pending);
+    const mine = drawMine(obs, ctx);
+    if (mine) root.appendChild(mine);
+    root.appendChild(drawSeats(obs, ctx));
+    const reserve = drawReserve(obs, ctx);
+    if (reserve) root.appendChild(reserve);
 
     if (obs.identity_confirmation) {
       const ic = obs.identity_confirmation;
-      const fmt = (list) => list.map((s) => t("board.seat", { n: s })).join(", ") || t("board.none");
-      root.appendChild(el("p", { class: "uc-identity" }, T("identity", { eyes: fmt(ic.eye), thumbs: fmt(ic.thumb) })));
+      const fmt = (list) => list.map((s) => ctx.text.seat(s)).join(ctx.text.has("_sep") ? ctx.text.key("_sep") : ", ") || T("ui.none");
+      root.appendChild(el("p", { class: "uc-identity" }, "👁 ", T("ui.identity", { eyes: fmt(ic.eye), thumbs: fmt(ic.thumb) })));
     }
-    if (obs.pending) {
-      const p = obs.pending;
-      const bits = [T("pending", { passer: p.passer, receiver: p.receiver, card: p.card || T("pending_face_down") })];
-      if (p.effect) bits.push(T("resolving", { effect: p.effect }));
-      root.appendChild(el("p", { class: "uc-pending" }, bits.join(" · "), p.card ? ucCard(p.card, { small: true }) : null));
-    }
-
-    // My role card and hand.
-    if (ctx.seat !== null && ctx.seat !== undefined && obs.hand) {
-      const mine = el("div", { class: "uc-mine", id: "my-hand" });
-      if (obs.role) mine.appendChild(el("div", { class: "my-role" }, el("h4", {}, T("role")), el("div", { class: "role-card", id: "my-role" }, ucRole(obs.role))));
-      const hand = el("div", { class: "hand" }, obs.hand.map((c) => ucCard(c)));
-      mine.appendChild(el("div", { class: "my-cards" }, el("h4", {}, T("hand")), obs.hand.length ? hand : el("p", { class: "muted" }, T("hand_empty"))));
-      root.appendChild(mine);
-    }
-    if ((obs.discard || []).length) root.appendChild(section(T("used"), el("div", { class: "pile" }, obs.discard.map((c) => ucCard(c, { small: true })))));
-    if ((obs.removed || []).length) root.appendChild(section(T("removed"), el("div", { class: "pile" }, obs.removed.map((c) => ucCard(c, { small: true })))));
+    const piles = el("div", { class: "uc-piles" });
+    if ((obs.discard || []).length) piles.appendChild(section(T("ui.used"), el("div", { class: "pile" }, obs.discard.map((c) => ucCard(ctx, c, { small: true })))));
+    if ((obs.removed || []).length) piles.appendChild(section(T("ui.removed"), el("div", { class: "pile" }, obs.removed.map((c) => ucCard(ctx, c, { small: true })))));
+    if (piles.childNodes.length) root.appendChild(piles);
     for (const d of obs.declarations || []) {
-      root.appendChild(el("p", { class: "uc-declaration" }, T("declaration", { seat: d.seat, red: d.red_informer, blue: d.blue_informer || "—" })));
+      root.appendChild(el("p", { class: "uc-declaration" }, T("ui.declaration", { seat: ctx.text.seat(d.seat),
+        red: placeName(obs, ctx, d.red_informer), blue: d.blue_informer ? placeName(obs, ctx, d.blue_informer) : "—" })));
     }
     if (obs.phase === "over") {
       const reveal = el("div", { class: "reveal", id: "reveal" });
-      reveal.appendChild(el("h3", {}, T("final_roles")));
-      for (let s = 0; s < players; s++) {
-        reveal.appendChild(el("div", { class: "final-role", "data-seat": s }, seatName(ctx, s), ": ", ucRole(((obs.roles || [])[s] || ["?"])[0])));
+      reveal.appendChild(el("h3", {}, T("ui.final_roles")));
+      for (let s = 0; s < obs.players; s++) {
+        reveal.appendChild(el("div", { class: "final-role", "data-seat": s }, seatName(ctx, s), ": ", ucRole(ctx, ((obs.roles || [])[s] || ["?"])[0])));
       }
-      reveal.appendChild(el("p", { class: "winner" }, obs.winner_faction ? T("winner", { faction: obs.winner_faction }) : T("no_winner")));
       root.appendChild(reveal);
     }
     return root;
+  }
+
+  // The view names a declared place "seat 2" or "reserve 0" (0-based); people read it from 1.
+  function placeName(obs, ctx, where) {
+    const m = /^(seat|reserve) (\d+)$/.exec(where || "");
+    if (!m) return where;
+    const n = Number(m[2]);
+    return m[1] === "seat" ? ctx.text.seat(n) : T("ui.reserve_slot", { n: n + 1 });
   }
 
   return draw;

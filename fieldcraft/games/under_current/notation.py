@@ -39,7 +39,9 @@ from typing import Any
 
 from fieldcraft.core.errors import MalformedActionError
 from fieldcraft.core.notation import Notation, require_text
+from fieldcraft.core.text import Event
 
+from . import events
 from .constants import (
     BURN,
     CHOOSE_START,
@@ -244,6 +246,15 @@ class UnderCurrentNotation(Notation):
         if action < g.A_SNATCH:
             return "start", {"seat": action - g.A_START}
         return "snatch", {**card(action - g.A_SNATCH), "seat": state.target}
+
+    def event(self, state: UnderCurrentState, action: int, seat: int | None) -> Event | None:
+        """What ``seat`` is told of ``action``, for people (``events.py``: leak-free, setup in
+        one line); ``describe_action`` stays the compact English notation."""
+        return events.event(state, action, seat)
+
+    def summary(self, state: UnderCurrentState) -> dict[str, Any] | None:
+        """The end screen: role, faction and row count per seat, and the deciding rule."""
+        return events.summary(state)
 
     def describe_action(self, state: UnderCurrentState, action: int,
                         seat: int | None) -> str | None:

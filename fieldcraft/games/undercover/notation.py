@@ -36,9 +36,10 @@ from typing import Any
 
 from fieldcraft.core.errors import MalformedActionError
 from fieldcraft.core.notation import Notation, require_text
+from fieldcraft.core.text import Event
 
-from .grid import HQ0, JOKER0, agent_faces, pile_letter
-from .rules import ACTIVATE, FLIP, OVER, SETUP, UndercoverGame, UndercoverState
+from .grid import HQ0, JOKER0, N_COLOURS, agent_faces, pile_letter
+from .rules import ACTIVATE, FLIP, OVER, PLACE, SETUP, UndercoverGame, UndercoverState
 from .setup_steps import K_COLOUR, K_START, K_TOKEN
 
 
@@ -245,3 +246,149 @@ class UndercoverNotation(Notation):
             note = "" if state.nmask[y] else " (touching only diagonally: no evaluation)"
             return f"{who} places the {self._tile_name(state, state.held)} at {x0},{y0}{note}"
         return None
+
+    # -- game text for people (docs/game-text.md) --------------------------------------------------
+    def event(self, state: UndercoverState, action: int, seat: int | None) -> Event | None:
+        """What ``seat`` is told of ``action``, as a catalogue key and its parameters.
+
+        Everything in a turn happens in front of the table (the face an Agent shows, its back
+        once flipped, where it goes, the Staffers it moves, the tokens taken), so every reader
+        is told the same but for the voice; the one secret, which twin a deal put where, is
+        never a parameter (no Agent id, only colours). The setup is one line at its last step.
+        Cells are ``x``/``y`` (rendered as a column letter and a row number, as the board's
+        edges are labelled)."""
+        g = self.game
+        if state.phase == SETUP:
+            kind = g.setup_steps[state.setup_i][0]
+            if kind == K_COLOUR and not state.is_chance_node():
+                return {"key": "colour_chosen",
+                        "params": {"seat": state.cur, "colour": g.colour_names[action - g.COLOUR]}}
+            if state.setup_i + 1 < len(g.setup_steps):
+                return None
+            return self._setup_event(state, action, seat)
+        if state.phase == OVER:
+            return None
+        p = state.cur
+        names = g.colour_names
+        if state.phase == ACTIVATE:
+            if action == g.TAKE_JOKER:
+                return {"key": "joker", "params": {"seat": p}}
+            if g.TAKE <= action < g.DRAW_TOP:
+                a = action - g.TAKE
+                t = state.grid[g.a2p[a]]
+                return {"key": "take", "params": {
+                    "seat": p, "colour": names[state.tcol[t]], "x": a % g.width,
+                    "y": a // g.width}}
+            if g.DRAW_TOP <= action < g.TAKE_JOKER:
+                top = action < g.DRAW_BOTTOM
+                k = action - (g.DRAW_TOP if top else g.DRAW_BOTTOM)
+                pile = state.piles[k]
+                # A bottom Agent is seen by all once drawn (it shows its official side).
+                return {"key": "draw" if top else "draw_bottom", "params": {
+                    "seat": p, "pile": pile_letter(k),
+                    "colour": names[state.tcol[pile[-1] if top else pile[0]]]}}
+            return None
+        if state.phase == FLIP:
+            if action != g.FLIP:
+                return None  # keeping it as it is: the placement line names its colour
+            t = state.held
+            off, back = agent_faces(t)
+            return {"key": "flip", "params": {
+                "seat": p, "colour": names[state.tcol[t]],
+                "now": names[off if state.up[t] else back]}}
+        if state.phase == PLACE and g.PLACE <= action < g.TAKE:
+            return self._place_event(state, action)
+        return None
+
+    def _setup_event(self, state: UndercoverState, action: int, seat: int | None) -> Event:
+        """The whole setup in one line: the seats' colours in seat order, who starts, and for a
+        seated reader its own colour and Opposite Side (which it may never activate)."""
+        g = self.game
+        names = g.colour_names
+        colours = [names[c] for c in state.colour]
+        start = state.start
+        if start < 0:  # (a random start would have been drawn before the colours)
+            start = 0
+        params: dict[str, Any] = {"colours": colours, "start": start}
+        if seat is None:
+            return {"key": "setup_watch", "params": params}
+        c = state.colour[seat]
+        params.update(seat=seat, colour=names[c], opposite=names[(c + 3) % N_COLOURS])
+        return {"key": "setup", "params": params}
+
+    def _place_event(self, state: UndercoverState, action: int) -> Event:
+        """The placement and what its meeting did: the lanes where the seat's Staffers moved,
+        the Point Tokens taken, and whether that began the last round. Played out on a clone
+        (only when a table asks, never in a playout)."""
+        g = self.game
+        names = g.colour_names
+        p = state.cur
+        t = state.held
+        y = g.a2p[action]
+        params: dict[str, Any] = {
+            "seat": p, "x": action % g.width, "y": action // g.width,
+            "tile": "joker" if t >= JOKER0 else names[state.tcol[t]],
+        }
+        if not state.nmask[y]:
+            return {"key": "place_diagonal", "params": params}
+        if state.turn < g.first_evaluated_turn:
+            return {"key": "place_first_round", "params": params}
+        after = state.clone()
+        after.apply_action(action)
+        i = p * N_COLOURS
+        lanes = [names[c] for c in range(N_COLOURS) if after.pos[i + c] != state.pos[i + c]]
+        took = [c for c in range(N_COLOURS) if after.taken[i + c] != state.taken[i + c]]
+        params["lanes"] = lanes
+        key = "meet" if lanes else "meet_still"
+        if took:
+            params["took"] = [names[c] for c in took]
+            params["values"] = "+".join(str(after.taken[i + c]) for c in took)
+            key = "meet_token" if len(took) == 1 else "meet_tokens"
+        if after.end_trig and not state.end_trig:
+            key += "_last"
+            params["why"] = after.ended_by
+        return {"key": key, "params": params}
+
+    def summary(self, state: UndercoverState) -> dict[str, Any] | None:
+        """Colour, points, Point Tokens taken (Classified: Staffers past the black line) and the
+        tie-break figure, Staffers on the rightmost occupied column, for every seat; the reason
+        says what ended the game and who won with how many points."""
+        if not state.is_terminal():
+            return None
+        g = self.game
+        n = g.num_players
+        names = g.colour_names
+        scores = state.final_scores
+        winners = set(state.final_winners)
+        best = max(scores)
+        top = [s for s in range(n) if scores[s] == best]
+        pos = state.pos
+        seats = top if g.tiebreak_tied else range(n)
+        column = max((pos[s * N_COLOURS + c] for s in seats for c in range(N_COLOURS)),
+                     default=0)
+        figure = "past_line" if g.classified else "tokens"
+        rows = []
+        for s in range(n):
+            mine = pos[s * N_COLOURS:(s + 1) * N_COLOURS]
+            count = sum(1 for v in mine if v > g.black_line) if g.classified else state.ntaken[s]
+            rows.append({"seat": s, "winner": s in winners, "values": {
+                "colour": names[state.colour[s]], "score": scores[s], figure: count,
+                "tiebreak": sum(1 for v in mine if column and v == column)}})
+        ended = state.ended_by or "stuck"
+        if ended == "line":
+            trigger = [s for s in range(n) if rows[s]["values"][figure] >= g.past_line_to_end]
+            need = g.past_line_to_end
+        elif ended == "tokens":
+            trigger = [s for s in range(n) if state.ntaken[s] >= g.tokens_to_end]
+            need = g.tokens_to_end
+        else:
+            trigger, need = [], 0
+        key = ended + ("_tie" if state.tiebreak_used else "")
+        return {
+            "columns": [{"key": "colour", "ns": "colour"}, {"key": "score"}, {"key": figure},
+                        {"key": "tiebreak"}],
+            "rows": rows,
+            "reason": {"key": key, "params": {
+                "trigger": trigger, "n": need, "winners": sorted(winners), "score": best,
+                "tied": top}},
+        }

@@ -1,7 +1,11 @@
-"""Terminal picture of one seat's Undercover view (Rich markup).
+"""Terminal picture of one seat's Undercover view (Rich markup), in the reader's language.
 
 It reads only the observation dict, so it cannot show a hidden face: an unflipped Agent is drawn
-with a dim "?" where its back would go, a flipped one with its known back.
+with a dim "?" where its back would go, a flipped one with its known back. Every word comes
+from the game's catalogue through a :class:`~fieldcraft.core.text.Text` (English when none is
+given). The grid's markers are one ASCII letter per colour so that its columns stay aligned in
+any terminal; a legend under it names the letters in the reader's language and says what the
+other marks mean.
 """
 
 from __future__ import annotations
@@ -9,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from rich.markup import escape
+
+from fieldcraft.core.text import Text, game_messages
 
 _RICH = {
     "purple": "magenta",
@@ -19,6 +25,12 @@ _RICH = {
     "red": "red",
 }
 CELL = 4  # plain-text width of one board cell
+
+
+def _english() -> Text:
+    from fieldcraft.core.registry import game_spec
+
+    return Text(game_messages(game_spec("undercover"), "en"))
 
 
 def _style(colour: str | None) -> str:
@@ -34,12 +46,16 @@ def _paint(text: str, colour: str | None, extra: str = "") -> str:
     return f"[{style}]{text}[/]"
 
 
+def _column(text: Text, x: int) -> str:
+    return text.name("column", x)
+
+
 def _cell(tile: dict[str, Any] | None, colours: list[str | None]) -> str:
-    """Exactly CELL visible characters: kind/colour letter, back letter, File owner."""
+    """Exactly CELL visible characters: kind/colour letter, back letter, File owner (from 1)."""
     if tile is None:
         return "[dim] .  [/]"
     owner = tile.get("file")
-    file_mark = str(owner) if owner is not None else " "
+    file_mark = str(owner + 1) if owner is not None else " "
     if owner is not None:
         file_mark = _paint(file_mark, colours[owner], "bold")
     if tile["kind"] == "hq":
@@ -52,37 +68,37 @@ def _cell(tile: dict[str, Any] | None, colours: list[str | None]) -> str:
     return f" {front}{behind}{file_mark}"
 
 
-def _board_lines(obs: dict[str, Any]) -> list[str]:
+def _board_lines(obs: dict[str, Any], text: Text) -> list[str]:
     colours = obs["colours"]
     tiles = {(t["x"], t["y"]): t for t in obs["board"]}
     spots = list(tiles)
     if obs.get("held_from"):
         spots.append(tuple(obs["held_from"]))
     if not spots:
-        return ["(empty table)"]
+        return [escape(text.lookup("terminal.empty_table"))]
     width, height = obs["board_size"]
     x0 = max(min(x for x, _ in spots) - 1, 0)
     x1 = min(max(x for x, _ in spots) + 1, width - 1)
     y0 = max(min(y for _, y in spots) - 1, 0)
     y1 = min(max(y for _, y in spots) + 1, height - 1)
-    lines = ["    " + "".join(f"{x:>3} " for x in range(x0, x1 + 1))]
+    lines = ["    " + "".join(f"{_column(text, x):>3} " for x in range(x0, x1 + 1))]
     for y in range(y0, y1 + 1):
         row = "".join(_cell(tiles.get((x, y)), colours) for x in range(x0, x1 + 1))
-        lines.append(f"{y:>3} {row}")
+        lines.append(f"{y + 1:>3} {row}")
     return lines
 
 
-def _track_lines(obs: dict[str, Any]) -> list[str]:
+def _track_lines(obs: dict[str, Any], text: Text) -> list[str]:
     """One lane per colour: Staffers still at home, then each space with the Staffer standing
     there (seat colour initial), a Point Token value, or a dot."""
     colours = obs["colours"]
     length = obs["track_length"]
     classified = obs["variant"] == "classified"
-    lines = ["[bold]Information Track[/]"]
+    lines = [f"[bold]{escape(text.lookup('lanes'))}[/]"]
     if classified:
         head = "".join(f"{v:>3}" + ("|" if i + 1 == obs["black_line_after"] else "")
                        for i, v in enumerate(obs["column_values"]))
-        lines.append(f"{'':<14}{head}")
+        lines.append(f"{'':<9}{head}")
     for lane in obs["lanes"]:
         home = "".join(_paint(_letter(colours[s]), colours[s])
                        for s, p in enumerate(lane["staffers"]) if p == 0)
@@ -93,17 +109,17 @@ def _track_lines(obs: dict[str, Any]) -> list[str]:
             if who:
                 s = who[0]
                 mark = "!" if lane["frozen"][s] else " "
-                text = f" {_paint(_letter(colours[s]), colours[s], 'bold')}{mark}"
+                cell = f" {_paint(_letter(colours[s]), colours[s], 'bold')}{mark}"
             elif lane["blocked_last"] and space == length:
-                text = "[dim] X [/]"
+                cell = "[dim] X [/]"
             elif lane["tokens"][space - 1] is not None:
-                text = f"{lane['tokens'][space - 1]:>3}"
+                cell = f"{lane['tokens'][space - 1]:>3}"
             else:
-                text = "[dim]  .[/]"
+                cell = "[dim]  .[/]"
             if classified and space == obs["black_line_after"]:
-                text += "|"
-            cells.append(text)
-        name = _paint(f"{escape(lane['colour']):<7}", lane["colour"])
+                cell += "|"
+            cells.append(cell)
+        name = _paint(f"{_letter(lane['colour'])} ", lane["colour"], "bold")
         lines.append(f"{name}{home}{' ' * (7 - home_width)}{''.join(cells)}")
     return lines
 
@@ -112,19 +128,39 @@ def _plain_width(cells: int) -> int:
     return 4 + CELL * cells
 
 
-def render(observation: dict[str, Any]) -> str:
+def _legend(obs: dict[str, Any], text: Text) -> list[str]:
+    """What the letters and marks of the grid and the track stand for, in the reader's words."""
+    letters = text.messages.get("_sep", ", ").join(
+        f"{_paint(_letter(lane['colour']), lane['colour'], 'bold')} = "
+        f"{escape(text.name('colour', lane['colour']))}" for lane in obs["lanes"])
+    return [f"[dim]{escape(text.lookup('legend'))}:[/] {letters}",
+            f"[dim]{escape(text.lookup('terminal.legend'))}[/]",
+            f"[dim]{escape(text.lookup('terminal.track_legend'))}[/]"]
+
+
+def render(observation: dict[str, Any], text: Text | None = None) -> str:
     """The table as one seat sees it: the grid of tiles with the Information Track beside it,
-    then the seats, the draw piles and the tile in hand."""
+    a legend, then the seats, the draw piles and the tile in hand."""
+    text = text or _english()
     obs = observation
-    me = obs.get("seat")
     colours = obs["colours"]
-    title = "Undercover" + (" - Classified" if obs["variant"] == "classified" else "")
+
+    def colour(c: str | None) -> str:
+        return _paint(escape(text.name("colour", c) if c else "?"), c)
+
+    def say(key: str, **values: Any) -> str:
+        return text.format(text.lookup(key), values)
+
+    title = escape(text.lookup("title"))
+    if obs["variant"] == "classified":
+        title += " - " + escape(text.lookup("classified"))
     if obs["phase"] == "over":
-        lines = [f"[bold]{title}[/] - finished after {obs['turn']} turns"]
+        lines = [f"[bold]{title}[/] - {escape(say('terminal.finished', n=obs['turn']))}"]
     else:
-        lines = [f"[bold]{title}[/] - round {obs['round']}, turn {obs['turn'] + 1}"]
-    board = _board_lines(obs)
-    track = _track_lines(obs)
+        lines = [f"[bold]{title}[/] - "
+                 f"{escape(say('terminal.turn', round=obs['round'], turn=obs['turn'] + 1))}"]
+    board = _board_lines(obs, text)
+    track = _track_lines(obs, text)
     columns = (len(board[0]) - 4) // CELL if board and board[0].startswith("    ") else 0
     pad = _plain_width(columns)
     for i in range(max(len(board), len(track))):
@@ -133,37 +169,48 @@ def render(observation: dict[str, Any]) -> str:
         gap = " " * (pad - plain + 3)
         right = track[i] if i < len(track) else ""
         lines.append(f"{left}{gap}{right}".rstrip())
-    for seat, colour in enumerate(colours):
+    lines += _legend(obs, text)
+    for seat, c in enumerate(colours):
         marker = "[bold yellow]>[/]" if obs.get("to_act") == seat else " "
-        you = " (you)" if seat == me else ""
-        opp = obs["opposite"][seat]
-        label = _paint(escape(colour or "?"), colour)
         taken = [v for v in obs["taken"][seat] if v is not None and v >= 0]
         joker = obs["jokers"][seat]
-        extra = f"  joker {joker}" if joker else ""
-        lines.append(
-            f"{marker} seat {seat}{you}: {label}, opposite {_paint(escape(opp or '?'), opp)}"
-            f"  points {obs['scores'][seat]}  tokens {len(taken)}{extra}"
-        )
+        extra = say("terminal.joker", state=text.name("joker", joker)) if joker else ""
+        classified = obs["variant"] == "classified"
+        line = text.lookup("terminal.seat_classified" if classified else "terminal.seat")
+        past = sum(1 for lane in obs["lanes"]
+                   if lane["staffers"][seat] > obs.get("black_line_after", 0)) if classified else 0
+        values = {"past": past, "mark": "\0M", "who": text.seat(seat), "colour": "\0C",
+                  "opposite": "\0O", "points": obs["scores"][seat], "tokens": len(taken),
+                  "joker": extra}
+        shown = escape(text.format(line, values))
+        shown = shown.replace("\0M", marker).replace("\0C", colour(c))
+        lines.append(shown.replace("\0O", colour(obs["opposite"][seat])))
     for pile in obs["piles"]:
         top = pile["top"]
-        shown = "empty" if not pile["count"] else (
-            f"top {_paint(escape(top['colour']), top['colour'])} "
-            f"(other side {' or '.join(escape(c) for c in top['others'])})" if top else "face down"
-        )
-        lines.append(f"  pile {pile['name']}: {pile['count']} Agents, {shown}")
+        if not pile["count"]:
+            shown = escape(text.lookup("pile_empty"))
+        elif top:
+            others = say("either", a=text.name("colour", top["others"][0]),
+                         b=text.name("colour", top["others"][1]))
+            shown = escape(say("terminal.pile_top", colour="\0C", colours=others)).replace(
+                "\0C", colour(top["colour"]))
+        else:
+            shown = "?"
+        lines.append(escape(say("terminal.pile", name=pile["name"], n=pile["count"],
+                                top="\0T")).replace("\0T", shown))
     held = obs.get("held")
     if held:
-        what = "Joker" if held["kind"] == "joker" else f"{escape(held['colour'])} Agent"
-        state = " (flipped)" if obs.get("flipped") else ""
-        lines.append(f"  in hand: {what}{state}")
+        what = text.name("tile", "joker" if held["kind"] == "joker" else held["colour"])
+        flipped = text.lookup("terminal.flipped") if obs.get("flipped") else ""
+        lines.append(escape(say("terminal.in_hand", what=what, flipped=flipped)))
     if obs["phase"] == "over":
-        winners = ", ".join(_paint(escape(colours[s] or "?"), colours[s])
-                            for s in obs.get("winners", []))
-        lines.append(f"[bold green]Game over:[/] {winners or 'nobody'} wins.")
+        winners = obs.get("winners", [])
+        who = text.messages.get("_sep", ", ").join(text.seat(s) for s in winners) \
+            if winners else text.lookup("terminal.nobody")
+        lines.append(f"[bold green]{escape(say('terminal.over', who=who))}[/]")
     elif obs.get("to_act") is not None:
-        who = "you" if obs["to_act"] == me else f"seat {obs['to_act']}"
-        lines.append(f"Waiting for {who} to {obs['phase']}.")
+        lines.append(escape(say("terminal.waiting", who=text.seat(obs["to_act"]),
+                                phase=text.name("phase", obs["phase"]))))
     if obs.get("end_triggered") and obs["phase"] != "over":
-        lines.append("[bold]Last round:[/] the game ends when this round is complete.")
+        lines.append(f"[bold]{escape(text.lookup('terminal.last'))}[/]")
     return "\n".join(lines)

@@ -56,21 +56,30 @@ const Boards = (function () {
     });
   }
 
+  // "<key>+<param>" for the first set parameter that has such a key (see core/text.py).
+  function variant(full, params) {
+    for (const [name, value] of Object.entries(params || {})) {
+      if (value !== null && value !== undefined && has(full + "+" + name)) return full + "+" + name;
+    }
+    return full;
+  }
+
   // One reader's renderer (reader = {viewer, names(seat)}): what a log line, a choice, a name or
   // any catalogue key says in the page's language.
   function textFor(reader) {
     return {
       key(key, params) { return format(has(key) ? GAME_I18N[key] : key, params || {}, reader); },
       render(ns, key, params) {
-        let full = ns + "." + key;
         params = params || {};
+        let full = variant(ns + "." + key, params);
         if (reader && reader.viewer !== null && reader.viewer !== undefined && params.seat === reader.viewer && has(full + ".you")) full += ".you";
         return format(has(full) ? GAME_I18N[full] : full, params, reader);
       },
       event(e) { return this.render("log", e.key, e.params); },
       choice(c) {
         const key = "choice." + c.kind;
-        return has(key) ? format(GAME_I18N[key], c.args || {}, reader) : c.label;
+        if (!has(key)) return c.label;
+        return format(GAME_I18N[variant(key, c.args || {})], c.args || {}, reader);
       },
       name: nameOf,
       seat(s) { return seatText(s, reader); },
