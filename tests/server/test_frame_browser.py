@@ -422,6 +422,10 @@ CATALOGUE = {
     "log.roles": "{seat|seat} could be {roles|role}; others: {who|seat}",
     "log.odd": "{seat|seat} then {missing} and {x|+1} and {card|card} and {none}",
     "choice.bid": "bid {n} × {card|card}",
+    "choice.name": "Name someone", "choice.name+seat": "Name {seat|seat} as {role|role}",
+    "choice.name+reserve": "Name reserve card {reserve|+1} as {role|role}",
+    "log.named": "{seat|seat} names", "log.named+card": "{seat|seat} names {card|card}",
+    "log.named+card.you": "You name {card|card}",
 }
 EVENTS = [
     {"key": "pass", "params": {"seat": 0, "card": 3, "to": 1}},
@@ -430,9 +434,15 @@ EVENTS = [
     {"key": "roles", "params": {"seat": 1, "roles": ["SPY", "MOLE", "NOBODY"], "who": [0, 2]}},
     {"key": "odd", "params": {"seat": "chance", "x": "a", "card": 99, "none": None}},
     {"key": "unknown_key", "params": {"seat": 0}},
+    {"key": "named", "params": {"seat": 0, "card": 7}},  # the +param variant, in both voices
+    {"key": "named", "params": {"seat": 1, "card": None}},
 ]
 CHOICES = [{"kind": "bid", "label": "bid 2 Three", "args": {"n": 2, "card": 3}},
-           {"kind": "nothing_known", "label": "plain English", "args": {}}]
+           {"kind": "nothing_known", "label": "plain English", "args": {}},
+           {"kind": "name", "label": "name", "args": {"seat": 1, "reserve": None, "role": "SPY"}},
+           {"kind": "name", "label": "name", "args": {"seat": None, "reserve": 0,
+                                                       "role": "MOLE"}},
+           {"kind": "name", "label": "name", "args": {}}]
 
 
 def test_boards_js_renders_game_text_exactly_as_python(browser: Any,
