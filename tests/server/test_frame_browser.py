@@ -200,6 +200,9 @@ def test_a_few_moves_with_the_keyboard_alone(browser: Any, server: ServerProcess
                 raise AssertionError("Tab never reached a choice")
             page.keyboard.press("Enter")
             page.wait_for_function(f"() => document.body.dataset.version !== '{version}'")
+            # the focus stays with the choices, so the next Tab is a choice again
+            assert page.evaluate("document.getElementById('choices-panel')"
+                                 ".contains(document.activeElement)")
             moves += 1
         assert moves >= 2
         assert not errors, errors

@@ -25,6 +25,7 @@
   let unsure = null; // an action whose answer was lost with the socket: asked about on reconnect
   let chat = [];
   let myTurnBefore = false;
+  let keepFocus = false;
   let audio = null;
   let deadlineAt = null;
   let cardFilter = null; // clicking a card on the board narrows the choices to that card
@@ -197,6 +198,10 @@
     if (waiting) { refuse(); return; }
     waiting = true;
     pending = { version, action };
+    // a choice made from the keyboard: the choices panel takes the focus while they are
+    // redrawn, so the next Tab is in them again (not back at the top of the page)
+    const active = document.activeElement;
+    keepFocus = !!active && ($("choices").contains(active) || $("board").contains(active));
     notice("");
     $("action-error").textContent = "";
     delete $("action-error").dataset.code;
@@ -419,6 +424,10 @@
       }
     }
     box.appendChild(Boards.choices(list, act, waiting || document.body.dataset.connected !== "yes"));
+    if (keepFocus && !$("choices-panel").hidden && !$("choices-panel").contains(document.activeElement)) {
+      $("choices-panel").focus({ preventScroll: true });
+    }
+    if (keepFocus && view.choices.length && !waiting) keepFocus = false;
     document.querySelectorAll("#board [data-card]").forEach((n) => n.classList.toggle("picked", n.dataset.card === cardFilter));
   }
 
