@@ -42,6 +42,7 @@ HELLO_REQUIRED = "auth.hello_required"
 BAD_TOKEN = "auth.bad_token"
 SPECTATOR = "auth.spectator"
 BAD_ORIGIN = "auth.bad_origin"  # a browser page of another site (see guard.py)
+NOT_SEATED = "auth.not_seated"  # a rematch is asked for by a seat of the finished table
 # table.*: the table is not in a state that allows it
 NO_SUCH_TABLE = "table.no_such_table"
 NOT_WAITING = "table.not_waiting"
@@ -59,6 +60,12 @@ ILLEGAL_ACTION = IllegalActionError.code
 MALFORMED_ACTION = MalformedActionError.code
 BAD_RULESET = RulesetError.code
 UNKNOWN_GAME = UnknownGameError.code
+# chat.*: a table chat message that cannot be sent (protocol.check_chat, Room._chat)
+CHAT_TOO_LONG = "chat.too_long"
+CHAT_EMPTY = "chat.empty"
+CHAT_BAD_TEXT = "chat.bad_text"
+CHAT_UNKNOWN_PHRASE = "chat.unknown_phrase"
+CHAT_TOO_FAST = "chat.too_fast"  # over the per-seat chat rate; retry_after says when
 # server.*: not the client's fault
 STORAGE_ERROR = "server.storage_error"
 SERVER_CLOSING = "server.closing"  # not a refusal: the server is shutting down; reconnect
@@ -79,6 +86,8 @@ STATUS: dict[str, int] = {
     STORAGE_ERROR: 503, SERVER_CLOSING: 503,
     TABLE_EXPIRED: 410, RATE_LIMITED: 429, TOO_MANY_WAITING: 429, SERVER_FULL: 429,
     TOO_MANY_SOCKETS: 429,
+    CHAT_TOO_LONG: 400, CHAT_EMPTY: 400, CHAT_BAD_TEXT: 400, CHAT_UNKNOWN_PHRASE: 400,
+    CHAT_TOO_FAST: 429, NOT_SEATED: 403,
     TOO_DEEP: 400, BAD_UNICODE: 400, NOT_JSON_BODY: 415, BAD_ORIGIN: 403, INTERNAL: 500,
 }
 """HTTP status of each code; any other engine error is a 400."""

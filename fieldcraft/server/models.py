@@ -33,6 +33,8 @@ game_tables = sa.Table(
     # listed in the lobby only if its host ticked "public" (migration 0002)
     sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("join_code", sa.String(16), nullable=True),  # fieldcraft.server.access
+    # the table that a finished one was followed by (its rematch; migration 0003)
+    sa.Column("rematch_id", sa.String(32), nullable=True),
 )
 sa.Index("ix_game_tables_status", game_tables.c.status)
 sa.Index("ix_game_tables_join_code", game_tables.c.join_code, unique=True)
@@ -70,4 +72,17 @@ snapshots = sa.Table(
               primary_key=True),
     sa.Column("seq", sa.Integer, nullable=False),
     sa.Column("state", sa.Text, nullable=False),
+)
+
+chat_messages = sa.Table(
+    "chat_messages",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("game_tables.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),  # 1-based, per table
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),  # the game's version when written
+    sa.Column("text", sa.Text, nullable=True),  # free text, or
+    sa.Column("phrase", sa.String(32), nullable=True),  # a quick phrase's key
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )

@@ -14,21 +14,43 @@ Client -> server::
     {"type": "sync", "token"?: str, "last_version"?: int}    ask again for what was missed
     {"type": "back", "token": str}                           "I am here": stop the stand-in bot
     {"type": "ping", "token"?: str}
+    {"type": "chat", "token": str, "text"?: str, "phrase"?: str, "id"?: ...}   seats only
 
-Server -> client: ``sync`` (view + log since a version), ``update`` (new events + view), ``ack``,
-``presence`` (who is connected / stood in for), ``error``, ``pong``. See docs/web.md. Error codes
-are in :mod:`fieldcraft.server.errors`.
+``hello`` and ``sync`` may carry ``pending_version`` and ``pending_action``: a move the page
+sent at that version and never heard back about (its socket dropped). The ``sync`` answer then
+says in ``pending`` whether that move is in the table's history (``landed``), so the page can
+ask the person to choose again instead of silently losing the click.
+
+Server -> client: ``sync`` (view + log since a version, the chat, any rematch), ``update`` (new
+events + view), ``ack``, ``presence`` (who is connected / stood in for), ``chat`` (one new
+message), ``rematch`` (the finished table's follow-up), ``error``, ``pong``. See docs/web.md.
+Error codes are in :mod:`fieldcraft.server.errors`.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from fieldcraft.server import jsonin
-from fieldcraft.server.errors import BAD_JSON, BAD_MESSAGE, UNKNOWN_TYPE, TableError
+from fieldcraft.server.errors import (
+    BAD_JSON,
+    BAD_MESSAGE,
+    CHAT_BAD_TEXT,
+    CHAT_EMPTY,
+    CHAT_TOO_LONG,
+    CHAT_UNKNOWN_PHRASE,
+    UNKNOWN_TYPE,
+    TableError,
+)
 
 MAX_MESSAGE_BYTES = 16 * 1024
+CHAT_MAX_CHARS = 300
+"""Characters in one chat message (a table chat is for a sentence or two, not a letter)."""
+CHAT_PHRASES = ("gg", "your_turn", "well_played", "thinking")
+"""The quick phrases' keys: stored as the key, shown in each reader's language
+(``chat.phrase.<key>`` in the page catalogues)."""
 
 
 @dataclass
@@ -40,6 +62,10 @@ class Message:
     action: int | None = None
     action_text: str | None = None
     id: Any = None
+    text: str | None = None
+    phrase: str | None = None
+    pending_version: int | None = None
+    pending_action: int | None = None
 
 
 # field name -> (accepted types, required)
@@ -47,12 +73,16 @@ _INT = (int,)
 _STR = (str,)
 _ID = (str, int)
 _SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
-    "hello": {"token": (_STR, False), "last_version": (_INT, False)},
+    "hello": {"token": (_STR, False), "last_version": (_INT, False),
+              "pending_version": (_INT, False), "pending_action": (_INT, False)},
     "act": {"token": (_STR, True), "version": (_INT, True), "action": (_INT, False),
             "action_text": (_STR, False), "id": (_ID, False)},
-    "sync": {"token": (_STR, False), "last_version": (_INT, False)},
+    "sync": {"token": (_STR, False), "last_version": (_INT, False),
+             "pending_version": (_INT, False), "pending_action": (_INT, False)},
     "back": {"token": (_STR, True)},
     "ping": {"token": (_STR, False), "id": (_ID, False)},
+    "chat": {"token": (_STR, False), "text": (_STR, False), "phrase": (_STR, False),
+             "id": (_ID, False)},
 }
 
 
@@ -84,11 +114,38 @@ def parse_message(raw: str | bytes) -> Message:
             raise TableError(BAD_MESSAGE, f"field {name!r} must be {wanted}", msg_id)
         if isinstance(value, int) and value < 0 and name != "id":
             raise TableError(BAD_MESSAGE, f"field {name!r} must not be negative", msg_id)
-        if isinstance(value, str) and len(value) > 512:
+        if isinstance(value, str) and len(value) > 512 and name != "text":
             raise TableError(BAD_MESSAGE, f"field {name!r} is too long", msg_id)
     if kind == "act" and (doc.get("action") is None) == (doc.get("action_text") is None):
         raise TableError(BAD_MESSAGE, "'act' needs exactly one of 'action' or 'action_text'",
                             msg_id)
+    if kind == "chat":
+        check_chat(doc, msg_id)
     return Message(type=kind, token=doc.get("token"), last_version=doc.get("last_version"),
                    version=doc.get("version"), action=doc.get("action"),
-                   action_text=doc.get("action_text"), id=msg_id)
+                   action_text=doc.get("action_text"), id=msg_id, text=doc.get("text"),
+                   phrase=doc.get("phrase"), pending_version=doc.get("pending_version"),
+                   pending_action=doc.get("pending_action"))
+
+
+def check_chat(doc: dict[str, Any], msg_id: Any) -> None:
+    """A chat message is one short line of text or one known quick phrase. Control characters
+    are refused (a newline or a NUL would break the log or PostgreSQL), and so is blank
+    text: each gets its own code, so the page can say exactly what to fix."""
+    text, phrase = doc.get("text"), doc.get("phrase")
+    if (text is None) == (phrase is None):
+        raise TableError(BAD_MESSAGE, "'chat' needs exactly one of 'text' or 'phrase'", msg_id)
+    if phrase is not None:
+        if phrase not in CHAT_PHRASES:
+            raise TableError(CHAT_UNKNOWN_PHRASE, f"unknown phrase {phrase[:40]!r}; known: "
+                             f"{', '.join(CHAT_PHRASES)}", msg_id)
+        return
+    assert isinstance(text, str)
+    if len(text) > CHAT_MAX_CHARS:
+        raise TableError(CHAT_TOO_LONG, f"a chat message is at most {CHAT_MAX_CHARS} "
+                         f"characters, this one has {len(text)}", msg_id)
+    if not text.strip():
+        raise TableError(CHAT_EMPTY, "the chat message is empty", msg_id)
+    if any(unicodedata.category(c) == "Cc" for c in text):
+        raise TableError(CHAT_BAD_TEXT, "a chat message cannot hold control characters "
+                         "(newlines included)", msg_id)

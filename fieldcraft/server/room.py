@@ -22,6 +22,7 @@ from fieldcraft.server import protocol as P
 from fieldcraft.server.connection import Connection, dumps
 from fieldcraft.server.driver import Driver
 from fieldcraft.server.errors import TableError
+from fieldcraft.server.limits import LimitError, TokenBucket
 from fieldcraft.server.seats import Seats, SeatState, TurnClock, hash_token, new_token, same_token
 from fieldcraft.server.table import Commit, Table
 
@@ -29,6 +30,13 @@ if TYPE_CHECKING:
     from fieldcraft.server.hub import Hub
 
 log = logging.getLogger("fieldcraft.server")
+
+CHAT_RATE = 0.5
+"""Chat messages a seat may send a second in the long run (one every two seconds)..."""
+CHAT_BURST = 4
+"""...after a burst of this many (a quick "gg" and a sentence should never be refused)."""
+CHAT_SENT = 100
+"""Chat messages a (re)connecting page is sent: the latest ones (all are kept)."""
 
 
 class Room:
@@ -45,6 +53,9 @@ class Room:
         self.public = row.public
         self.join_code = row.join_code
         self.result = row.result
+        self.rematch_id = row.rematch_id
+        self.chat: list[store.ChatRow] = []
+        self._chat_buckets: dict[int, TokenBucket] = {}
         self.table = table
         self.seats = Seats([SeatState(seat=s.seat, kind=s.kind, bot=s.bot, name=s.name,
                                       token_hash=s.token_hash) for s in row.seats])
@@ -79,7 +90,9 @@ class Room:
                         len(state.history()), row.version)
         table = Table(game, state, hub.snapshot_every)
         table.last_snapshot = row.snapshot[0] if row.snapshot else 0
-        return cls(hub, row, table)
+        room = cls(hub, row, table)
+        room.chat = store.read_chat(hub.engine, row.id)
+        return room
 
     # -- what the room is --------------------------------------------------------------------------
     @property
@@ -106,7 +119,11 @@ class Room:
                 "seeded": self.seeded, "public": self.public,
                 "join_code": access.show_join_code(self.join_code),
                 "status": self.status, "version": self.version, "seats": self.seats.public(),
-                "created_at": self.created_at.isoformat() if self.created_at else None}
+                "created_at": self.created_at.isoformat() if self.created_at else None,
+                "rematch": self.rematch_url()}
+
+    def rematch_url(self) -> str | None:
+        return None if self.rematch_id is None else f"/t/{self.rematch_id}"
 
     def idle(self) -> bool:
         return not self.spectators and not self.seats.connected()
@@ -161,14 +178,32 @@ class Room:
             for conn in list(conns):
                 conn.send(text)
 
-    def sync_text(self, seat: int | None, last_version: int | None) -> str:
+    def sync_text(self, seat: int | None, last_version: int | None,
+                  pending: tuple[int, int | None] | None = None) -> str:
         """What a (re)connecting client missed: the events after ``last_version`` if it is a
-        version this room has had, else the whole log; always with a fresh view."""
+        version this room has had, else the whole log; always with a fresh view, the latest
+        chat and, for ``pending`` (the version and action of a move the client sent and never
+        heard back about), whether that move is in the history."""
         since = last_version if last_version is not None and last_version <= self.version else 0
         you = None if seat is None else {"seat": seat, "name": self.seats[seat].name}
+        extra = ""
+        if pending is not None:
+            extra = f',"pending":{dumps(self.pending_answer(seat, *pending))}'
+        chat = [c.public() for c in self.chat[-CHAT_SENT:]]
         return (f'{{"type":"sync","since":{since},"version":{self.version},"events":'
                 f'{dumps(self.table.log_for(seat, since))},"view":{self.view_text(seat)},'
-                f'"table":{dumps(self.table_info())},"you":{dumps(you)}}}')
+                f'"table":{dumps(self.table_info())},"you":{dumps(you)},'
+                f'"chat":{dumps(chat)}{extra}}}')
+
+    def pending_answer(self, seat: int | None, version: int, action: int | None
+                       ) -> dict[str, Any]:
+        """Whether the move a seat sent at ``version`` landed: the action that made version
+        ``version + 1`` is the one it sent, and that seat was the one to move there."""
+        history = self.state.history()
+        landed = False
+        if seat is not None and 0 <= version < len(history):
+            landed = action is None or history[version] == action
+        return {"version": version, "action": action, "landed": landed}
 
     # -- messages ----------------------------------------------------------------------------------
     async def handle(self, conn: Connection, raw: str | bytes) -> None:
@@ -184,7 +219,7 @@ class Room:
                 return
             if msg.type == "hello":
                 raise TableError(E.BAD_MESSAGE, "already said hello")
-            if conn.seat is None and msg.type in ("act", "back"):
+            if conn.seat is None and msg.type in ("act", "back", "chat"):
                 raise TableError(E.SPECTATOR, "spectators cannot act; take a seat or "
                                  "reconnect with your seat token")
             self._check_token(conn, msg)
@@ -192,7 +227,9 @@ class Room:
                 conn.send_doc({"type": "pong", "id": msg.id, "version": self.version})
             elif msg.type == "sync":
                 async with self.lock:
-                    conn.send(self.sync_text(conn.seat, msg.last_version))
+                    conn.send(self.sync_text(conn.seat, msg.last_version, _pending(msg)))
+            elif msg.type == "chat":
+                await self._chat(conn, msg)
             elif msg.type == "back":
                 async with self.lock:
                     self._returned(conn.seat)
@@ -232,7 +269,7 @@ class Room:
                 self.seats[seat].connections.add(conn)
                 self.seats[seat].away = False
                 self.arm_clock()
-            conn.send(self.sync_text(seat, msg.last_version))
+            conn.send(self.sync_text(seat, msg.last_version, _pending(msg)))
             if seat is not None:
                 self.broadcast_presence()
         if seat is not None:
@@ -283,6 +320,49 @@ class Room:
             except store.StorageError as exc:
                 raise TableError(E.STORAGE_ERROR, f"could not save the action: {exc}") from None
         self.kick()
+
+    # -- chat --------------------------------------------------------------------------------------
+    async def _chat(self, conn: Connection, msg: P.Message) -> None:
+        """Store a seated player's chat message, then send it to everyone at the table (the
+        text was checked by the protocol; the rate is checked here, per seat, so two tabs of
+        one seat share it)."""
+        seat = conn.seat
+        assert seat is not None
+        bucket = self._chat_buckets.get(seat)
+        if bucket is None:
+            bucket = self._chat_buckets[seat] = TokenBucket(CHAT_RATE, CHAT_BURST,
+                                                            self.hub.limits.clock)
+        wait = bucket.take()
+        if wait > 0:
+            raise LimitError(E.CHAT_TOO_FAST, "too many chat messages; wait a moment", wait)
+        async with self.lock:
+            row = store.ChatRow(seq=len(self.chat) + 1, seat=seat, version=self.version,
+                                text=msg.text.strip() if msg.text is not None else None,
+                                phrase=msg.phrase, created_at=store.now())
+            try:
+                await self.hub.writer.submit(store.job_add_chat(self.id, row))
+            except store.StorageError as exc:
+                raise TableError(E.STORAGE_ERROR, f"could not save the message: {exc}") from None
+            self.chat.append(row)
+            text = dumps({"type": "chat", "message": row.public()})
+            for _, conns in self._audience():
+                for c in list(conns):
+                    c.send(text)
+        if msg.id is not None:
+            conn.send_doc({"type": "ack", "id": msg.id, "version": self.version})
+
+    def chat_until(self, version: int) -> list[dict[str, Any]]:
+        """The chat written up to game version ``version`` (a replay at that step)."""
+        return [c.public() for c in self.chat if c.version <= version]
+
+    # -- rematch ------------------------------------------------------------------------------
+    def set_rematch(self, rematch_id: str) -> None:
+        """Remember the follow-up table and tell every page at this one."""
+        self.rematch_id = rematch_id
+        text = dumps({"type": "rematch", "url": self.rematch_url(), "id": rematch_id})
+        for _, conns in self._audience():
+            for c in list(conns):
+                c.send(text)
 
     # -- changing the table ------------------------------------------------------------------------
     async def commit(self, moves: list[tuple[int, int, bool]],
@@ -397,3 +477,7 @@ class Room:
             for conn in list(conns):
                 conn.send_doc(closing)
                 conn.closed = True
+
+
+def _pending(msg: P.Message) -> tuple[int, int | None] | None:
+    return None if msg.pending_version is None else (msg.pending_version, msg.pending_action)

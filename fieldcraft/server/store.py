@@ -29,7 +29,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from fieldcraft.server.models import actions, game_tables, seats, snapshots
+from fieldcraft.server.models import actions, chat_messages, game_tables, seats, snapshots
 
 Job = Callable[[Connection], Any]
 
@@ -120,6 +120,8 @@ class TableRow:
     """Listed in the lobby (its host ticked "public"); else only its link or code finds it."""
     join_code: str | None = None
     """:mod:`fieldcraft.server.access`: stored form, no dashes."""
+    rematch_id: str | None = None
+    """The table this finished one was followed by (``POST /api/tables/<id>/rematch``)."""
     seats: list[SeatRow] = field(default_factory=list)
     snapshot: tuple[int, str] | None = None
     actions: list[tuple[int, int, int, bool]] = field(default_factory=list)
@@ -176,6 +178,45 @@ def job_expire_tables(table_ids: list[str]) -> Job:
             if res.rowcount == 1:
                 done.append(table_id)
         return done
+    return run
+
+
+@dataclass
+class ChatRow:
+    """One chat message of a table: free ``text`` or a quick ``phrase`` key (exactly one)."""
+
+    seq: int
+    seat: int
+    version: int
+    text: str | None
+    phrase: str | None
+    created_at: datetime
+
+    def public(self) -> dict[str, Any]:
+        """As sent to every reader (seats and spectators alike: chat is public)."""
+        stamp = self.created_at
+        if stamp.tzinfo is None:
+            stamp = stamp.replace(tzinfo=UTC)
+        return {"seq": self.seq, "seat": self.seat, "version": self.version,
+                "text": self.text, "phrase": self.phrase, "at": stamp.isoformat()}
+
+
+def job_add_chat(table_id: str, row: ChatRow) -> Job:
+    """Store one chat message (primary key (table, seq): a duplicate number is refused)."""
+    def run(conn: Connection) -> None:
+        conn.execute(chat_messages.insert().values(
+            table_id=table_id, seq=row.seq, seat=row.seat, version=row.version, text=row.text,
+            phrase=row.phrase, created_at=row.created_at))
+    return run
+
+
+def job_set_rematch(table_id: str, rematch_id: str) -> Job:
+    """Record the table that follows a finished one (only the first rematch is kept)."""
+    def run(conn: Connection) -> bool:
+        res = conn.execute(game_tables.update().where(
+            game_tables.c.id == table_id, game_tables.c.rematch_id.is_(None))
+            .values(rematch_id=rematch_id))
+        return res.rowcount == 1
     return run
 
 
@@ -260,7 +301,8 @@ def _table_row(conn: Connection, rec: Any, with_actions: bool) -> TableRow:
         id=rec.id, game=rec.game, players=rec.players, overrides=json.loads(rec.overrides),
         settings=json.loads(rec.settings), status=rec.status, host_hash=rec.host_hash,
         version=rec.version, result=json.loads(rec.result) if rec.result else None,
-        created_at=rec.created_at, public=bool(rec.public), join_code=rec.join_code)
+        created_at=rec.created_at, public=bool(rec.public), join_code=rec.join_code,
+        rematch_id=rec.rematch_id)
     for s in conn.execute(seats.select().where(seats.c.table_id == rec.id)
                           .order_by(seats.c.seat)):
         row.seats.append(SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash))
@@ -315,6 +357,15 @@ def read_recent_finished(engine: Engine, limit: int = 20) -> list[TableRow]:
                                                        game_tables.c.status == "finished")
                             .order_by(game_tables.c.updated_at.desc()).limit(limit))
         return [_table_row(conn, rec, False) for rec in recs.fetchall()]
+
+
+def read_chat(engine: Engine, table_id: str) -> list[ChatRow]:
+    """A table's chat, oldest first."""
+    with engine.connect() as conn:
+        return [ChatRow(r.seq, r.seat, r.version, r.text, r.phrase, r.created_at)
+                for r in conn.execute(chat_messages.select()
+                                      .where(chat_messages.c.table_id == table_id)
+                                      .order_by(chat_messages.c.seq))]
 
 
 def read_table_id_by_code(engine: Engine, code: str) -> str | None:

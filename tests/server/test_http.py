@@ -16,7 +16,9 @@ from tests.server.helpers import create_table
 
 def test_games_lists_every_registered_game(client: TestClient) -> None:
     data = client.get("/api/games").json()
-    assert [g["id"] for g in data["games"]] == list_games()
+    # in the lobby's order (frame change: the games' lobby_order, then id)
+    assert [g["id"] for g in data["games"]] == sorted(
+        list_games(), key=lambda name: (game_spec(name).lobby_order, name))
     assert "random" in data["bots"]
     uc = next(g for g in data["games"] if g["id"] == "under-current")
     assert (uc["min_players"], uc["max_players"]) == (3, 8)

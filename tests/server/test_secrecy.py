@@ -33,14 +33,14 @@ from tests.server.helpers import SeatSocket, create_table
 
 pytestmark = pytest.mark.seeded_tables  # seeded games, so a failure can be replayed
 
-SYNC_KEYS = {"type", "since", "version", "events", "view", "table", "you"}
+SYNC_KEYS = {"type", "since", "version", "events", "view", "table", "you", "chat"}
 UPDATE_KEYS = {"type", "since", "version", "events", "view"}
 PRESENCE_KEYS = {"type", "version", "seats", "deadline_in", "status"}
 VIEW_KEYS = {"version", "status", "current_player", "terminal", "observation", "choices",
              "seats", "deadline_in", "result"}
 SEAT_KEYS = {"seat", "kind", "bot", "name", "claimed", "connected", "away"}
 TABLE_KEYS = {"id", "game", "players", "overrides", "turn_seconds", "away_bot", "status",
-              "version", "seats", "created_at", "seeded", "public", "join_code"}
+              "version", "seats", "created_at", "seeded", "public", "join_code", "rematch"}
 
 # (game, players, seats played by people, seed)
 CONFIGS: list[tuple[str, int, tuple[int, ...], int]] = []

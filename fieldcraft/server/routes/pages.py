@@ -3,17 +3,21 @@ page catalogue of the chosen language; a table's page also loads its game's boar
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import resources
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
+from markdown_it import MarkdownIt
 
 from fieldcraft.agents import AGENTS
-from fieldcraft.core.registry import game_spec
-from fieldcraft.server import i18n
+from fieldcraft.core.registry import game_spec, list_games
+from fieldcraft.server import catalogue, i18n
+from fieldcraft.server import errors as E
 from fieldcraft.server.catalogue import assets, game_catalogue
+from fieldcraft.server.errors import TableError
 from fieldcraft.server.room import Room
 from fieldcraft.server.routes.requests import hub_of, script_json
 
@@ -21,10 +25,14 @@ router = APIRouter()
 templates = Jinja2Templates(directory=str(resources.files("fieldcraft.server") / "templates"))
 
 
+def lang_of(request: Request) -> str:
+    return i18n.pick_language(request.query_params.get("lang"), request.cookies.get("lang"),
+                              request.headers.get("accept-language"))
+
+
 def page(request: Request, name: str, context: dict[str, Any],
          status_code: int = 200) -> Response:
-    lang = i18n.pick_language(request.query_params.get("lang"), request.cookies.get("lang"),
-                              request.headers.get("accept-language"))
+    lang = lang_of(request)
     t = i18n.Translator(lang)
     ctx = {"t": t, "lang": lang, "languages": i18n.LANGUAGES,
            "catalogue_json": script_json(t.messages), **context}
@@ -47,9 +55,30 @@ def table_context(room: Room) -> dict[str, Any]:
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request) -> Response:
     return page(request, "lobby.html", {
-        "games_json": script_json(game_catalogue()),
+        "games_json": script_json(game_catalogue(lang_of(request))),
         "bots_json": script_json(sorted(AGENTS)),
     })
+
+
+@cache
+def _markdown() -> MarkdownIt:
+    # CommonMark with tables; html off, so no markup written in a rules file reaches the
+    # page (it is shown as text), and markdown-it refuses javascript: and data: links.
+    return MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+@router.get("/games/{game}/rules", response_class=HTMLResponse)
+async def rules_page(request: Request, game: str) -> Response:
+    """A game's rules page (its ``rules_pages/<lang>.md``, English if that language has
+    none) inside the app's layout."""
+    lang = lang_of(request)
+    source = None
+    if game in list_games():
+        source = catalogue.rules_page(game_spec(game), lang)
+    if source is None:
+        raise TableError(E.NOT_FOUND, f"{game!r} has no rules page")
+    return page(request, "rules.html", {"rules_html": _markdown().render(source),
+                                        "rules_game": game})
 
 
 async def table_or_missing(request: Request, table_id: str, template: str) -> Response:

@@ -10,7 +10,10 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from fieldcraft.agents import AGENTS
-from fieldcraft.core.registry import game_spec, list_games
+from fieldcraft.core.errors import FieldcraftError, RulesetError
+from fieldcraft.core.registry import game_spec, list_games, load_game
+from fieldcraft.core.text import DEFAULT as DEFAULT_LANG
+from fieldcraft.core.text import LANGUAGES
 from fieldcraft.server import access, store
 from fieldcraft.server import errors as E
 from fieldcraft.server.catalogue import game_catalogue
@@ -30,8 +33,10 @@ FINISHED_LISTED = 20
 
 
 @router.get("/games")
-async def api_games() -> dict[str, Any]:
-    return {"games": game_catalogue(), "bots": sorted(AGENTS)}
+async def api_games(lang: str = DEFAULT_LANG) -> dict[str, Any]:
+    """The games in the lobby's order, their cards' words in ``lang`` (English if unknown)."""
+    return {"games": game_catalogue(lang if lang in LANGUAGES else DEFAULT_LANG),
+            "bots": sorted(AGENTS)}
 
 
 @router.get("/tables")
@@ -177,6 +182,76 @@ async def api_start(request: Request, table_id: str) -> dict[str, Any]:
     return room.table_info()
 
 
+@router.post("/tables/{table_id}/rematch")
+async def api_rematch(request: Request, table_id: str) -> JSONResponse:
+    """A new table like this finished one (see :meth:`Hub.rematch`); ``token`` is the asking
+    player's seat token here. 201 when this request created it, 200 when it joined the one
+    another player created."""
+    address = client_address(request)
+    doc = await read_json(request)
+    only(doc, {"token"})
+    token = field(doc, "token", (str,), required=True)
+    hub = hub_of(request)
+    room = await hub.require(table_id)
+    seat = room.seats.holding(token)
+    if seat is None:
+        raise TableError(E.NOT_SEATED, "only a player of this table can ask for a rematch")
+    follow, seat_token, got, host_token, created = await hub.rematch(room, seat, address)
+    return JSONResponse({
+        "id": follow.id, "url": f"/t/{follow.id}", "seat": got, "token": seat_token,
+        "host_token": host_token, "created": created, "table": follow.table_info()},
+        status_code=201 if created else 200)
+
+
+@router.post("/rulesets/check")
+async def api_check_ruleset(request: Request) -> JSONResponse:
+    """Check ruleset changes with the engine's own validation before a table is made: the
+    shape check of :func:`fieldcraft.core.ruleset.resolve` and the game's own checks (its
+    ``Game`` refuses values the rules cannot play). The refusal names the ``key`` at fault
+    when one key alone is refused, so the lobby can show it next to that field."""
+    doc = await read_json(request)
+    only(doc, {"game", "players", "overrides"})
+    game = field(doc, "game", (str,), required=True)
+    if game not in list_games():
+        raise TableError(E.UNKNOWN_GAME, f"unknown game {game!r}")
+    players = field(doc, "players", (int,), None)
+    overrides = field(doc, "overrides", (dict,), {})
+    try:
+        await asyncio.to_thread(check_ruleset, game, players, overrides)
+    except RulesetFault as fault:
+        body = E.error_body(fault.error)
+        body["error"]["key"] = fault.key
+        return JSONResponse(body, status_code=400)
+    return JSONResponse({"ok": True, "game": game, "overrides": overrides})
+
+
+class RulesetFault(Exception):
+    """A refused ruleset and the key at fault (``None``: only the keys together fail)."""
+
+    def __init__(self, error: FieldcraftError, key: str | None):
+        super().__init__(str(error))
+        self.error = error
+        self.key = key
+
+
+def check_ruleset(game: str, players: int | None, overrides: dict[str, Any]) -> None:
+    """Build the game with each override alone, then with all of them (what creating the
+    table does); raise :class:`RulesetFault` at the first refusal."""
+    for key, value in overrides.items():
+        try:
+            load_game(game, players=players, **{key: value})
+        except FieldcraftError as exc:
+            raise RulesetFault(exc, key) from None
+        except (TypeError, ValueError, KeyError) as exc:  # a game's check that is not ours
+            raise RulesetFault(RulesetError(f"{key}: {exc}"), key) from None
+    try:
+        load_game(game, players=players, **overrides)
+    except FieldcraftError as exc:
+        raise RulesetFault(exc, None) from None
+    except (TypeError, ValueError, KeyError) as exc:
+        raise RulesetFault(RulesetError(str(exc)), None) from None
+
+
 @router.get("/tables/{table_id}/replay")
 async def api_replay(request: Request, table_id: str, step: int = -1,
                      seat: str = "") -> dict[str, Any]:
@@ -194,4 +269,5 @@ async def api_replay(request: Request, table_id: str, step: int = -1,
     doc["result"] = room.result
     doc["seats"] = room.seats.public()
     doc["seeded"] = room.seeded
+    doc["chat"] = room.chat_until(doc["step"])
     return doc

@@ -9,7 +9,8 @@
 //
 // T(key, values) reads the game's own catalogue (its folder's messages/<lang>.json); kit holds
 // the shared pieces (section, seatName, value, choicesOf). draw(obs, ctx) returns a Node;
-// ctx = {seat, seats, seatLabel, choices, act, disabled, recent, text} (recent: the log events
+// ctx = {seat, seats, seatLabel, choices, act, disabled, refuse, recent, text} (refuse: called for a
+// click while disabled, so the page can say why; recent: the log events
 // since the reader's own last move; text: Boards.textFor for the reader). Choices are structured by the game's notation,
 // {action, label, kind, args}, so a board finds "the placement on cell 3,1" by kind and args,
 // never by reading a label.
@@ -236,7 +237,7 @@ const Boards = (function () {
     const go = (event) => {
       event.preventDefault();
       event.stopPropagation();
-      if (ctx.disabled) return;
+      if (ctx.disabled) { if (ctx.refuse) ctx.refuse(); return; } // the page says why
       if (list.length === 1) { ctx.act(list[0].action); return; }
       openMenu(node, list, labels, ctx);
     };

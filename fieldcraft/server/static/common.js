@@ -71,6 +71,7 @@ async function api(method, path, body) {
     const err = (data && data.error) || { code: "http_" + response.status, message: response.statusText };
     const error = new Error(err.message);
     error.code = err.code;
+    if (err.key !== undefined) error.key = err.key; // the field at fault (a ruleset check)
     throw error;
   }
   return data;
@@ -89,6 +90,18 @@ const Tokens = {
 function gameName(id) {
   const key = "game." + id;
   return I18N[key] ? t(key) : id;
+}
+
+// Bots are named by strength in every language ("Easy", "Normal", "Strong"); the agent spec
+// itself ("ismcts:iterations=400") is the hover text. An agent without a level keeps its name.
+const BOT_ORDER = ["random", "heuristic", "ismcts"];
+function botLevel(spec) {
+  const key = "bot.level." + String(spec || "").split(":")[0];
+  return Object.prototype.hasOwnProperty.call(I18N, key) ? t(key) : String(spec || "");
+}
+function sortBots(names) {
+  const rank = (n) => (BOT_ORDER.includes(n) ? BOT_ORDER.indexOf(n) : BOT_ORDER.length);
+  return names.slice().sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
 function errorText(code, message) {

@@ -1,19 +1,63 @@
-// The lobby: create a table for any registered game, list open and finished tables, join by code.
+// The lobby: the games as cards (picture, two lines, players, time, rules), a table made for
+// any of them (seats, bots by strength, a ruleset editor checked by the server before the
+// table is made), the public tables and finished games, and joining by code.
 "use strict";
 
 (function () {
   const games = JSON.parse(document.getElementById("games-data").textContent);
-  const bots = JSON.parse(document.getElementById("bots-data").textContent);
+  const bots = sortBots(JSON.parse(document.getElementById("bots-data").textContent));
+  const defaultBot = bots.includes("heuristic") ? "heuristic" : bots[0];
   const gameSelect = document.getElementById("game-select");
   const playersSelect = document.getElementById("players-select");
   const seatList = document.getElementById("seat-list");
   const nameInput = document.getElementById("name-input");
   const errorBox = document.getElementById("create-error");
+  const fields = document.getElementById("ruleset-fields");
+  const lang = document.documentElement.lang || "en";
 
   nameInput.value = Tokens.name();
 
   for (const g of games) {
-    gameSelect.appendChild(el("option", { value: g.id }, gameName(g.id)));
+    gameSelect.appendChild(el("option", { value: g.id }, g.name || gameName(g.id)));
+  }
+
+  // -- the game cards -----------------------------------------------------------------------
+  function drawCards() {
+    const list = clear(document.getElementById("game-cards"));
+    for (const g of games) {
+      const picked = g.id === gameSelect.value;
+      const name = g.name || gameName(g.id);
+      const picture = g.icon
+        ? el("img", { class: "game-icon", src: g.icon, alt: "", width: 72, height: 72 })
+        : el("span", { class: "game-icon plain", "aria-hidden": "true" }, initials(g.title || name));
+      const facts = [t("lobby.players_range", { min: g.min_players, max: g.max_players })];
+      if (g.time) facts.push(g.time);
+      list.appendChild(el("li", { class: "game-card" + (picked ? " picked" : ""), "data-game": g.id },
+        picture,
+        el("div", { class: "game-card-text" },
+          el("h3", {}, name),
+          g.about ? el("p", { class: "about" }, g.about) : null,
+          el("p", { class: "facts" }, facts.join(" · ")),
+          el("p", { class: "card-actions" },
+            el("button", { type: "button", class: "pick-game", "data-game": g.id, "aria-pressed": picked ? "true" : "false",
+              onclick: () => pickGame(g.id) }, t("lobby.pick_game")),
+            g.rules ? el("a", { class: "rules-link", href: "/games/" + encodeURIComponent(g.id) + "/rules?lang=" + encodeURIComponent(lang) },
+              t("lobby.rules")) : null))));
+    }
+  }
+
+  // A game without a picture gets a plain tile with the initials of its title.
+  function initials(title) {
+    const caps = title.split(/\s+/).filter((w) => /^[A-Z]/.test(w)).map((w) => w[0]);
+    return (caps.length ? caps.join("") : title.slice(0, 1)).slice(0, 2);
+  }
+
+  function pickGame(id) {
+    gameSelect.value = id;
+    clear(seatList);
+    fillPlayers();
+    document.getElementById("create-panel").scrollIntoView({ block: "start", behavior: "smooth" });
+    playersSelect.focus({ preventScroll: true });
   }
 
   function currentGame() {
@@ -26,33 +70,118 @@
     for (let n = g.min_players; n <= g.max_players; n++) {
       playersSelect.appendChild(el("option", { value: n, selected: n === g.default_players }, n));
     }
-    const keys = Object.keys(g.ruleset);
-    const example = keys.length ? JSON.stringify({ [keys[0]]: g.ruleset[keys[0]] }) : "{}";
-    document.getElementById("overrides-help").textContent = t("lobby.overrides_help", { example });
     fillSeats();
+    fillRuleset();
+    drawCards();
   }
 
+  // -- seats: shown from 1; bots named by strength, their spec on hover ---------------------------
   function fillSeats() {
     const n = Number(playersSelect.value);
     const before = Array.from(seatList.querySelectorAll("select")).map((s) => s.value);
     clear(seatList);
     for (let i = 0; i < n; i++) {
-      const select = el("select", { class: "seat-kind", "data-seat": i, "aria-label": t("lobby.seat_n", { n: i }) },
+      const select = el("select", { class: "seat-kind", "data-seat": i, "aria-label": t("lobby.seat_n", { n: i + 1 }) },
         el("option", { value: "me" }, t("lobby.me")),
         el("option", { value: "human" }, t("lobby.person")),
-        bots.map((b) => el("option", { value: "bot:" + b }, t("lobby.bot") + ": " + b)));
-      select.value = before[i] || (i === 0 ? "me" : "bot:" + bots[0]);
+        bots.map((b) => el("option", { value: "bot:" + b, title: b }, t("lobby.bot") + ": " + botLevel(b))));
+      select.value = before[i] || (i === 0 ? "me" : "bot:" + defaultBot);
+      const hover = () => { select.title = select.value.startsWith("bot:") ? select.value.slice(4) : ""; };
+      hover();
       select.addEventListener("change", () => {
+        hover();
         if (select.value === "me") {
           for (const other of seatList.querySelectorAll("select")) {
             if (other !== select && other.value === "me") other.value = "human";
           }
         }
       });
-      seatList.appendChild(el("div", { class: "seat-row" }, el("span", {}, t("lobby.seat_n", { n: i })), select));
+      seatList.appendChild(el("div", { class: "seat-row" }, el("span", {}, t("lobby.seat_n", { n: i + 1 })), select));
     }
   }
 
+  // -- the ruleset editor -------------------------------------------------------------------------
+  // One typed input per key with its default: a checkbox for a yes/no, a number for a number, a
+  // select where the game declares the values, else text (JSON for a list or a table).
+  function kindOf(value, known) {
+    if (typeof value === "boolean") return "bool";
+    if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
+    if (typeof value === "string") return known && known.length > 1 ? "choice" : "text";
+    return "json";
+  }
+
+  function fillRuleset() {
+    const g = currentGame();
+    clear(fields);
+    for (const [key, value] of Object.entries(g.ruleset)) {
+      const known = (g.ruleset_values || {})[key];
+      const kind = kindOf(value, known);
+      const id = "rule-" + key;
+      let input;
+      const common = { id, class: "rule-input", "data-key": key, "data-kind": kind, "aria-describedby": id + "-error" };
+      if (kind === "bool") {
+        input = el("input", { ...common, type: "checkbox", checked: value });
+      } else if (kind === "int" || kind === "float") {
+        input = el("input", { ...common, type: "number", step: kind === "int" ? "1" : "any", value: String(value) });
+      } else if (kind === "choice") {
+        input = el("select", common, known.map((v) => el("option", { value: v, selected: v === value }, v)));
+      } else {
+        input = el("input", { ...common, type: "text", spellcheck: "false",
+          value: kind === "json" ? JSON.stringify(value) : value });
+      }
+      input.addEventListener("change", () => { fieldError(key, ""); markChanged(); });
+      fields.appendChild(el("div", { class: "rule-row" + (kind === "bool" ? " bool" : ""), "data-key": key },
+        el("label", { for: id }, el("code", {}, key)),
+        input,
+        el("span", { class: "field-error error", id: id + "-error", "data-key": key, role: "alert" })));
+    }
+    markChanged();
+  }
+
+  function readField(input) {
+    const kind = input.dataset.kind;
+    if (kind === "bool") return input.checked;
+    if (kind === "int" || kind === "float") {
+      const text = input.value.trim();
+      const n = Number(text);
+      if (text === "" || !Number.isFinite(n) || (kind === "int" && !Number.isInteger(n))) throw new Error(t("lobby.ruleset_bad_number"));
+      return n;
+    }
+    if (kind === "json") {
+      try { return JSON.parse(input.value); } catch (e) { throw new Error(t("lobby.ruleset_bad_json")); }
+    }
+    return input.value;
+  }
+
+  // The keys whose value differs from the default (only those are sent); a field that cannot
+  // be read is marked at once.
+  function overrides() {
+    const g = currentGame();
+    const out = {};
+    let bad = null;
+    for (const input of fields.querySelectorAll(".rule-input")) {
+      const key = input.dataset.key;
+      let value;
+      try { value = readField(input); } catch (e) { fieldError(key, e.message); bad = bad || input; continue; }
+      if (JSON.stringify(value) !== JSON.stringify(g.ruleset[key])) out[key] = value;
+    }
+    return { out, bad };
+  }
+
+  function markChanged() {
+    let n = 0;
+    try { n = Object.keys(overrides().out).length; } catch (e) { n = 0; }
+    document.getElementById("ruleset-changed").textContent = n ? t("lobby.ruleset_changed", { n }) : "";
+  }
+
+  function fieldError(key, text) {
+    const box = fields.querySelector(`.field-error[data-key="${CSS.escape(key)}"]`);
+    if (box) box.textContent = text;
+    const row = fields.querySelector(`.rule-row[data-key="${CSS.escape(key)}"]`);
+    if (row) row.classList.toggle("bad", !!text);
+  }
+
+  document.getElementById("ruleset-reset").addEventListener("click", fillRuleset);
   gameSelect.addEventListener("change", () => { clear(seatList); fillPlayers(); });
   playersSelect.addEventListener("change", fillSeats);
   fillPlayers();
@@ -60,6 +189,8 @@
   document.getElementById("create-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     errorBox.textContent = "";
+    fields.querySelectorAll(".field-error").forEach((b) => { b.textContent = ""; });
+    fields.querySelectorAll(".rule-row.bad").forEach((r) => r.classList.remove("bad"));
     const seats = [];
     let mySeat = null;
     seatList.querySelectorAll("select").forEach((s, i) => {
@@ -76,10 +207,30 @@
     body.public = document.getElementById("public-table").checked;
     const timer = document.getElementById("timer-input").value.trim();
     if (timer) body.turn_seconds = Number(timer);
-    const overrides = document.getElementById("overrides-input").value.trim();
-    if (overrides) {
-      try { body.overrides = JSON.parse(overrides); } catch (e) {
-        errorBox.textContent = errorText("request.bad_json"); return;
+    const changes = overrides();
+    if (changes.bad) {
+      document.getElementById("ruleset-editor").open = true;
+      errorBox.textContent = t("lobby.ruleset_fix");
+      changes.bad.focus();
+      return;
+    }
+    if (Object.keys(changes.out).length) {
+      body.overrides = changes.out;
+      // The engine checks the values first: a refused one is shown next to its field and no
+      // table is made.
+      try {
+        await api("POST", "/api/rulesets/check", { game: body.game, players: body.players, overrides: body.overrides });
+      } catch (e) {
+        document.getElementById("ruleset-editor").open = true;
+        const input = e.key ? fields.querySelector(`.rule-input[data-key="${CSS.escape(e.key)}"]`) : null;
+        if (input) {
+          fieldError(e.key, t("lobby.ruleset_refused", { message: e.message }));
+          input.focus();
+          errorBox.textContent = t("lobby.ruleset_fix");
+        } else {
+          errorBox.textContent = e.code && e.code.startsWith("limits.") ? errorText(e.code, e.message) : e.message;
+        }
+        return;
       }
     }
     if (body.name) Tokens.setName(body.name);
@@ -113,7 +264,7 @@
   });
 
   function seatNames(table) {
-    return table.seats.map((s) => (s.kind === "bot" ? t("table.bot") + " " + s.bot : (s.name || "—"))).join(", ");
+    return table.seats.map((s) => (s.kind === "bot" ? t("table.bot") + " " + botLevel(s.bot) : (s.name || "—"))).join(", ");
   }
 
   async function refresh() {
@@ -126,7 +277,7 @@
       list.appendChild(el("li", { class: "table-item", "data-table": table.id },
         el("a", { href: "/t/" + table.id }, gameName(table.game)),
         " · ", t("status." + table.status),
-        " · ", table.players, " · ", seatNames(table),
+        " · ", t("lobby.players_n", { n: table.players }), " · ", seatNames(table),
         free ? [" · ", el("strong", {}, t("lobby.free_seats", { n: free }))] : "",
         " · ", t("lobby.version", { n: table.version })));
     }
@@ -135,7 +286,7 @@
       const winners = table.result && table.result.winners ? table.result.winners : [];
       done.appendChild(el("li", { class: "table-item" },
         gameName(table.game), " · ", seatNames(table), " · ",
-        t("lobby.winners", { list: winners.length ? winners.map((w) => t("table.seat", { n: w })).join(", ") : "—" }),
+        t("lobby.winners", { list: winners.length ? winners.map((w) => t("table.seat", { n: w + 1 })).join(", ") : "—" }),
         " · ", el("a", { href: "/t/" + table.id + "/replay" }, t("lobby.replay"))));
     }
   }

@@ -1,24 +1,43 @@
 // Replay of a finished game from any seat's point of view: the server re-applies the actions up
-// to the chosen step and sends that seat's observation and log. "Forward" and "Back" jump to the
-// steps where that seat saw something happen; the slider reaches every step.
+// to the chosen step and sends that seat's observation, log events and the chat written so far.
+// It starts at step 0. "Forward" and "Back" jump to the steps where that seat saw something
+// happen, "Step" moves one action, the slider reaches every step, and Play walks forward at
+// the chosen speed. The log is rendered from events in the page's language, read by the chosen
+// seat ("you" for its own moves).
 "use strict";
 
 (function () {
   const TABLE = JSON.parse(document.getElementById("table-data").textContent);
   if (TABLE.status !== "finished") return;
   const $ = (id) => document.getElementById(id);
+  const BASE_DELAY = 1000; // ms per shown step at 1x
   let step = 0;
   let total = 0;
   let marks = [];
   let seats = TABLE.seats;
+  let playing = null;
+  let loading = null;
+
+  function playerName(seat) {
+    const s = seats[seat];
+    if (!s) return null;
+    if (s.kind === "bot") return t("table.bot_n", { n: seat + 1, level: botLevel(s.bot) });
+    return s.name || null;
+  }
 
   function seatLabel(seat) {
     const s = seats[seat];
-    const who = s ? (s.kind === "bot" ? t("table.bot") + " " + s.bot : s.name || "") : "";
-    return t("table.seat", { n: seat }) + (who ? " · " + who : "");
+    const who = s ? (s.kind === "bot" ? t("table.bot") + " · " + botLevel(s.bot) : s.name || "") : "";
+    return t("table.seat", { n: seat + 1 }) + (who ? " · " + who : "");
   }
 
-  async function show(target) {
+  function show(target) {
+    // one request at a time; the latest wins
+    loading = (loading || Promise.resolve()).then(() => load(target)).catch((e) => console.error(e));
+    return loading;
+  }
+
+  async function load(target) {
     const pov = $("pov").value;
     const data = await api("GET", `/api/tables/${encodeURIComponent(TABLE.id)}/replay?step=${target}&seat=${pov}`);
     step = data.step;
@@ -28,23 +47,60 @@
     $("rp-slider").max = String(total);
     $("rp-slider").value = String(step);
     $("rp-step").textContent = t("replay.step", { n: step, total });
-    document.body.dataset.step = String(step);
     const seat = pov === "" ? null : Number(pov);
+    const reader = { viewer: seat, names: playerName };
+    Boards.reader = reader;
     const board = clear($("board"));
-    board.appendChild(Boards.render(TABLE.game, data.observation, { seat, seats, seatLabel, choices: [], act: () => {} }));
+    board.appendChild(Boards.render(TABLE.game, data.observation, { seat, seats, seatLabel, choices: [], act: () => {},
+      disabled: true, recent: [], text: Boards.textFor(reader) }));
+    const text = Boards.textFor(reader);
     const log = clear($("log"));
-    for (const e of data.log) log.appendChild(el("li", { class: "log-line", "data-version": e.version }, e.line));
+    for (const e of data.log) {
+      if (!e.event) continue;
+      log.appendChild(el("li", { class: "log-line", "data-version": e.version, "data-key": e.event.key }, text.event(e.event)));
+    }
     log.scrollTop = log.scrollHeight;
+    Chat.render($("chat-log"), data.chat || [], seatLabel);
+    document.body.dataset.step = String(step);
+    if (playing && step >= total) pause();
   }
 
+  function nextMark() { return marks.find((m) => m > step) ?? total; }
+
+  function play() {
+    if (step >= total) show(0);
+    $("rp-play").textContent = "❚❚ " + t("replay.pause");
+    $("rp-play").setAttribute("aria-pressed", "true");
+    document.body.dataset.playing = "yes";
+    const tick = async () => {
+      if (!playing) return;
+      await show(nextMark());
+      if (!playing) return;
+      playing = setTimeout(tick, BASE_DELAY / Number($("rp-speed").value));
+    };
+    playing = setTimeout(tick, BASE_DELAY / Number($("rp-speed").value));
+  }
+
+  function pause() {
+    if (playing) clearTimeout(playing);
+    playing = null;
+    $("rp-play").textContent = "▶ " + t("replay.play");
+    $("rp-play").setAttribute("aria-pressed", "false");
+    document.body.dataset.playing = "no";
+  }
+
+  $("rp-play").addEventListener("click", () => (playing ? pause() : play()));
   $("rp-first").addEventListener("click", () => show(0));
   $("rp-last").addEventListener("click", () => show(total));
-  $("rp-next").addEventListener("click", () => show(marks.find((m) => m > step) ?? total));
+  $("rp-next").addEventListener("click", () => show(nextMark()));
   $("rp-prev").addEventListener("click", () => {
     const before = marks.filter((m) => m < step);
     show(before.length ? before[before.length - 1] : 0);
   });
+  $("rp-forward").addEventListener("click", () => show(Math.min(total, step + 1)));
+  $("rp-back").addEventListener("click", () => show(Math.max(0, step - 1)));
   $("rp-slider").addEventListener("input", () => show(Number($("rp-slider").value)));
   $("pov").addEventListener("change", () => show(step));
-  show(-1);
+  document.body.dataset.playing = "no";
+  show(0);
 })();

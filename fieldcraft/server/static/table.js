@@ -2,7 +2,10 @@
 //
 // The page keeps the last version it has seen. On every (re)connect it says hello with that
 // version and the server answers with what was missed (or the whole log), so a dropped
-// connection or a server restart costs nothing but a moment.
+// connection or a server restart costs nothing but a moment. Nothing clicked is lost
+// silently: a click while disconnected or while a move is on its way says so, and a move
+// whose answer never came (the socket dropped) is asked about in the next hello; the sync
+// says whether it landed, and if not the page asks the person to choose again.
 "use strict";
 
 (function () {
@@ -18,6 +21,12 @@
   let retry = 0;
   let nextId = 1;
   let waiting = false; // an action was sent and not yet answered
+  let pending = null; // {version, action} of that action
+  let unsure = null; // an action whose answer was lost with the socket: asked about on reconnect
+  let chat = [];
+  let myTurnBefore = false;
+  let keepFocus = false;
+  let audio = null;
   let deadlineAt = null;
   let cardFilter = null; // clicking a card on the board narrows the choices to that card
 
@@ -44,22 +53,41 @@
       const hello = { type: "hello" };
       if (token) hello.token = token;
       if (version !== null) hello.last_version = version;
+      if (unsure && token) { hello.pending_version = unsure.version; hello.pending_action = unsure.action; }
       send(hello);
     });
     ws.addEventListener("message", (event) => handle(JSON.parse(event.data)));
     ws.addEventListener("close", () => {
-      setConn(false);
+      if (waiting && pending) unsure = pending;
       waiting = false;
+      pending = null;
+      setConn(false);
       const delay = Math.min(4000, 250 * Math.pow(2, retry++));
       setTimeout(connect, delay);
     });
   }
 
+  // While disconnected every choice is disabled (the fallback buttons; the board's playables
+  // refuse with a message) and a banner says so.
   function setConn(up) {
     const box = $("conn-status");
-    box.textContent = up ? t("table.connected") : t("table.reconnecting");
+    box.textContent = (up ? "● " : "○ ") + (up ? t("table.connected") : t("table.reconnecting"));
     box.className = "conn " + (up ? "up" : "down");
     document.body.dataset.connected = up ? "yes" : "no";
+    $("offline-banner").hidden = up;
+    if (view) { renderSeats(); renderBoard(); renderChoices(); }
+  }
+
+  function notice(text, kind) {
+    const box = $("move-notice");
+    box.hidden = !text;
+    box.textContent = text || "";
+    if (kind) box.dataset.kind = kind; else delete box.dataset.kind;
+  }
+
+  function refuse() {
+    if (document.body.dataset.connected !== "yes") notice(t("table.refused_offline"), "offline");
+    else if (waiting) notice(t("table.refused_in_flight"), "in-flight");
   }
 
   function addEvents(events) {
@@ -80,8 +108,19 @@
         info = msg.table;
         you = msg.you;
         waiting = false;
+        pending = null;
+        if (msg.chat) chat = msg.chat;
         $("action-error").textContent = "";
+        // a refusal said while offline or mid-move no longer holds once the table is back
+        if (["offline", "in-flight"].includes($("move-notice").dataset.kind)) notice("");
+        if (msg.pending && unsure && msg.pending.version === unsure.version) {
+          notice(msg.pending.landed ? "" : t("table.move_not_sent"), msg.pending.landed ? null : "not-sent");
+          unsure = null;
+        } else if (unsure && !token) {
+          unsure = null;
+        }
         render();
+        renderChat();
         break;
       case "update":
         if (version === null || msg.since > version) {
@@ -92,8 +131,17 @@
         version = Math.max(version, msg.version);
         view = msg.view;
         waiting = false;
+        pending = null;
         cardFilter = null;
         render();
+        break;
+      case "chat":
+        chat.push(msg.message);
+        renderChat();
+        break;
+      case "rematch":
+        info.rematch = msg.url;
+        if (view) renderResult();
         break;
       case "presence":
         if (!view) return;
@@ -103,7 +151,9 @@
         render();
         break;
       case "ack":
+        if (typeof msg.id === "string" && msg.id.startsWith("c")) { $("chat-input").value = ""; break; }
         waiting = false;
+        pending = null;
         break;
       case "pong":
         break;
@@ -116,6 +166,11 @@
           send({ type: "hello" });
           return;
         }
+        if (String(msg.code).startsWith("chat.") || (typeof msg.id === "string" && msg.id.startsWith("c"))) {
+          $("chat-error").textContent = errorText(msg.code, msg.message);
+          return;
+        }
+        pending = null;
         showError(msg.code, msg.message);
         if (msg.code === "move.stale_version" || msg.code === "move.not_your_turn") {
           send(withToken({ type: "sync", last_version: version || 0 }));
@@ -138,8 +193,16 @@
   }
 
   function act(action) {
-    if (waiting || !view) return;
+    if (!view) return;
+    if (document.body.dataset.connected !== "yes" || !ws || ws.readyState !== WebSocket.OPEN) { refuse(); return; }
+    if (waiting) { refuse(); return; }
     waiting = true;
+    pending = { version, action };
+    // a choice made from the keyboard: the choices panel takes the focus while they are
+    // redrawn, so the next Tab is in them again (not back at the top of the page)
+    const active = document.activeElement;
+    keepFocus = !!active && ($("choices").contains(active) || $("board").contains(active));
+    notice("");
     $("action-error").textContent = "";
     delete $("action-error").dataset.code;
     send({ type: "act", token, version, action, id: nextId++ });
@@ -154,11 +217,6 @@
     if (!s) return null;
     if (s.kind === "bot") return t("table.bot_n", { n: seat + 1, level: botLevel(s.bot) });
     return s.name || null;
-  }
-
-  function botLevel(spec) {
-    const key = "bot.level." + String(spec || "").split(":")[0];
-    return I18N[key] ? t(key) : String(spec || "");
   }
 
   function seatLabel(seat) {
@@ -182,6 +240,7 @@
     status.dataset.status = view.status;
     document.body.dataset.version = String(version);
     document.body.dataset.status = view.status;
+    deadlineAt = view.deadline_in === null || view.deadline_in === undefined ? null : Date.now() + view.deadline_in * 1000;
     renderWho();
     renderJoin();
     renderSeats();
@@ -190,7 +249,43 @@
     renderChoices();
     renderLog();
     renderResult();
+    renderTitle();
   }
+
+  // The tab says when it is your turn; an optional beep (off by default, remembered) too.
+  function myTurn() {
+    return !!(view && you && view.status === "playing" && !view.terminal && view.current_player === you.seat && view.choices.length);
+  }
+
+  function renderTitle() {
+    const game = gameName(info.game);
+    const mine = myTurn();
+    document.title = mine ? t("table.title_your_turn", { game }) : game + " · " + t("app.name");
+    if (mine && !myTurnBefore && $("sound-toggle").checked) beep();
+    myTurnBefore = mine;
+  }
+
+  function beep() {
+    try {
+      audio = audio || new AudioContext();
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = 880;
+      gain.gain.setValueAtTime(0.08, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+      osc.connect(gain);
+      gain.connect(audio.destination);
+      osc.start();
+      osc.stop(audio.currentTime + 0.25);
+      document.body.dataset.beeps = String(Number(document.body.dataset.beeps || 0) + 1);
+    } catch (e) { /* no audio on this machine: the title still says it */ }
+  }
+
+  $("sound-toggle").checked = localStorage.getItem("fc-sound") === "on";
+  $("sound-toggle").addEventListener("change", () => {
+    localStorage.setItem("fc-sound", $("sound-toggle").checked ? "on" : "off");
+    if ($("sound-toggle").checked && !audio) { try { audio = new AudioContext(); } catch (e) { audio = null; } }
+  });
 
   function renderWho() {
     const who = $("who-am-i");
@@ -236,18 +331,32 @@
   });
   $("back-button").addEventListener("click", () => send(withToken({ type: "back" })));
 
+  // Each seat: a dot with a symbol (not colour only) for who is connected, and the turn timer
+  // counting down on the seat whose clock runs.
+  function presenceOf(s) {
+    if (s.kind === "bot") return ["bot", "⚙", t("table.presence_bot")];
+    if (!s.claimed) return ["open", "◌", t("table.open_seat")];
+    const here = s.connected && !(you && you.seat === s.seat && document.body.dataset.connected !== "yes");
+    return here ? ["on", "●", t("table.connected")] : ["off", "○", t("table.offline")];
+  }
+
   function renderSeats() {
     const list = clear($("seats"));
     for (const s of view.seats) {
+      const [state, symbol, words] = presenceOf(s);
       const marks = [];
-      if (view.current_player === s.seat) marks.push(el("span", { class: "mark turn" }, "▶"));
+      const acting = view.current_player === s.seat && !view.terminal;
+      if (acting) marks.push(el("span", { class: "mark turn" }, "▶"));
       if (s.kind === "human" && s.claimed && !s.connected) marks.push(el("span", { class: "mark off" }, t("table.offline")));
       if (s.away) marks.push(el("span", { class: "mark away" }, t("table.away")));
+      if (acting && deadlineAt !== null) marks.push(el("span", { class: "mark seat-clock", "data-seat": s.seat }));
       list.appendChild(el("li", {
-        class: "seat" + (you && you.seat === s.seat ? " me" : "") + (view.current_player === s.seat ? " current" : ""),
-        "data-seat": s.seat,
-      }, seatLabel(s.seat), " ", marks));
+        class: "seat" + (you && you.seat === s.seat ? " me" : "") + (acting ? " current" : ""),
+        "data-seat": s.seat, "data-presence": state,
+      }, el("span", { class: "presence " + state, title: words, "aria-label": words, role: "img" }, symbol), " ",
+      seatLabel(s.seat), " ", marks));
     }
+    tick();
   }
 
   function renderBanner() {
@@ -260,16 +369,21 @@
     else text = t("table.waiting_for", { who: seatLabel(view.current_player) });
     banner.textContent = text;
     banner.className = "turn-banner" + (you && view.current_player === you.seat && !view.terminal ? " mine" : "");
-    deadlineAt = view.deadline_in === null || view.deadline_in === undefined ? null : Date.now() + view.deadline_in * 1000;
     tick();
   }
 
   function tick() {
     const banner = $("turn-banner");
     let clock = banner.querySelector(".clock");
-    if (deadlineAt === null) { if (clock) clock.remove(); return; }
-    if (!clock) { clock = el("span", { class: "clock" }); banner.appendChild(clock); }
-    clock.textContent = " · " + t("table.time_left", { s: Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000)) });
+    const seatClocks = document.querySelectorAll("#seats .seat-clock");
+    if (deadlineAt === null) { if (clock) clock.remove(); seatClocks.forEach((n) => n.remove()); return; }
+    const left = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
+    if (!clock) { clock = el("span", { class: "clock", "aria-hidden": "true" }); banner.appendChild(clock); }
+    clock.textContent = " · " + t("table.time_left", { s: left });
+    seatClocks.forEach((n) => {
+      n.textContent = t("table.time_left", { s: left });
+      n.classList.toggle("low", left <= 10);
+    });
   }
   setInterval(tick, 1000);
 
@@ -285,6 +399,7 @@
       seatLabel,
       choices: view.choices,
       act,
+      refuse,
       disabled: waiting || document.body.dataset.connected !== "yes",
       recent: shown.slice(from).map((e) => e.event),
       text: Boards.textFor(reader()),
@@ -298,6 +413,7 @@
     if (!view) return;
     $("choices-panel").classList.toggle("active", view.choices.length > 0);
     $("choices-panel").hidden = !you || view.status === "finished";
+    $("skip-to-choices").hidden = $("choices-panel").hidden;
     let list = view.choices;
     if (cardFilter) {
       const narrowed = list.filter((c) => mentions(c, cardFilter));
@@ -307,7 +423,11 @@
           cardFilter, " ✕"));
       }
     }
-    box.appendChild(Boards.choices(list, act, waiting));
+    box.appendChild(Boards.choices(list, act, waiting || document.body.dataset.connected !== "yes"));
+    if (keepFocus && !$("choices-panel").hidden && !$("choices-panel").contains(document.activeElement)) {
+      $("choices-panel").focus({ preventScroll: true });
+    }
+    if (keepFocus && view.choices.length && !waiting) keepFocus = false;
     document.querySelectorAll("#board [data-card]").forEach((n) => n.classList.toggle("picked", n.dataset.card === cardFilter));
   }
 
@@ -329,16 +449,70 @@
     list.scrollTop = list.scrollHeight;
   }
 
+  // The end screen sits at the top of the board panel, in view without scrolling, with the
+  // replay link and the rematch: the first player to ask makes the new table (same game,
+  // players, ruleset and seat kinds); the others' pages then offer "rematch: join".
+  let resultShown = false;
   function renderResult() {
     const box = $("result");
-    if (!view.result) { box.hidden = true; return; }
+    document.body.classList.toggle("finished", !!view.result);
+    if (!view.result) { box.hidden = true; resultShown = false; return; }
     box.hidden = false;
     clear(box);
     box.appendChild(Boards.finalScores(view.result, reader(), seatLabel));
-    box.appendChild(el("p", { class: "result-links" },
-      el("a", { href: "/t/" + tableId + "/replay", id: "replay-link" }, t("table.replay"))));
-    box.scrollIntoView({ block: "nearest" });
+    const links = el("p", { class: "result-links" },
+      el("a", { href: "/t/" + tableId + "/replay", id: "replay-link" }, t("table.replay")));
+    if (info.rematch) {
+      links.appendChild(el("a", { href: info.rematch, id: "rematch-join", class: "rematch-join", onclick: (e) => { if (you) { e.preventDefault(); rematch(); } } },
+        t("table.rematch_join")));
+    } else if (you) {
+      links.appendChild(el("button", { type: "button", id: "rematch-button", class: "primary", onclick: rematch }, t("table.rematch")));
+    }
+    links.appendChild(el("span", { class: "error", id: "rematch-error", role: "alert" }));
+    box.appendChild(links);
+    if (!resultShown) {
+      resultShown = true;
+      window.scrollTo({ top: 0 });
+      box.scrollIntoView({ block: "nearest" });
+    }
   }
+
+  async function rematch() {
+    try {
+      const made = await api("POST", "/api/tables/" + encodeURIComponent(tableId) + "/rematch", { token });
+      Tokens.setSeat(made.id, made.token);
+      if (made.host_token) Tokens.setHost(made.id, made.host_token);
+      window.location.href = made.url;
+    } catch (e) {
+      if (info.rematch && e.code && e.code.startsWith("table.")) { window.location.href = info.rematch; return; }
+      $("rematch-error").textContent = errorText(e.code, e.message);
+    }
+  }
+
+  // -- chat: seated players write, everyone reads ----------------------------------------------
+  function renderChat() {
+    Chat.render($("chat-log"), chat, seatLabel);
+    $("chat-form").hidden = !you;
+    $("chat-readonly").hidden = !!you;
+  }
+
+  function sendChat(doc) {
+    $("chat-error").textContent = "";
+    if (!you) return;
+    if (document.body.dataset.connected !== "yes") { $("chat-error").textContent = t("table.refused_offline"); return; }
+    send({ type: "chat", token, id: "c" + nextId++, ...doc });
+  }
+
+  for (const key of Chat.PHRASES) {
+    $("chat-phrases").appendChild(el("button", { type: "button", class: "chat-phrase", "data-phrase": key,
+      onclick: () => sendChat({ phrase: key }) }, t("chat.phrase." + key)));
+  }
+  $("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("chat-input").value.trim();
+    if (!text) return;
+    sendChat({ text });
+  });
 
   connect();
 })();
