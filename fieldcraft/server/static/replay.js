@@ -62,6 +62,8 @@
     log.scrollTop = log.scrollHeight;
     Chat.render($("chat-log"), data.chat || [], seatLabel);
     document.body.dataset.step = String(step);
+    // Panels beside the replay (deduction, analysis, branch) follow the step and point of view.
+    document.dispatchEvent(new CustomEvent("replay:step", { detail: { table: TABLE, step, steps: total, seat, data } }));
     if (playing && step >= total) pause();
   }
 
