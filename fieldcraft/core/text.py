@@ -122,6 +122,17 @@ class Text:
             return str(value)
         return text
 
+    def plain(self, value: Any) -> str:
+        """A value shown as is, the way the page's JavaScript shows it (lists joined with the
+        language's separator, booleans in lower case)."""
+        if value is None:
+            return "—"
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, list | tuple):
+            return self.messages.get("_sep", ", ").join(self.plain(v) for v in value)
+        return str(value)
+
     def format(self, template: str, params: dict[str, Any]) -> str:
         def field(match: re.Match[str]) -> str:
             name, how = match.group(1), match.group(2)
@@ -131,7 +142,7 @@ class Text:
                 return match.group(0)
             value = params[name]
             if how is None:
-                return "—" if value is None else str(value)
+                return self.plain(value)
             if how == "seat":
                 if isinstance(value, list | tuple):
                     return self.messages.get("_sep", ", ").join(self.seat(v) for v in value)

@@ -439,6 +439,8 @@ EVENTS = [
     {"key": "unknown_key", "params": {"seat": 0}},
     {"key": "named", "params": {"seat": 0, "card": 7}},  # the +param variant, in both voices
     {"key": "named", "params": {"seat": 1, "card": None}},
+    {"key": "slot", "params": {"seat": 0, "i": 1, "n": [4, 5]}},  # a list shown as is
+    {"key": "slot", "params": {"seat": 0, "i": 2, "n": True}},  # a boolean shown as is
 ]
 CHOICES = [{"kind": "bid", "label": "bid 2 Three", "args": {"n": 2, "card": 3}},
            {"kind": "nothing_known", "label": "plain English", "args": {}},

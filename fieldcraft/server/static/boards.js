@@ -42,11 +42,17 @@ const Boards = (function () {
     return name || (has("seat") ? GAME_I18N.seat : "Seat {n}").replace("{n}", String(seat + 1));
   }
 
+  function plain(value) {
+    if (value === null || value === undefined) return "—";
+    if (Array.isArray(value)) return value.map(plain).join(has("_sep") ? GAME_I18N._sep : ", ");
+    return String(value);
+  }
+
   function format(template, params, reader) {
     return template.replace(/\{(\w+)(?:\|([\w.+-]+))?\}/g, (m, name, how) => {
       if (!params || !(name in params)) return m;
       const value = params[name];
-      if (!how) return value === null || value === undefined ? "—" : String(value);
+      if (!how) return plain(value);
       if (how === "seat") {
         return Array.isArray(value) ? value.map((v) => seatText(v, reader)).join(has("_sep") ? GAME_I18N._sep : ", ")
           : seatText(value, reader);
