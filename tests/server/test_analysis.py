@@ -1,0 +1,201 @@
+""""What would the bot have done" (fieldcraft/server/analysis.py, routes/analysis.py): the
+analysis reads only what the seat to move knew, names the move played among its options, is
+cached per step, runs in a worker while the server keeps answering, refuses bad input clearly
+and changes nothing; and the replay page's panel in a real chromium, English and Japanese.
+
+Budgets are 200 iterations (a few hundredths of a second a step), so each test is about as
+long as starting the worker process."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from fieldcraft.core.api import random_playout
+from fieldcraft.core.registry import load_game
+from fieldcraft.server import create_app
+from fieldcraft.server.analysis import Analyser, analyse, nothing_to_decide, search
+from fieldcraft.server.app import FastAPI
+from tests.server.helpers import create_table
+
+ITERATIONS = 200
+GAMES = [("under-current", 4), ("spy-tracker", 2), ("against-the-current", 3), ("undercover", 3)]
+
+
+def slow_search(root: Any, seat: int, iterations: int, seed: int) -> dict[str, Any]:
+    """The worker's job made slow on purpose (run in the worker process: importable by name),
+    so a test can look at the server while a search is surely still running."""
+    time.sleep(1.5)
+    return search(root, seat, iterations, seed)
+
+
+def make_app(db_url: str, **analyser: Any) -> FastAPI:
+    app = create_app(db_url, bot_delay=0.0, away_grace=30.0, allow_seeded_tables=True,
+                     analysis_iterations=ITERATIONS)
+    if analyser:
+        app.state.analyser = Analyser(ITERATIONS, **analyser)
+    return app
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(make_app(db_url)) as c:
+        yield c
+
+
+def finished_table(client: TestClient, game: str = "spy-tracker", players: int = 2,
+                   seed: int = 4) -> str:
+    made = create_table(client, game=game, players=players, seats=["bot"] * players, seed=seed)
+    deadline = time.monotonic() + 30
+    while client.get(f"/api/tables/{made['id']}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.05)
+    return made["id"]
+
+
+def decision_steps(client: TestClient, table_id: str) -> tuple[list[int], list[int], int]:
+    """(steps where a seat decides, steps where chance draws, the number of steps)."""
+    room = client.app.state.hub.rooms[table_id]
+    history = room.table.state.history()
+    decide, chance = [], []
+    for step in range(len(history)):
+        nothing = nothing_to_decide(room.table.state_at(step))
+        (chance if nothing == "chance" else decide).append(step)
+    return decide, chance, len(history)
+
+
+# -- the library: only what the seat to move knew ------------------------------------------------
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_two_states_a_seat_cannot_tell_apart_get_the_same_analysis(game: str,
+                                                                   players: int) -> None:
+    """The twin is the acting seat's own resample of the position: every card it could not see
+    re-dealt. The hidden cards differ (checked), the analysis is identical to the last digit."""
+    g = load_game(game, players=players)
+    rng = random.Random(3)
+    checked = 0
+    for run in range(6):
+        final = g.new_initial_state()
+        random_playout(final, random.Random(run))
+        history = final.history()
+        for step in range(4, len(history), max(1, len(history) // 5)):
+            state = g.replay(history[:step])
+            if nothing_to_decide(state) is not None:
+                continue
+            seat = state.current_player()
+            twin = state.resample(seat, rng)
+            hidden = {k: v for k, v in state.to_dict()["state"].items() if k != "actions"}
+            other = {k: v for k, v in twin.to_dict()["state"].items() if k != "actions"}
+            if hidden == other:  # nothing hidden from this seat here: no test of secrecy
+                continue
+            assert analyse(state, 11, ITERATIONS) == analyse(twin, 11, ITERATIONS)
+            checked += 1
+    assert checked >= 3, checked
+
+
+def test_analysis_reports_every_legal_option_and_the_bots_own_choice() -> None:
+    g = load_game("against-the-current", players=2)
+    final = g.new_initial_state()
+    random_playout(final, random.Random(5))
+    history = final.history()
+    step = next(k for k in range(10, len(history))
+                if nothing_to_decide(s := g.replay(history[:k])) is None
+                and len(s.legal_actions()) > 1)
+    state = g.replay(history[:step])
+    doc = analyse(state, 2, ITERATIONS)
+    assert sorted(o["action"] for o in doc["options"]) == state.legal_actions()
+    assert doc["seat"] == state.current_player() and doc["iterations"] == ITERATIONS
+    assert sum(o["visits"] for o in doc["options"]) == ITERATIONS
+    best = max(doc["options"], key=lambda o: o["visits"])
+    assert doc["choice"] == best["action"] and doc["win"] == best["win"]
+    for o in doc["options"]:
+        assert o["kind"] and isinstance(o["args"], dict)
+        assert o["win"] is None or 0.0 <= o["win"] <= 1.0
+    with pytest.raises(ValueError):
+        analyse(final, 2, ITERATIONS)  # the game is over: nobody to decide
+
+
+# -- the endpoint ----------------------------------------------------------------------------------
+def test_the_move_played_is_among_the_options_and_chance_steps_have_nothing_to_decide(
+        client: TestClient) -> None:
+    tid = finished_table(client, "under-current", 4)
+    decide, chance, total = decision_steps(client, tid)
+    history = client.app.state.hub.rooms[tid].table.state.history()
+    for step in decide[::max(1, len(decide) // 4)]:
+        doc = client.get(f"/api/tables/{tid}/analysis", params={"step": step}).json()
+        assert doc["nothing"] is None and doc["step"] == step and doc["steps"] == total
+        assert doc["played"] == history[step]
+        actions = [o["action"] for o in doc["options"]]
+        assert doc["played"] in actions and doc["choice"] in actions
+    for step in (chance[0], total):
+        doc = client.get(f"/api/tables/{tid}/analysis", params={"step": step}).json()
+        assert doc["nothing"] == ("terminal" if step == total else "chance")
+        assert doc["played"] is None and "options" not in doc
+
+
+def test_a_second_request_for_a_step_is_answered_from_the_cache(client: TestClient) -> None:
+    tid = finished_table(client)
+    decide, _, _ = decision_steps(client, tid)
+    analyser = client.app.state.analyser
+    first = client.get(f"/api/tables/{tid}/analysis", params={"step": decide[1]}).json()
+    assert analyser.computed == 1
+    again = client.get(f"/api/tables/{tid}/analysis", params={"step": decide[1]}).json()
+    assert again == first and analyser.computed == 1
+    client.get(f"/api/tables/{tid}/analysis", params={"step": decide[2]})
+    assert analyser.computed == 2
+
+
+def test_the_server_answers_while_an_analysis_runs_and_refuses_more_than_its_queue(
+        db_url: str) -> None:
+    with TestClient(make_app(db_url, job=slow_search, queue_limit=1)) as client:
+        tid = finished_table(client)
+        decide, _, _ = decision_steps(client, tid)
+        answers: dict[str, Any] = {}
+
+        def ask() -> None:
+            answers["slow"] = client.get(f"/api/tables/{tid}/analysis",
+                                         params={"step": decide[0]})
+
+        asking = threading.Thread(target=ask)
+        asking.start()
+        deadline = time.monotonic() + 10
+        while client.app.state.analyser.computed == 0:  # the search has been handed over
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        began = time.monotonic()
+        assert client.get("/healthz").json()["ok"] is True
+        assert client.get("/api/tables").status_code == 200
+        busy = client.get(f"/api/tables/{tid}/analysis", params={"step": decide[1]})
+        answered = time.monotonic() - began
+        assert "slow" not in answers, "the search finished before the server was asked"
+        assert answered < 1.0, answered
+        assert busy.status_code == 429 and busy.json()["error"]["code"] == "limits.analysis_busy"
+        assert int(busy.headers["Retry-After"]) >= 1
+        asking.join(timeout=20)
+        assert answers["slow"].status_code == 200 and answers["slow"].json()["options"]
+        assert client.app.state.analyser.computed == 1  # the refused step was never searched
+
+
+def test_bad_requests_are_refused_with_a_code_and_change_nothing(client: TestClient) -> None:
+    tid = finished_table(client)
+    total = client.get(f"/api/tables/{tid}").json()["version"]
+    for params, status, code in (
+            ({"step": -1}, 400, "request.bad_step"),
+            ({"step": total + 1}, 400, "request.bad_step"),
+            ({"step": "two"}, 400, "request.bad_request"),
+            ({}, 400, "request.bad_request")):
+        res = client.get(f"/api/tables/{tid}/analysis", params=params)
+        assert res.status_code == status and res.json()["error"]["code"] == code, res.text
+        assert res.json()["error"]["message"]
+    res = client.get("/api/tables/nope/analysis", params={"step": 1})
+    assert res.status_code == 404 and res.json()["error"]["code"] == "table.no_such_table"
+    playing = create_table(client, game="spy-tracker", players=2, seats=["human", "human"])
+    res = client.get(f"/api/tables/{playing['id']}/analysis", params={"step": 0})
+    assert res.status_code == 409 and res.json()["error"]["code"] == "table.not_finished"
+    assert client.app.state.analyser.computed == 0
+    assert client.app.state.analyser.cached(tid, 0) is None
