@@ -8,12 +8,16 @@ long as starting the worker process."""
 
 from __future__ import annotations
 
+import os
 import random
+import re
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -22,7 +26,7 @@ from fieldcraft.core.registry import load_game
 from fieldcraft.server import create_app
 from fieldcraft.server.analysis import Analyser, analyse, nothing_to_decide, search
 from fieldcraft.server.app import FastAPI
-from tests.server.helpers import create_table
+from tests.server.helpers import CHROMIUM, ServerProcess, chromium_browser, create_table
 
 ITERATIONS = 200
 GAMES = [("under-current", 4), ("spy-tracker", 2), ("against-the-current", 3), ("undercover", 3)]
@@ -199,3 +203,87 @@ def test_bad_requests_are_refused_with_a_code_and_change_nothing(client: TestCli
     assert res.status_code == 409 and res.json()["error"]["code"] == "table.not_finished"
     assert client.app.state.analyser.computed == 0
     assert client.app.state.analyser.cached(tid, 0) is None
+
+
+# -- the replay page's panel in chromium -----------------------------------------------------------
+SHOTS = os.environ.get("FIELDCRAFT_SHOTS")
+ENGLISH = re.compile(r"[A-Za-z]{3,}")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("/usr/bin/chromium is not installed (apt-get install chromium)")
+    with chromium_browser() as b:
+        yield b
+
+
+def test_the_replay_panel_shows_the_bots_choice_and_marks_the_move_played(
+        browser: Any, tmp_path: Path) -> None:
+    """Under Current, four bots: at a decision with several options the panel names the bot's
+    choice, draws a bar per option with its chance to win and marks the move played; in
+    Japanese nothing in it is English; a chance step says there is nothing to decide."""
+    srv = ServerProcess(f"sqlite:///{tmp_path / 'web.db'}",
+                        args=["--analysis-iterations", str(ITERATIONS)]).start()
+    try:
+        base = srv.base
+        made = httpx.post(f"{base}/api/tables", json={"game": "under-current", "players": 4,
+                                                      "seats": ["bot"] * 4}).json()
+        deadline = time.monotonic() + 60
+        while httpx.get(f"{base}/api/tables/{made['id']}").json()["status"] != "finished":
+            assert time.monotonic() < deadline, "the bots did not finish"
+            time.sleep(0.1)
+        tid = made["id"]
+        total = httpx.get(f"{base}/api/tables/{tid}").json()["version"]
+        step = chance = None
+        for k in range(total):
+            doc = httpx.get(f"{base}/api/tables/{tid}/replay", params={"step": k}).json()
+            if doc["current_player"] is None:
+                chance = k if chance is None else chance
+            elif step is None and k > total // 3:
+                answer = httpx.get(f"{base}/api/tables/{tid}/analysis", params={"step": k}).json()
+                if len(answer["options"]) > 1:
+                    step = k
+            if step is not None and chance is not None:
+                break
+        assert step is not None and chance is not None
+        for lang in ("en", "ja"):
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            errors: list[str] = []
+            page.on("console", lambda m, seen=errors: seen.append(m.text)
+                    if m.type == "error" else None)
+            page.goto(f"{base}/t/{tid}/replay?lang={lang}")
+            page.wait_for_function("() => document.body.dataset.step === '0'")
+            goto = """() => { const s = document.getElementById('rp-slider');
+                s.value = '{k}'; s.dispatchEvent(new Event('input')); }"""
+            page.evaluate(goto.replace("{k}", str(step)))
+            page.wait_for_function(f"() => document.body.dataset.step === '{step}'")
+            assert page.locator("#analysis-body").get_attribute("data-state") == "idle"
+            page.click("#analysis-ask")
+            page.wait_for_function(f"() => document.body.dataset.analysisStep === '{step}'")
+            rows = page.locator("#analysis-panel li.analysis-option")
+            assert rows.count() > 1
+            assert page.locator("#analysis-panel li[data-played=yes]").count() == 1
+            assert page.locator("#analysis-panel li[data-choice=yes]").count() == 1
+            choice = page.locator("#analysis-choice").get_attribute("data-action")
+            best = page.locator("#analysis-panel li[data-choice=yes]").get_attribute("data-action")
+            assert choice == best
+            wins = [int(w) for w in rows.evaluate_all("rs => rs.map(r => r.dataset.win)") if w]
+            assert wins and all(0 <= w <= 100 for w in wins)
+            panel = page.locator("#analysis-panel").inner_text()
+            if lang == "ja":
+                assert not ENGLISH.findall(panel), ENGLISH.findall(panel)
+            else:
+                assert "The strong bot would play" in panel
+            if SHOTS:
+                Path(SHOTS).mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(Path(SHOTS) / f"analysis-{lang}.png"), full_page=True)
+            # a chance step, once "at every step" is ticked, answers by itself
+            page.check("#analysis-auto")
+            page.evaluate(goto.replace("{k}", str(chance)))
+            page.wait_for_function(f"() => document.body.dataset.analysisStep === '{chance}'")
+            assert page.locator("#analysis-body").get_attribute("data-state") == "nothing"
+            assert not errors, errors
+            page.close()
+    finally:
+        srv.stop()
