@@ -24,7 +24,13 @@ from fastapi.testclient import TestClient
 from fieldcraft.core.api import random_playout
 from fieldcraft.core.registry import load_game
 from fieldcraft.server import create_app
-from fieldcraft.server.analysis import Analyser, analyse, nothing_to_decide, search
+from fieldcraft.server.analysis import (
+    Analyser,
+    analyse,
+    analysis_seed,
+    nothing_to_decide,
+    search,
+)
 from fieldcraft.server.app import FastAPI
 from tests.server.helpers import CHROMIUM, ServerProcess, chromium_browser, create_table
 
@@ -150,6 +156,10 @@ def test_a_second_request_for_a_step_is_answered_from_the_cache(client: TestClie
     assert analyser.computed == 1
     again = client.get(f"/api/tables/{tid}/analysis", params={"step": decide[1]}).json()
     assert again == first and analyser.computed == 1
+    # the worker's answer is the library's, from the same resample of the acting seat's view
+    state = client.app.state.hub.rooms[tid].table.state_at(decide[1])
+    alone = analyse(state, analysis_seed(tid, decide[1]), ITERATIONS)
+    assert {k: first[k] for k in alone} == alone
     client.get(f"/api/tables/{tid}/analysis", params={"step": decide[2]})
     assert analyser.computed == 2
 
