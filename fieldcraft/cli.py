@@ -237,6 +237,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _iterations(text: str) -> int:
+    """``serve --analysis-iterations``, checked by the server's own reader (imported only when
+    the flag is given: it loads the search bot)."""
+    from fieldcraft.server.analysis import iterations_arg
+
+    return iterations_arg(text)
+
+
 def _serve_limit_options(parser: argparse.ArgumentParser) -> None:
     """``--proxy-headers`` and the abuse limits (their module needs no web extras, so
     ``--help`` shows them and their defaults everywhere)."""
@@ -460,7 +468,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allowed-origin", action="append", default=[], type=_origin, metavar="URL",
                    help="another site whose pages may use this server, e.g. "
                         "https://games.example (repeatable; its own origin always may)")
-    p.add_argument("--analysis-iterations", type=int, default=2000,
+    p.add_argument("--analysis-iterations", type=_iterations, default=2000,
                    help="the strong bot's iterations per analysed replay step (default 2000)")
     _serve_limit_options(p)
     p.set_defaults(func=_cmd_serve)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from fieldcraft.server import SEEDED_HELP, limits, run
+from fieldcraft.server.analysis import iterations_arg as _iterations
 from fieldcraft.server.guard import origin_arg
 
 
@@ -25,7 +26,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--allowed-origin", action="append", default=[], type=origin_arg,
                         metavar="URL", help="another site whose pages may use this server "
                         "(e.g. https://games.example; repeatable; its own origin always may)")
-    parser.add_argument("--analysis-iterations", type=int, default=2000,
+    parser.add_argument("--analysis-iterations", type=_iterations, default=2000,
                         help="the strong bot's iterations per analysed replay step (default 2000)")
     limits.add_proxy_arguments(parser)
     limits.add_arguments(parser)

@@ -50,6 +50,20 @@ RETRY_AFTER = 2.0
 """Seconds a refused client is told to wait: about the time one analysis takes."""
 
 
+def iterations_arg(text: str) -> int:
+    """``--analysis-iterations``: a whole number of at least 1, refused by the argument parser
+    with its own message otherwise (not a traceback at start-up)."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def analysis_seed(table_id: str, step: int) -> int:
     """The seed of a step's analysis: the same (table, step) always gives the same answer, and
     no two steps share a stream of draws."""
@@ -214,5 +228,5 @@ class Analyser:
             self._pool = None
 
 
-__all__ = ["ITERATIONS", "Analyser", "analyse", "analysis_seed", "nothing_to_decide",
-           "search", "search_root"]
+__all__ = ["ITERATIONS", "Analyser", "analyse", "analysis_seed", "iterations_arg",
+           "nothing_to_decide", "search", "search_root"]

@@ -21,6 +21,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from fieldcraft.agents import View
+from fieldcraft.agents.ismcts import ISMCTSAgent
 from fieldcraft.core.api import random_playout
 from fieldcraft.core.registry import load_game
 from fieldcraft.server import create_app
@@ -106,6 +108,35 @@ def test_two_states_a_seat_cannot_tell_apart_get_the_same_analysis(game: str,
             assert analyse(state, 11, ITERATIONS) == analyse(twin, 11, ITERATIONS)
             checked += 1
     assert checked >= 3, checked
+
+
+class Peeking(View):
+    """A cheating search's view: every determinisation is the true position itself."""
+
+    def resampler(self) -> Any:
+        return lambda rng: self._state.clone()
+
+
+def peeking_search(state: Any) -> dict[str, Any]:
+    seat = state.current_player()
+    tree = ISMCTSAgent(iterations=ITERATIONS, seed=1).search(Peeking(state, seat))
+    return dict(zip(tree.actions, tree.n, strict=True))
+
+
+def test_the_twin_check_catches_a_search_that_peeks() -> None:
+    """The test above has teeth: a search that plays out the true hidden cards judges a
+    position and its acting seat's resample differently."""
+    g = load_game("under-current", players=4)
+    final = g.new_initial_state()
+    random_playout(final, random.Random(2))
+    history = final.history()
+    differ = 0
+    for step in range(8, len(history), 6):
+        state = g.replay(history[:step])
+        if nothing_to_decide(state) is None and len(state.legal_actions()) > 1:
+            twin = state.resample(state.current_player(), random.Random(step))
+            differ += peeking_search(state) != peeking_search(twin)
+    assert differ >= 1
 
 
 def test_analysis_reports_every_legal_option_and_the_bots_own_choice() -> None:
