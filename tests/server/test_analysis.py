@@ -47,6 +47,11 @@ def slow_search(root: Any, seat: int, iterations: int, seed: int) -> dict[str, A
     return search(root, seat, iterations, seed)
 
 
+def dying_search(root: Any, seat: int, iterations: int, seed: int) -> dict[str, Any]:
+    """A worker that dies mid-search (killed, out of memory)."""
+    os._exit(1)
+
+
 def make_app(db_url: str, **analyser: Any) -> FastAPI:
     app = create_app(db_url, bot_delay=0.0, away_grace=30.0, allow_seeded_tables=True,
                      analysis_iterations=ITERATIONS)
@@ -224,6 +229,21 @@ def test_the_server_answers_while_an_analysis_runs_and_refuses_more_than_its_que
         asking.join(timeout=20)
         assert answers["slow"].status_code == 200 and answers["slow"].json()["options"]
         assert client.app.state.analyser.computed == 1  # the refused step was never searched
+
+
+def test_a_worker_that_dies_is_a_clear_error_and_the_next_request_gets_a_new_one(
+        db_url: str) -> None:
+    with TestClient(make_app(db_url, job=dying_search)) as client:
+        tid = finished_table(client)
+        decide, _, _ = decision_steps(client, tid)
+        res = client.get(f"/api/tables/{tid}/analysis", params={"step": decide[0]})
+        assert res.status_code == 503
+        assert res.json()["error"]["code"] == "server.analysis_failed"
+        analyser = client.app.state.analyser
+        assert analyser.cached(tid, decide[0]) is None  # a failure is not kept
+        analyser.job = search
+        res = client.get(f"/api/tables/{tid}/analysis", params={"step": decide[0]})
+        assert res.status_code == 200 and res.json()["options"]
 
 
 def test_bad_requests_are_refused_with_a_code_and_change_nothing(client: TestClient) -> None:

@@ -80,6 +80,7 @@
       if (!current || current.step !== step) return;
       state("error");
       if (err.code === "limits.analysis_busy") say("analysis.busy");
+      else if (err.code === "server.analysis_failed") say("analysis.worker_failed");
       else say("analysis.failed", { message: errorText(err.code, err.message) });
     }
   }
