@@ -8,6 +8,7 @@ long as starting the worker process."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import re
@@ -198,6 +199,22 @@ def test_a_second_request_for_a_step_is_answered_from_the_cache(client: TestClie
     assert {k: first[k] for k in alone} == alone
     client.get(f"/api/tables/{tid}/analysis", params={"step": decide[2]})
     assert analyser.computed == 2
+
+
+def test_the_cache_keeps_the_latest_steps_only() -> None:
+    """Bounded LRU: a step asked again moves to the front, the least recently asked goes."""
+    final = load_game("spy-tracker", players=2).new_initial_state()
+    random_playout(final, random.Random(1))  # a terminal state: answered without the worker
+    analyser = Analyser(ITERATIONS, cache_size=2)
+
+    async def ask(*steps: int) -> None:
+        for step in steps:
+            await analyser.analyse("t", step, lambda _: final)
+
+    asyncio.run(ask(1, 2, 1, 3))
+    assert analyser.cached("t", 2) is None
+    assert analyser.cached("t", 1) == {"step": 1, "nothing": "terminal"}
+    assert analyser.cached("t", 3) is not None and analyser.computed == 0
 
 
 def test_the_server_answers_while_an_analysis_runs_and_refuses_more_than_its_queue(
