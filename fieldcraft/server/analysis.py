@@ -186,7 +186,10 @@ class Analyser:
         self._pending[key] = future
         try:
             result = await self._compute(table_id, step, state_at)
-        except BaseException as exc:
+        except asyncio.CancelledError:
+            future.cancel()  # the asker went away; a request joined to it asks again
+            raise
+        except Exception as exc:
             future.set_exception(exc)
             future.exception()  # retrieved: nobody else may be waiting for it
             raise
