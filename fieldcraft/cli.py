@@ -232,8 +232,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     run(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay,
         allow_seeded_tables=args.allow_seeded_tables,
         limits=limits.from_arguments(args), proxy_headers=args.proxy_headers,
-        forwarded_allow_ips=args.forwarded_allow_ips, allowed_origins=args.allowed_origin)
+        forwarded_allow_ips=args.forwarded_allow_ips, allowed_origins=args.allowed_origin,
+        analysis_iterations=args.analysis_iterations)
     return 0
+
+
+def _iterations(text: str) -> int:
+    """``serve --analysis-iterations``, checked by the server's own reader (imported only when
+    the flag is given: it loads the search bot)."""
+    from fieldcraft.server.analysis import iterations_arg
+
+    return iterations_arg(text)
 
 
 def _serve_limit_options(parser: argparse.ArgumentParser) -> None:
@@ -459,6 +468,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allowed-origin", action="append", default=[], type=_origin, metavar="URL",
                    help="another site whose pages may use this server, e.g. "
                         "https://games.example (repeatable; its own origin always may)")
+    p.add_argument("--analysis-iterations", type=_iterations, default=2000,
+                   help="the strong bot's iterations per analysed replay step (default 2000)")
     _serve_limit_options(p)
     p.set_defaults(func=_cmd_serve)
 

@@ -24,11 +24,13 @@ from fastapi.staticfiles import StaticFiles
 from fieldcraft.core.errors import FieldcraftError
 from fieldcraft.server import errors as E
 from fieldcraft.server import store
+from fieldcraft.server.analysis import ITERATIONS as ANALYSIS_ITERATIONS
+from fieldcraft.server.analysis import Analyser
 from fieldcraft.server.errors import TableError
 from fieldcraft.server.guard import SECURITY_HEADERS, EdgeGuard
 from fieldcraft.server.hub import Hub
 from fieldcraft.server.limits import Clock, Limits, LimitSettings
-from fieldcraft.server.routes import games, live, pages, tables
+from fieldcraft.server.routes import analysis, games, live, pages, tables
 from fieldcraft.server.routes.requests import hub_of
 
 
@@ -56,7 +58,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
                snapshot_every: int = 50, away_grace: float = 10.0,
                announce: str | None = None, gc_tuning: bool = False,
                allow_seeded_tables: bool = False, limits: LimitSettings | None = None,
-               clock: Clock | None = None, allowed_origins: Iterable[str] = ()) -> FastAPI:
+               clock: Clock | None = None, allowed_origins: Iterable[str] = (),
+               analysis_iterations: int = ANALYSIS_ITERATIONS) -> FastAPI:
     """Build the app. ``db_url`` defaults to the SQLite file in the user's data folder;
     ``bot_delay`` is the pause before each bot move so people can follow the table;
     ``gc_tuning`` (for a dedicated server process only) applies :func:`tune_gc`;
@@ -65,7 +68,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
     ``limits`` are the abuse limits (default :class:`LimitSettings`), timed by ``clock``
     (monotonic seconds; tests pass a fake one); ``allowed_origins`` are the other sites whose
     pages may use this server besides its own (``--allowed-origin``; see
-    :mod:`fieldcraft.server.guard`)."""
+    :mod:`fieldcraft.server.guard`); ``analysis_iterations`` is the strong bot's budget per
+    analysed replay step (:mod:`fieldcraft.server.analysis`)."""
     url = store.normalise_url(db_url or store.default_db_url())
 
     @contextlib.asynccontextmanager
@@ -86,15 +90,17 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
             yield
         finally:
             await hub.close()
+            app.state.analyser.close()
             await asyncio.to_thread(writer.close)
             engine.dispose()
 
     app = FastAPI(title="fieldcraft web table", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url=None)
     app.state.allow_seeded_tables = allow_seeded_tables
+    app.state.analyser = Analyser(analysis_iterations)
     app.mount("/static", StaticFiles(directory=str(resources.files("fieldcraft.server")
                                                    / "static")), name="static")
-    for module in (pages, tables, games, live):
+    for module in (pages, tables, analysis, games, live):
         app.include_router(module.router)
     app.add_middleware(EdgeGuard, allowed_origins=list(allowed_origins))
 

@@ -37,6 +37,7 @@ BAD_TIMER = "request.bad_timer"
 UNKNOWN_BOT = "request.unknown_bot"
 NOT_FOUND = "request.not_found"
 SEED_NOT_ALLOWED = "request.seed_not_allowed"  # seeded deals need --allow-seeded-tables
+BAD_STEP = "request.bad_step"  # a replay step past the game's end (routes/analysis.py)
 # auth.*: who is asking
 HELLO_REQUIRED = "auth.hello_required"
 BAD_TOKEN = "auth.bad_token"
@@ -74,6 +75,8 @@ RATE_LIMITED = "limits.rate_limited"
 TOO_MANY_WAITING = "limits.too_many_waiting_tables"
 SERVER_FULL = "limits.server_full"
 TOO_MANY_SOCKETS = "limits.too_many_sockets"
+ANALYSIS_BUSY = "limits.analysis_busy"  # the analysis worker has enough waiting; retry later
+ANALYSIS_FAILED = "server.analysis_failed"  # the analysis worker died; the next try restarts it
 INTERNAL = "server.internal_error"  # a bug: the request changed nothing, the server lives on
 
 STATUS: dict[str, int] = {
@@ -89,6 +92,7 @@ STATUS: dict[str, int] = {
     CHAT_TOO_LONG: 400, CHAT_EMPTY: 400, CHAT_BAD_TEXT: 400, CHAT_UNKNOWN_PHRASE: 400,
     CHAT_TOO_FAST: 429, NOT_SEATED: 403,
     TOO_DEEP: 400, BAD_UNICODE: 400, NOT_JSON_BODY: 415, BAD_ORIGIN: 403, INTERNAL: 500,
+    BAD_STEP: 400, ANALYSIS_BUSY: 429, ANALYSIS_FAILED: 503,
 }
 """HTTP status of each code; any other engine error is a 400."""
 
