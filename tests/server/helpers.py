@@ -175,3 +175,19 @@ def chromium_browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+def migration_head() -> str:
+    """The newest migration's revision, read from the migration scripts themselves (so a new
+    migration does not need every test that checks the schema's version edited)."""
+    from importlib import resources
+
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    cfg = Config()
+    cfg.set_main_option("script_location",
+                        str(resources.files("fieldcraft.server").joinpath("migrations")))
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    assert head is not None
+    return head

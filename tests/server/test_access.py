@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from fieldcraft.server import create_app, store
-from tests.server.helpers import SeatSocket, create_table
+from tests.server.helpers import SeatSocket, create_table, migration_head
 
 ID_RE = re.compile(r"^[A-Za-z0-9_-]{22}$")  # token_urlsafe(16): 128 bits
 CODE_RE = re.compile(r"^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$")  # 80 bits
@@ -242,5 +242,5 @@ def test_an_old_database_upgrades_its_tables_private_with_fresh_codes(tmp_path: 
     engine = store.make_engine(url)
     with engine.connect() as conn:
         assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() \
-            == "0003"
+            == migration_head()
     engine.dispose()

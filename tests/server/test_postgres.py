@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from fieldcraft.server import create_app, store
 from fieldcraft.server.models import metadata
-from tests.server.helpers import SeatSocket, create_table
+from tests.server.helpers import SeatSocket, create_table, migration_head
 
 URL = os.environ.get("FIELDCRAFT_TEST_POSTGRES")
 pytestmark = pytest.mark.skipif(not URL, reason="set FIELDCRAFT_TEST_POSTGRES to a scratch "
@@ -49,7 +49,8 @@ def test_play_restart_and_resume_on_postgres(pg_url: str) -> None:
     engine = store.make_engine(pg_url)
     assert store.read_all_actions(engine, made["id"]) == history
     with engine.connect() as conn:
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() \
+            == migration_head()
     engine.dispose()
     with TestClient(create_app(pg_url, bot_delay=0.0)) as client:
         again = client.app.state.hub.rooms[made["id"]]
