@@ -1,0 +1,263 @@
+"""What each seat could deduce, step by step, about the hidden things of a finished game.
+
+Hidden-information games are replayed in the head afterwards ("could I have known she was the
+Informer?"). The engines already keep exactly what each seat knows, so the answer is computed,
+not guessed: each game declares its *secrets* (the hidden things, as a function of the true
+state: Under Current's roles, whether Spy Tracker's standing bid is true, Undercover's
+face-down backs, Against the Current's event pile) in a ``deduction`` module named by its
+``GameSpec.deduction``, and says the seat's belief over each secret exactly where its
+knowledge gives it. A secret the game gives no exact belief for is estimated by counting its
+values over ``samples`` draws of :meth:`State.resample` for the seat (the report says how
+many), which is the same knowledge a searching bot uses, so the two can never disagree about
+what a seat may know.
+
+The report (:func:`deduction_report`) is plain JSON: per seat, a timeline of the steps where its
+beliefs changed (a distribution per secret and the entropy of its uncertainty, in bits), and per
+secret the true value and the first step (and turn) from which the seat was certain of it and
+stayed certain. It is computed after the game, off the rules' hot path: nothing here is called
+while a game is played.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fieldcraft.core.api import Game, State
+from fieldcraft.core.errors import FieldcraftError
+
+__all__ = [
+    "DeductionError",
+    "GameDeduction",
+    "Secret",
+    "deduction_for",
+    "deduction_report",
+    "entropy",
+]
+
+PRECISION = 4
+"""Decimal places kept for probabilities and entropies: the report is for reading and drawing,
+and rounding keeps a long game's timeline small and stable across platforms."""
+MAX_SAMPLES = 10_000
+"""Most resamples one step may draw per seat: a report is made on demand, it must stay cheap."""
+
+
+class DeductionError(FieldcraftError):
+    """A deduction report was asked for something it cannot answer (bad seat, bad actions, a
+    game that declares no secrets)."""
+
+    code = "deduce.bad_request"
+
+
+@dataclass(frozen=True)
+class Secret:
+    """One hidden thing at one moment, as the true state has it.
+
+    ``key`` names it across steps (the same thing keeps its key while it lasts); ``label`` is
+    ``{"key", "params"}`` for the page's ``deduce.secret.<key>`` text; ``ns`` is the game's
+    catalogue namespace its values are names in (``role``, ``colour``...; ``None``: the values
+    are page words, ``deduce.value.<v>``); ``truth`` is its real value.
+    """
+
+    key: str
+    label: dict[str, Any]
+    ns: str | None
+    truth: str
+
+
+@dataclass
+class Belief:
+    """What a game says one seat knows: exact distributions by secret key (secrets it leaves
+    out are estimated by resampling), and optionally the joint uncertainty in bits with a
+    count of the possibilities left (Under Current: role assignments)."""
+
+    exact: dict[str, dict[str, float]] = field(default_factory=dict)
+    joint_entropy: float | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class GameDeduction:
+    """A game's declaration of its secrets; subclassed in each game's ``deduction`` module.
+
+    ``secrets`` must be a function of the true state only (it is also read from resampled
+    states, to count), and ``belief`` must read only what ``seat`` knows.
+    """
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def secrets(self, state: State, seat: int) -> list[Secret]:
+        """The hidden things at this state that ``seat`` may wonder about (not its own)."""
+        raise NotImplementedError
+
+    def belief(self, state: State, seat: int, secrets: list[Secret]) -> Belief:
+        """The exact part of ``seat``'s belief; the default knows nothing exactly."""
+        return Belief()
+
+    def turn(self, state: State) -> int | None:
+        """The game's turn (or round) in progress, from 1, for "certain from turn 7"."""
+        return None
+
+    def subject(self, key: str) -> int | None:
+        """The seat a secret is about, if it is about one (a role): time-to-unmask counts
+        how long each seat's stays hidden from the others."""
+        return None
+
+
+def entropy(dist: dict[str, float]) -> float:
+    """Shannon entropy in bits of a distribution given as value -> probability."""
+    return -sum(p * math.log2(p) for p in dist.values() if p > 0.0)
+
+
+def deduction_for(game: Game) -> GameDeduction:
+    """The game's :class:`GameDeduction`; :class:`DeductionError` if it declares none."""
+    target = getattr(game.spec, "deduction", None)
+    if target is None:
+        raise DeductionError(f"{game.name} declares no secrets to deduce")
+    return game.spec.resolve(target)(game)
+
+
+def _rounded(dist: dict[str, float]) -> dict[str, float]:
+    return {v: round(p, PRECISION) for v, p in sorted(dist.items()) if p > 0.0}
+
+
+def _estimate(state: State, seat: int, keys: list[str], deduction: GameDeduction,
+              samples: int, rng: random.Random) -> dict[str, dict[str, float]]:
+    """Each secret's distribution as counted over ``samples`` resamples for ``seat``."""
+    counts: dict[str, dict[str, int]] = {k: {} for k in keys}
+    draw = state.resampler(seat)
+    for _ in range(samples):
+        sample = draw(rng)
+        values = {s.key: s.truth for s in deduction.secrets(sample, seat)}
+        for k in keys:
+            v = values.get(k)
+            if v is not None:
+                bucket = counts[k]
+                bucket[v] = bucket.get(v, 0) + 1
+    out = {}
+    for k, bucket in counts.items():
+        total = sum(bucket.values())
+        out[k] = {v: c / total for v, c in bucket.items()} if total else {}
+    return out
+
+
+def _check(game: Game, actions: Any, seat: int | None, samples: int
+           ) -> tuple[list[int], list[int]]:
+    if isinstance(actions, (str, bytes, dict)) or not isinstance(actions, Iterable):
+        raise DeductionError("actions must be a list of integers")
+    actions = list(actions)
+    if not all(type(a) is int for a in actions):
+        raise DeductionError("actions must be a list of integers")
+    if type(samples) is not int or not 1 <= samples <= MAX_SAMPLES:
+        raise DeductionError(f"samples must be an integer from 1 to {MAX_SAMPLES}")
+    if seat is None:
+        seats = list(range(game.num_players))
+    elif type(seat) is int and 0 <= seat < game.num_players:
+        seats = [seat]
+    else:
+        raise DeductionError(f"seat must be 0-{game.num_players - 1} or None (every seat)")
+    return actions, seats
+
+
+def deduction_report(game: Game, actions: Iterable[int], seat: int | None = None,
+                     samples: int = 200, seed: int = 0, method: str = "auto"
+                     ) -> dict[str, Any]:
+    """What ``seat`` (``None``: every seat) could infer at each step of the game ``actions``
+    play, as JSON-able data.
+
+    ``method="auto"`` uses the game's exact beliefs and counts ``samples`` resamples only for
+    the secrets it has none for; ``"sample"`` counts every secret (to check the exact answers
+    against). The same ``seed`` gives the same report. Bad input raises
+    :class:`DeductionError` before anything is computed.
+    """
+    if method not in ("auto", "sample"):
+        raise DeductionError("method must be 'auto' or 'sample'")
+    actions, seats = _check(game, actions, seat, samples)
+    deduction = deduction_for(game)
+    try:  # every action must be legal: replay on a scratch state before any work
+        final = game.replay(actions)
+    except FieldcraftError as exc:
+        raise DeductionError(f"the actions do not replay: {exc}") from None
+    rng = random.Random(seed)
+    timelines: dict[int, list[dict[str, Any]]] = {s: [] for s in seats}
+    infos: dict[int, dict[str, dict[str, Any]]] = {s: {} for s in seats}
+    certain: dict[int, dict[str, Any]] = {s: {} for s in seats}
+    last: dict[int, Any] = {s: None for s in seats}
+    sampled = 0
+    state = game.new_initial_state()
+    for step in range(len(actions) + 1):
+        turn = deduction.turn(state)
+        for s in seats:
+            secrets = deduction.secrets(state, s)
+            belief = deduction.belief(state, s, secrets) if method == "auto" else Belief()
+            dists = {k: v for k, v in belief.exact.items()}
+            missing = [x.key for x in secrets if x.key not in dists]
+            if missing:
+                sampled = samples
+                dists.update(_estimate(state, s, missing, deduction, samples, rng))
+            entries = {}
+            for x in secrets:
+                dist = _rounded(dists.get(x.key, {}))
+                entries[x.key] = {"dist": dist, "exact": x.key not in missing}
+                if x.key not in infos[s]:
+                    infos[s][x.key] = {"label": x.label, "ns": x.ns, "truth": x.truth,
+                                       "first_step": step}
+                sure = len(dist) == 1
+                mark = certain[s].get(x.key)
+                if sure and mark is None:
+                    certain[s][x.key] = {"step": step, "turn": turn,
+                                         "value": next(iter(dist))}
+                elif not sure:
+                    certain[s][x.key] = None
+            marginal = round(sum(entropy(e["dist"]) for e in entries.values()) + 0.0, PRECISION)
+            joint = belief.joint_entropy
+            point = {
+                "entropy": round(joint, PRECISION) if joint is not None else marginal,
+                "marginal_entropy": marginal,
+                "secrets": entries,
+                **belief.extra,
+            }
+            if point != last[s]:
+                last[s] = point
+                timelines[s].append({"step": step, "turn": turn, **point})
+        if step < len(actions):
+            state.apply_action(actions[step])
+    seat_reports = []
+    for s in seats:
+        secrets_out = {}
+        for key, info in infos[s].items():
+            mark = certain[s].get(key)
+            secrets_out[key] = {**info, "certain_from": mark}
+        seat_reports.append({"seat": s, "timeline": timelines[s], "secrets": secrets_out})
+    return {
+        "game": game.name,
+        "players": game.num_players,
+        "steps": len(actions),
+        "finished": final.is_terminal(),
+        "method": method,
+        "samples": sampled,
+        "seats": seat_reports,
+    }
+
+
+def unmask_times(report: dict[str, Any], subject_of: dict[str, int]) -> dict[int, int | None]:
+    """Per subject seat, the first step at which some *other* seat was certain of the secret
+    that names it (its role), from a report of every seat; ``None``: it stayed hidden.
+
+    ``subject_of`` maps a secret key to the seat it is about. The studies' time-to-unmask is
+    this, per faction and player count."""
+    out: dict[int, int | None] = {seat: None for seat in set(subject_of.values())}
+    for seat_report in report["seats"]:
+        viewer = seat_report["seat"]
+        for key, info in seat_report["secrets"].items():
+            subject = subject_of.get(key)
+            mark = info["certain_from"]
+            if subject is None or subject == viewer or mark is None:
+                continue
+            best = out[subject]
+            if best is None or mark["step"] < best:
+                out[subject] = mark["step"]
+    return out
