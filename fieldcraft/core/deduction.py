@@ -261,3 +261,62 @@ def unmask_times(report: dict[str, Any], subject_of: dict[str, int]) -> dict[int
             if best is None or mark["step"] < best:
                 out[subject] = mark["step"]
     return out
+
+
+def read_replay(doc: Any) -> tuple[Game, list[int]]:
+    """The game and actions of a replay file: ``{"game", "players", "overrides", "actions"}``
+    (what ``GET /api/tables/{id}/export`` gives), or a saved state (``State.to_json``), whose
+    action list is the whole game. :class:`DeductionError` names what is wrong."""
+    from fieldcraft.core.registry import load_game
+
+    if not isinstance(doc, dict):
+        raise DeductionError("a replay is a JSON object with game, players and actions")
+    actions = doc.get("actions")
+    if actions is None and isinstance(doc.get("state"), dict):
+        actions = doc["state"].get("actions")
+    name, players, overrides = doc.get("game"), doc.get("players"), doc.get("overrides") or {}
+    if not isinstance(name, str) or type(players) is not int:
+        raise DeductionError("a replay needs a game id and an integer player count")
+    if not isinstance(overrides, dict):
+        raise DeductionError("a replay's overrides must be an object")
+    if not isinstance(actions, list) or not all(type(a) is int for a in actions):
+        raise DeductionError("a replay's actions must be a list of integers")
+    game = load_game(name, players=players, **overrides)
+    return game, actions
+
+
+def report_lines(report: dict[str, Any]) -> list[str]:
+    """The report as short English lines for the terminal (seats shown from 1)."""
+    lines = [f"{report['game']}, {report['players']} players, {report['steps']} steps"
+             + (f" (estimates from {report['samples']} resamples)" if report["samples"] else "")]
+    for seat_report in report["seats"]:
+        seat = seat_report["seat"] + 1
+        timeline = seat_report["timeline"]
+        peak = max((p["entropy"] for p in timeline), default=0.0)
+        lines.append(f"seat {seat}: uncertainty peaked at {peak:g} bits, "
+                     f"{timeline[-1]['entropy'] if timeline else 0:g} at the end")
+        for key, info in seat_report["secrets"].items():
+            mark = info["certain_from"]
+            if mark is None:
+                continue
+            what = f"  {_label_text(info['label'])}: {mark['value']}"
+            if mark["step"] == report["steps"] and report["finished"]:
+                lines.append(f"{what}, learned only at the end")
+            elif mark["turn"] is not None:
+                lines.append(f"{what}, certain from turn {mark['turn']} (step {mark['step']})")
+            else:
+                lines.append(f"{what}, certain from step {mark['step']}")
+    return lines
+
+
+def _label_text(label: dict[str, Any]) -> str:
+    key, params = label["key"], label.get("params", {})
+    if key == "role_of":
+        return f"seat {params['seat'] + 1}'s role"
+    if key == "bid_true":
+        return f"round {params['round']}'s bid {params['count']} x {params['trait']}"
+    if key == "agent_back":
+        return f"the back of {params['colour']} Agent {params['twin']}"
+    if key == "next_event":
+        return f"the next event ({params['left']} left)"
+    return key
