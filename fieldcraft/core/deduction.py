@@ -97,6 +97,9 @@ class GameDeduction:
         """The exact part of ``seat``'s belief; the default knows nothing exactly."""
         return Belief()
 
+    turn_word = "turn"
+    """What :meth:`turn` counts: ``"turn"`` or ``"round"`` (the page's ``deduce.from_<word>``)."""
+
     def turn(self, state: State) -> int | None:
         """The game's turn (or round) in progress, from 1, for "certain from turn 7"."""
         return None
@@ -239,6 +242,7 @@ def deduction_report(game: Game, actions: Iterable[int], seat: int | None = None
         "finished": final.is_terminal(),
         "method": method,
         "samples": sampled,
+        "turn_word": deduction.turn_word,
         "seats": seat_reports,
     }
 
@@ -303,7 +307,8 @@ def report_lines(report: dict[str, Any]) -> list[str]:
             if mark["step"] == report["steps"] and report["finished"]:
                 lines.append(f"{what}, learned only at the end")
             elif mark["turn"] is not None:
-                lines.append(f"{what}, certain from turn {mark['turn']} (step {mark['step']})")
+                lines.append(f"{what}, certain from {report['turn_word']} {mark['turn']} "
+                             f"(step {mark['step']})")
             else:
                 lines.append(f"{what}, certain from step {mark['step']}")
     return lines

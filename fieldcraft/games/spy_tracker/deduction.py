@@ -20,6 +20,7 @@ from .rules import ATTRIBUTES, BIDDING, CHOOSING, SpyTrackerGame, SpyTrackerStat
 
 class SpyTrackerDeduction(GameDeduction):
     game: SpyTrackerGame
+    turn_word = "round"
 
     def secrets(self, state: SpyTrackerState, seat: int) -> list[Secret]:
         if state.bid_count < 0 or state.phase not in (BIDDING, CHOOSING):
