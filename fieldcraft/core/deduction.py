@@ -109,6 +109,13 @@ class GameDeduction:
         how long each seat's stays hidden from the others."""
         return None
 
+    def unmask_turns(self, actions: list[int]) -> dict[str, Any] | None:
+        """Per seat, the turn from which some opponent was certain of its role (``None``: it
+        stayed hidden until the end, the end's own reveal not counted), and the game's last
+        turn (where a hidden seat is censored): what a study's time-to-unmask survival curve
+        needs, computed far cheaper than a whole report. ``None``: the game has no roles."""
+        return None
+
 
 def entropy(dist: dict[str, float]) -> float:
     """Shannon entropy in bits of a distribution given as value -> probability."""
@@ -117,10 +124,14 @@ def entropy(dist: dict[str, float]) -> float:
 
 def deduction_for(game: Game) -> GameDeduction:
     """The game's :class:`GameDeduction`; :class:`DeductionError` if it declares none."""
+    made = game.__dict__.get("_deduction")  # one per game: its caches stay warm
+    if made is not None:
+        return made
     target = getattr(game.spec, "deduction", None)
     if target is None:
         raise DeductionError(f"{game.name} declares no secrets to deduce")
-    return game.spec.resolve(target)(game)
+    made = game.__dict__["_deduction"] = game.spec.resolve(target)(game)
+    return made
 
 
 def _rounded(dist: dict[str, float]) -> dict[str, float]:
@@ -299,7 +310,7 @@ def report_lines(report: dict[str, Any]) -> list[str]:
         peak = max((p["entropy"] for p in timeline), default=0.0)
         lines.append(f"seat {seat}: uncertainty peaked at {peak:g} bits, "
                      f"{timeline[-1]['entropy'] if timeline else 0:g} at the end")
-        for key, info in seat_report["secrets"].items():
+        for info in seat_report["secrets"].values():
             mark = info["certain_from"]
             if mark is None:
                 continue

@@ -16,6 +16,7 @@ of a role are the same role to whoever holds or guesses it. The joint entropy is
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from fieldcraft.core.deduction import Belief, GameDeduction, Secret
 
@@ -107,6 +108,35 @@ class UnderCurrentDeduction(GameDeduction):
         if state.phase == DEAL_ROLES:
             return None
         return state.turn if state.phase == OVER else state.turn + 1
+
+    def unmask_turns(self, actions: list[int]) -> dict[str, Any] | None:
+        """See :meth:`GameDeduction.unmask_turns`. Only a viewer whose role masks changed is
+        looked at again, so a study pays a few list comparisons per step."""
+        g = self.game
+        n = g.num_players
+        state = g.new_initial_state()
+        turns: list[int | None] = [None] * n
+        last: list[tuple[int, ...] | None] = [None] * n
+        final = 1
+        for action in actions:
+            state.apply_action(action)
+            if state.phase == OVER:
+                break  # the end shows every role: that is not deduction
+            final = state.turn + 1
+            if len(state.roles) < g.num_roles:
+                continue
+            for viewer in range(n):
+                key = tuple(state.role_masks[viewer])
+                if key == last[viewer]:
+                    continue
+                last[viewer] = key
+                _, marginals = self.arrangements(tuple(deduce(list(key))))
+                for subject in range(n):
+                    if subject != viewer and turns[subject] is None and \
+                            len(marginals[subject]) == 1:
+                        turns[subject] = state.turn + 1
+        labels = [state.seat_label(s) for s in range(n)]
+        return {"turns": turns, "last_turn": final, "labels": labels}
 
     def subject(self, key: str) -> int | None:
         """The seat a secret is about (its role), for time-to-unmask."""
