@@ -216,12 +216,15 @@ def deduction_report(game: Game, actions: Iterable[int], seat: int | None = None
             for x in secrets:
                 dist = _rounded(dists.get(x.key, {}))
                 entries[x.key] = {"dist": dist, "exact": x.key not in missing}
-                if x.key not in infos[s]:
+                info = infos[s].get(x.key)
+                if info is None:
                     infos[s][x.key] = {"label": x.label, "ns": x.ns, "truth": x.truth,
-                                       "first_step": step}
+                                       "first_step": step, "last_step": step}
+                else:  # the last truth it had (an Under Current FLIP moves role cards)
+                    info["truth"], info["last_step"] = x.truth, step
                 sure = len(dist) == 1
                 mark = certain[s].get(x.key)
-                if sure and mark is None:
+                if sure and (mark is None or mark["value"] not in dist):
                     certain[s][x.key] = {"step": step, "turn": turn,
                                          "value": next(iter(dist))}
                 elif not sure:
