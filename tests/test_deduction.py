@@ -94,7 +94,8 @@ def test_a_bid_the_own_hand_makes_true_has_probability_one() -> None:
     for _ in range(300):
         state = game.new_initial_state()
         while state.is_chance_node():
-            state.apply_action(state.legal_actions()[int(rng.random() * len(state.legal_actions()))])
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
         seat = state.current_player()
         counts = [sum(game.delta[a][c] for c in state.hands[seat]) for a in range(9)]
         traitors = sum(1 for c in game.deck if min(game.delta[a][c] for a in range(9)) < 0)
