@@ -104,7 +104,9 @@
     const mark = info.certain_from;
     let when;
     if (mark.step >= doc.steps && doc.finished) when = t("deduce.at_end");
-    else if (mark.turn !== null && mark.turn !== undefined) when = t("deduce.from_" + (doc.turn_word || "turn"), { n: mark.turn });
+    else if (mark.turn !== null && mark.turn !== undefined) {
+      when = doc.turn_word === "round" ? t("deduce.from_round", { n: mark.turn }) : t("deduce.from_turn", { n: mark.turn });
+    }
     else when = t("deduce.from_step", { n: mark.step });
     return t("deduce.knew", { what: label(info), value: valueText(info, mark.value), when });
   }
