@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from fieldcraft.cli import main
 from fieldcraft.core.api import Game, random_playout
 from fieldcraft.core.deduction import (
     DeductionError,
+    NoSecretsError,
     deduction_for,
     deduction_report,
     entropy,
@@ -219,6 +221,11 @@ def test_same_seed_same_report_and_bad_input_is_refused() -> None:
             deduction_report(game, bad_actions)
     with pytest.raises(DeductionError):
         read_replay({"game": "spy-tracker", "players": 2, "actions": "x"})
+    # a game that declares no secrets has no report (and says so by its own code)
+    bare = type(game)(replace(game.spec, deduction=None), 2, game.ruleset, game.overrides)
+    with pytest.raises(NoSecretsError) as err:
+        deduction_report(bare, actions)
+    assert err.value.code == "deduce.no_secrets"
 
 
 # -- the command ----------------------------------------------------------------------------------

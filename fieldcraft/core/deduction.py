@@ -32,6 +32,7 @@ from fieldcraft.core.errors import FieldcraftError
 __all__ = [
     "DeductionError",
     "GameDeduction",
+    "NoSecretsError",
     "Secret",
     "deduction_for",
     "deduction_report",
@@ -50,6 +51,12 @@ class DeductionError(FieldcraftError):
     game that declares no secrets)."""
 
     code = "deduce.bad_request"
+
+
+class NoSecretsError(DeductionError):
+    """The game declares no secrets (``GameSpec.deduction`` is unset): it has no report."""
+
+    code = "deduce.no_secrets"
 
 
 @dataclass(frozen=True)
@@ -129,7 +136,7 @@ def deduction_for(game: Game) -> GameDeduction:
         return made
     target = getattr(game.spec, "deduction", None)
     if target is None:
-        raise DeductionError(f"{game.name} declares no secrets to deduce")
+        raise NoSecretsError(f"{game.name} declares no secrets to deduce")
     made = game.__dict__["_deduction"] = game.spec.resolve(target)(game)
     return made
 

@@ -16,7 +16,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from fieldcraft.core.deduction import DeductionError, deduction_report
+from fieldcraft.core.deduction import NoSecretsError, deduction_for, deduction_report
 from fieldcraft.server import errors as E
 from fieldcraft.server.errors import TableError
 from fieldcraft.server.room import Room
@@ -77,6 +77,11 @@ async def api_deduction(request: Request, table_id: str, seat: str = "") -> Any:
     room = await hub_of(request).require(table_id)
     _finished(room)
     viewer = _seat(seat, room.players)
+    try:
+        deduction_for(room.table.game)
+    except NoSecretsError as exc:  # the page hides its panel for such a game
+        return JSONResponse({"error": {"code": exc.code, "message": str(exc)}},
+                            status_code=404)
     cache = _cache(request)
     key = (room.id, viewer)
     future = cache.get(key)
@@ -93,6 +98,4 @@ async def api_deduction(request: Request, table_id: str, seat: str = "") -> Any:
         report = await asyncio.wait_for(asyncio.shield(future), WAIT_SECONDS)
     except TimeoutError:
         return JSONResponse({"status": "computing"}, status_code=202)
-    except DeductionError:
-        raise
     return {"status": "ready", "table": room.id, **report}

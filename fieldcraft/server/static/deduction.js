@@ -170,6 +170,10 @@
       const doc = await report(seat);
       if (latest === detail) draw(doc, seat, detail.step);
     } catch (e) {
+      if (e.code === "deduce.no_secrets") { // a game with nothing hidden to deduce: no panel
+        panel.hidden = true;
+        return;
+      }
       if (latest !== detail) return;
       panel.dataset.ready = "error";
       clear(body).append(el("p", { class: "muted" }, t("deduce.failed")));
