@@ -175,36 +175,70 @@ def test_certainty_is_always_the_truth_and_the_truth_never_ruled_out(name: str,
 
 def test_role_arrangements_and_backs_only_narrow() -> None:
     """Under Current and Undercover only reveal (a FLIP moves knowledge with the cards), so a
-    seat's count of role arrangements, and each back's uncertainty, never grow."""
+    seat's count of role arrangements never grows, nor the uncertainty about any one Agent's
+    hidden face wherever it goes."""
     for seed in (1, 2):
         game, actions = random_game("under-current", 6, seed)
         for seat_report in deduction_report(game, actions)["seats"]:
             counts = [p["assignments"] for p in seat_report["timeline"] if "assignments" in p]
             assert counts and counts == sorted(counts, reverse=True)
         game, actions = random_game("undercover", 3, seed)
-        seat_report = deduction_report(game, actions, seat=0)["seats"][0]
-        worst: dict[str, float] = {}
-        for point in seat_report["timeline"]:
-            for key, entry in point["secrets"].items():
-                h = entropy(entry["dist"])
-                assert h <= worst.get(key, 1.0) + 1e-9
-                worst[key] = h
+        d = deduction_for(game)
+        worst: dict[int, float] = {}  # by the Agent's true id, which the report never names
+        state = game.new_initial_state()
+        for step in range(len(actions) + 1):
+            secrets = d.secrets(state, 0)
+            belief = d.belief(state, 0, secrets)
+            for key, _, agent in d.in_sight(state):
+                h = entropy(belief.exact[key])
+                assert h <= worst.get(agent, 1.0) + 1e-9, (step, key)
+                worst[agent] = h
+            if step < len(actions):
+                state.apply_action(actions[step])
+        assert any(h == 0.0 for h in worst.values())
 
 
-def test_the_resample_estimate_agrees_with_the_exact_answer() -> None:
-    game, actions = random_game("under-current", 5, seed=2)
-    actions = actions[:40]
+@pytest.mark.parametrize("name,players", GAMES)
+def test_beliefs_read_only_what_the_seat_knows(name: str, players: int) -> None:
+    """A state and a re-deal of everything the seat cannot see (``resample``) differ only in
+    what is hidden from it: its secrets' names and its exact beliefs must be the same."""
+    game, actions = random_game(name, players, seed=4)
+    d = deduction_for(game)
+    rng = random.Random(0)
+    state = game.new_initial_state()
+    checked = 0
+    for step, action in enumerate(actions):
+        if step % 3 == 0 and not state.is_chance_node():
+            for seat in range(players):
+                other = state.resample(seat, rng)
+                mine = d.secrets(state, seat)
+                theirs = d.secrets(other, seat)
+                assert [(x.key, x.label) for x in mine] == [(x.key, x.label) for x in theirs]
+                a, b = d.belief(state, seat, mine), d.belief(other, seat, theirs)
+                assert (a.exact, a.joint_entropy, a.extra) == (b.exact, b.joint_entropy, b.extra)
+                checked += bool(mine)
+        state.apply_action(action)
+    assert checked > 3
+
+
+@pytest.mark.parametrize("name,players,cut", [("under-current", 5, 40), ("undercover", 3, 70)])
+def test_the_resample_estimate_agrees_with_the_exact_answer(name: str, players: int,
+                                                             cut: int) -> None:
+    game, actions = random_game(name, players, seed=2)
+    actions = actions[:cut]
     exact = deduction_report(game, actions, seat=1)
     sampled = deduction_report(game, actions, seat=1, method="sample", samples=300, seed=4)
     assert sampled["samples"] == 300 and exact["samples"] == 0
     worst = 0.0
+    uncertain = 0
     for point in sampled["seats"][0]["timeline"]:
         ref = point_at(exact["seats"][0]["timeline"], point["step"])
         for key, entry in point["secrets"].items():
             assert not entry["exact"]
+            uncertain += len(ref["secrets"][key]["dist"]) > 1
             for value, p in entry["dist"].items():
                 worst = max(worst, abs(p - ref["secrets"][key]["dist"].get(value, 0.0)))
-    assert worst < 0.12  # 300 draws: a few standard errors of a half
+    assert uncertain > 0 and worst < 0.12  # 300 draws: a few standard errors of a half
 
 
 def test_same_seed_same_report_and_bad_input_is_refused() -> None:

@@ -342,7 +342,9 @@ def _label_text(label: dict[str, Any]) -> str:
     if key == "bid_true":
         return f"round {params['round']}'s bid {params['count']} x {params['trait']}"
     if key == "agent_back":
-        return f"the back of {params['colour']} Agent {params['twin']}"
+        where = ("in hand" if params.get("held") else f"on top of pile {params['pile']}"
+                 if "pile" in params else f"at {chr(65 + params['x'])}{params['y'] + 1}")
+        return f"the hidden face of the {params['colour']} Agent {where}"
     if key == "next_event":
         return f"the next event ({params['left']} left)"
     return key

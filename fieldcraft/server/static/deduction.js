@@ -57,6 +57,11 @@
     if ("bidder" in p) values.bidder = seatName(p.bidder);
     if ("trait" in p) values.trait = g.name("trait", p.trait);
     if ("colour" in p) values.colour = g.name("colour", p.colour);
+    if (info.label.key === "agent_back") { // the game's own words for an Agent where it lies
+      const where = p.held ? g.key("held") : p.pile ? g.key("pile", { name: p.pile })
+        : g.name("column", p.x) + String(p.y + 1);
+      values.agent = g.key("agent_name", { colour: values.colour, cell: where });
+    }
     return t("deduce.secret." + info.label.key, values);
   }
 
