@@ -287,17 +287,23 @@ def test_time_to_unmask_matches_the_report_and_the_curve_is_censored() -> None:
     d = deduction_for(game)
     times = d.unmask_turns(actions)
     report = deduction_report(game, actions)
+    sides = {}  # the side of every seat at each step (a FLIP can change it)
     for subject in range(5):
         firsts = []
         for seat_report in report["seats"]:
-            if seat_report["seat"] == subject:
-                continue
+            viewer = seat_report["seat"]
             for point in seat_report["timeline"]:
                 entry = point["secrets"].get(f"role.{subject}")
-                if point["step"] < report["steps"] and entry and len(entry["dist"]) == 1:
-                    firsts.append(point["turn"])
+                if point["step"] == report["steps"] or not entry or len(entry["dist"]) > 1:
+                    continue
+                if point["step"] not in sides:
+                    state = game.replay(actions[:point["step"]])
+                    sides[point["step"]] = [state.seat_label(s) for s in range(5)]
+                if sides[point["step"]][viewer] != sides[point["step"]][subject]:
+                    firsts.append(point["turn"])  # an opponent knew: a teammate does not count
                     break
         assert times["turns"][subject] == (min(firsts) if firsts else None)
+    assert any(t is not None for t in times["turns"])
     # two seats: one unmasked at turn 2, one hidden to the end of a 4-turn game (censored)
     rows = [{"players": 3, "labels": ["Blue", "Blue", "Red"],
              "unmask": {"turns": [2, None, 3], "last_turn": 4, "labels": ["Blue", "Blue",

@@ -117,7 +117,8 @@ class GameDeduction:
         return None
 
     def unmask_turns(self, actions: list[int]) -> dict[str, Any] | None:
-        """Per seat, the turn from which some opponent was certain of its role (``None``: it
+        """Per seat, the turn from which some opponent (a seat of another side) was certain of
+        its role (``None``: it
         stayed hidden until the end, the end's own reveal not counted), and the game's last
         turn (where a hidden seat is censored): what a study's time-to-unmask survival curve
         needs, computed far cheaper than a whole report. ``None``: the game has no roles."""
@@ -266,26 +267,6 @@ def deduction_report(game: Game, actions: Iterable[int], seat: int | None = None
         "turn_word": deduction.turn_word,
         "seats": seat_reports,
     }
-
-
-def unmask_times(report: dict[str, Any], subject_of: dict[str, int]) -> dict[int, int | None]:
-    """Per subject seat, the first step at which some *other* seat was certain of the secret
-    that names it (its role), from a report of every seat; ``None``: it stayed hidden.
-
-    ``subject_of`` maps a secret key to the seat it is about. The studies' time-to-unmask is
-    this, per faction and player count."""
-    out: dict[int, int | None] = {seat: None for seat in set(subject_of.values())}
-    for seat_report in report["seats"]:
-        viewer = seat_report["seat"]
-        for key, info in seat_report["secrets"].items():
-            subject = subject_of.get(key)
-            mark = info["certain_from"]
-            if subject is None or subject == viewer or mark is None:
-                continue
-            best = out[subject]
-            if best is None or mark["step"] < best:
-                out[subject] = mark["step"]
-    return out
 
 
 def read_replay(doc: Any) -> tuple[Game, list[int]]:

@@ -111,7 +111,9 @@ class UnderCurrentDeduction(GameDeduction):
 
     def unmask_turns(self, actions: list[int]) -> dict[str, Any] | None:
         """See :meth:`GameDeduction.unmask_turns`. Only a viewer whose role masks changed is
-        looked at again, so a study pays a few list comparisons per step."""
+        looked at again, so a study pays a few list comparisons per step. A teammate who knows
+        (a Chief's identity check) has not unmasked anyone: only another faction counts, by
+        the roles held at that moment (a FLIP can change sides)."""
         g = self.game
         n = g.num_players
         state = g.new_initial_state()
@@ -131,9 +133,10 @@ class UnderCurrentDeduction(GameDeduction):
                     continue
                 last[viewer] = key
                 _, marginals = self.arrangements(tuple(deduce(list(key))))
+                side = g.role_faction[state.roles[viewer]]
                 for subject in range(n):
-                    if subject != viewer and turns[subject] is None and \
-                            len(marginals[subject]) == 1:
+                    if turns[subject] is None and len(marginals[subject]) == 1 and \
+                            g.role_faction[state.roles[subject]] != side:
                         turns[subject] = state.turn + 1
         labels = [state.seat_label(s) for s in range(n)]
         return {"turns": turns, "last_turn": final, "labels": labels}
