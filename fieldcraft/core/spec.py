@@ -122,6 +122,9 @@ class GameSpec:
     """The lobby's picture of the game, an SVG file in the package."""
     rules_pages: str | None = None
     """Folder of the game's rules page, ``<lang>.md`` each (our own summary, shown in the app)."""
+    deduction: str | None = None
+    """``"module:Class"``: the game's secrets for the after-game deduction report
+    (:mod:`fieldcraft.core.deduction`); ``None``: it has no report."""
     lobby_order: int = 100
     """Where the lobby lists the game (lower first; ties by id)."""
     search: SearchSettings = field(default_factory=SearchSettings)

@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from fieldcraft.sim import metrics_report
+from fieldcraft.sim import metrics_report, unmask
 from fieldcraft.sim.study import RULESET, load_results
 from fieldcraft.sim.tournament import wilson
 
@@ -68,6 +68,7 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "endings": {p: dict(sorted(c.items())) for p, c in sorted(endings.items())},
         "no_winner": dict(sorted(no_winner.items())),
         "games": dict(sorted(Counter(r["players"] for r in rows).items())),
+        "unmask": unmask.summary(rows),
     }
 
 
@@ -152,6 +153,9 @@ def _charts(summary: dict[str, Any], out_dir: Path,
         finish(fig, ax, "How games end", "endings.png")
     if meta.get("metrics"):
         charts += metrics_report.charts(plt, meta["metrics"], out_dir)
+    if summary.get("unmask"):
+        charts.append(unmask.chart(plt, out_dir, summary["unmask"], metrics_report.side_colours(
+            meta.get("game"), sorted({lab for _, lab in summary["unmask"]}))))
     return charts
 
 
@@ -200,6 +204,8 @@ def _sections(summary: dict[str, Any], meta: dict[str, Any],
                 for how, n in c.items()]
         sections.append(("How games end", _table(["ending:decided_by", "players", "games"],
                                                  body)))
+    if summary.get("unmask"):
+        sections.append(("Time to unmask", unmask.section(summary["unmask"])))
     ruleset_lines = []
     for p, rules in rulesets.items():
         ruleset_lines += [f"{p} players (sha256 `{meta.get('ruleset_hash', {}).get(p, '?')}`):",

@@ -99,7 +99,18 @@ def _row(game: Game, name: str, players: int, index: int, seed: int, specs: list
         "ending": str(ending) if ending is not None else None,
         "decided_by": str(decided) if decided is not None else None,
         "metrics": tracer.metrics(winners) if tracer is not None else None,
+        "unmask": _unmask(game, state),
     }
+
+
+def _unmask(game: Game, state: Any) -> dict[str, Any] | None:
+    """Per seat, the turn from which an opponent was certain of its role (time-to-unmask),
+    for games whose roles can be deduced (:meth:`GameDeduction.unmask_turns`)."""
+    if getattr(game.spec, "deduction", None) is None:
+        return None
+    from fieldcraft.core.deduction import deduction_for
+
+    return deduction_for(game).unmask_turns(state.history())
 
 
 _GAMES: dict[tuple[str, int, str], Game] = {}
@@ -301,8 +312,10 @@ def _write_results(rows: list[dict[str, Any]], path: Path, meta: dict[str, Any])
         ("ending", pa.string()),
         ("decided_by", pa.string()),
         ("metrics", pa.string()),  # per-game metrics as JSON (fieldcraft.sim.metrics)
+        ("unmask", pa.string()),  # time-to-unmask per seat as JSON (core.deduction), or null
     ], metadata={b"fieldcraft_study": json.dumps(meta, sort_keys=True).encode()})
     rows = [{**r, "metrics": json.dumps(r["metrics"]) if r.get("metrics") is not None
+             else None, "unmask": json.dumps(r["unmask"]) if r.get("unmask") is not None
              else None} for r in rows]
     table = pa.Table.from_pylist(rows, schema=schema)
     tmp = path.with_suffix(".parquet.tmp")
@@ -450,5 +463,7 @@ def load_results(out_dir: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     for r in rows:
         raw_metrics = r.get("metrics")
         r["metrics"] = json.loads(raw_metrics) if raw_metrics else None
+        raw_unmask = r.get("unmask")  # absent from studies written before it existed
+        r["unmask"] = json.loads(raw_unmask) if raw_unmask else None
     rows.sort(key=lambda r: (r["players"], r["index"]))
     return rows, meta

@@ -18,6 +18,7 @@ SPEC = GameSpec(
     board="board.js",
     board_css="board.css",
     icon="icon.svg",
+    deduction="deduction:AgainstTheCurrentDeduction",
     rules_pages="rules",
     lobby_order=4,
     search=SearchSettings(rollout_depth=0),

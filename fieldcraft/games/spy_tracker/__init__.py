@@ -18,6 +18,7 @@ SPEC = GameSpec(
     board="board.js",
     board_css="board.css",
     icon="icon.svg",
+    deduction="deduction:SpyTrackerDeduction",
     rules_pages="rules",
     lobby_order=2,
     search=SearchSettings(rollout_depth=0, expand_after=5, c=0.7, opponents="policy"),

@@ -18,6 +18,7 @@ SPEC = GameSpec(
     board="board.js",
     board_css="board.css",
     icon="icon.svg",
+    deduction="deduction:UnderCurrentDeduction",
     rules_pages="rules",
     lobby_order=1,
     search=SearchSettings(),

@@ -18,6 +18,7 @@ SPEC = GameSpec(
     board="board.js",
     board_css="board.css",
     icon="icon.svg",
+    deduction="deduction:UndercoverDeduction",
     rules_pages="rules",
     lobby_order=3,
     search=SearchSettings(rollout_depth=0, expand_after=1, c=0.1),
