@@ -28,7 +28,7 @@ from fieldcraft.server.errors import TableError
 from fieldcraft.server.guard import SECURITY_HEADERS, EdgeGuard
 from fieldcraft.server.hub import Hub
 from fieldcraft.server.limits import Clock, Limits, LimitSettings
-from fieldcraft.server.routes import games, live, pages, tables
+from fieldcraft.server.routes import branch, games, live, pages, tables
 from fieldcraft.server.routes.requests import hub_of
 
 
@@ -94,7 +94,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
     app.state.allow_seeded_tables = allow_seeded_tables
     app.mount("/static", StaticFiles(directory=str(resources.files("fieldcraft.server")
                                                    / "static")), name="static")
-    for module in (pages, tables, games, live):
+    for module in (pages, tables, games, live, branch):
         app.include_router(module.router)
     app.add_middleware(EdgeGuard, allowed_origins=list(allowed_origins))
 

@@ -34,6 +34,7 @@ BAD_PLAYERS = "request.bad_players"
 BAD_SEATS = "request.bad_seats"
 BAD_SEAT = "request.bad_seat"
 BAD_TIMER = "request.bad_timer"
+BAD_STEP = "request.bad_step"  # a replay step out of range, or one nothing can follow
 UNKNOWN_BOT = "request.unknown_bot"
 NOT_FOUND = "request.not_found"
 SEED_NOT_ALLOWED = "request.seed_not_allowed"  # seeded deals need --allow-seeded-tables
@@ -79,6 +80,7 @@ INTERNAL = "server.internal_error"  # a bug: the request changed nothing, the se
 STATUS: dict[str, int] = {
     TOO_LARGE: 413, BAD_JSON: 400, BAD_MESSAGE: 400, UNKNOWN_TYPE: 400, BAD_REQUEST: 400,
     BAD_PLAYERS: 400, BAD_SEATS: 400, BAD_SEAT: 400, BAD_TIMER: 400, UNKNOWN_BOT: 400,
+    BAD_STEP: 400,
     HELLO_REQUIRED: 400, BAD_TOKEN: 403, SPECTATOR: 403, SEED_NOT_ALLOWED: 403,
     NO_SUCH_TABLE: 404, NOT_WAITING: 409, TABLE_FULL: 409, SEAT_TAKEN: 409, NOT_STARTED: 409,
     GAME_OVER: 409, NOT_FINISHED: 409, NOT_FOUND: 404, STALE_VERSION: 409, NOT_YOUR_TURN: 409,

@@ -242,5 +242,5 @@ def test_an_old_database_upgrades_its_tables_private_with_fresh_codes(tmp_path: 
     engine = store.make_engine(url)
     with engine.connect() as conn:
         assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() \
-            == "0003"
+            == "0004"
     engine.dispose()
