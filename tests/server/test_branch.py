@@ -31,6 +31,12 @@ GAMES = [("under-current", 4, {}), ("spy-tracker", 3, {}), ("undercover", 3, {})
          ("against-the-current", 3, {})]
 
 
+PRIVATE = {"under-current", "spy-tracker"}
+"""Games where seats hold secrets of their own (hands, roles); in the other two every secret
+(Against the Current's event pile, the faces of Undercover's unflipped Agents) is hidden from all
+seats alike, so only the state, not another seat's view, shows the re-deal."""
+
+
 def finished_table(client: TestClient, game: str, players: int,
                    overrides: dict[str, Any] | None = None) -> Room:
     """A finished all-bot game (random bots, no delay)."""
@@ -93,7 +99,7 @@ def test_a_branch_keeps_the_seats_view_re_deals_the_rest_and_tells_it_nothing_mo
     hub = client.app.state.hub
     syncs: set[str] = set()
     answers: set[str] = set()
-    re_dealt = 0
+    re_dealt = views_re_dealt = 0
     for _ in range(BRANCHES):
         res = client.post(f"/api/tables/{original.id}/branch",
                           json={"step": step, "seat": seat, "bot": "random"})
@@ -106,6 +112,8 @@ def test_a_branch_keeps_the_seats_view_re_deals_the_rest_and_tells_it_nothing_mo
         assert start.observation(seat) == real.observation(seat)
         # ...and the rest was dealt again (the stored start is that re-deal, not the real one)
         re_dealt += hidden(start) != hidden(real)
+        views_re_dealt += any(start.observation(o) != real.observation(o)
+                              for o in range(players) if o != seat)
         stored = client.app.state.hub.engine
         with stored.connect() as conn:
             text = conn.execute(sa.text("SELECT start_state FROM game_tables WHERE id = :i"),
@@ -128,6 +136,8 @@ def test_a_branch_keeps_the_seats_view_re_deals_the_rest_and_tells_it_nothing_mo
         assert info["branch_seat"] == seat and info["public"] is False
         assert not info["seeded"]
     assert re_dealt >= BRANCHES // 3, (game, re_dealt)
+    if game in PRIVATE:  # another seat's own view (its hand, its role) was re-dealt too
+        assert views_re_dealt >= BRANCHES // 3, (game, views_re_dealt)
     assert len(syncs) == 1, f"{game}: S's first sync differs between re-deals"
     assert len(answers) == 1
 
@@ -194,6 +204,12 @@ def test_a_branch_plays_to_the_end_survives_a_restart_and_replays(db_url: str) -
         del hub.rooms[tid]
         again = client.get(f"/api/tables/{tid}/replay?seat={seat}&step=0").json()
         assert again["observation"] == zero["observation"] and again["steps"] == total
+        # a branch of the branch starts from the branch's own position
+        twice = client.post(f"/api/tables/{tid}/branch", json={"step": 1, "seat": 1 - seat})
+        assert twice.status_code == 201, twice.text
+        second = hub.rooms[twice.json()["id"]]
+        assert second.branch_of == tid and second.table.start.observation(1 - seat) == \
+            room.table.state_at(1).observation(1 - seat)
         page = client.get(f"/t/{tid}")
         assert 'id="branch-notice"' in page.text
         assert f'href="/t/{original.id}/replay?step={step}&amp;seat={seat}"' in page.text
@@ -242,6 +258,21 @@ def test_bad_branch_requests_get_a_clear_error_and_make_no_table(client: TestCli
     assert "0-" in client.post(f"/api/tables/{original.id}/branch",
                                json={"step": steps + 5, "seat": 0}).json()["error"]["message"]
     assert set(hub.rooms) == rooms and count_tables(client) == tables
+
+
+def test_branches_count_towards_the_creation_rate(client: TestClient) -> None:
+    """A branch is a new table: a flood of them meets ``--max-tables-per-minute`` (a burst of
+    10 a client, the original's creation included) and the refused one makes nothing."""
+    original = finished_table(client, "spy-tracker", 2, {"points_to_win": 1})
+    made = [client.post(f"/api/tables/{original.id}/branch", json={"step": 2, "seat": 0})
+            for _ in range(9)]
+    assert [r.status_code for r in made] == [201] * 9
+    rooms = set(client.app.state.hub.rooms)
+    refused = client.post(f"/api/tables/{original.id}/branch", json={"step": 2, "seat": 0})
+    assert refused.status_code == 429, refused.text
+    assert refused.json()["error"]["code"] == "limits.rate_limited"
+    assert int(refused.headers["retry-after"]) >= 1
+    assert set(client.app.state.hub.rooms) == rooms
 
 
 # -- in the browser ----------------------------------------------------------------------------
