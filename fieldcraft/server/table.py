@@ -10,6 +10,10 @@ committed it, so the state never runs ahead of the database. Legality is the eng
 broadcast edge): ``observation(seat)``, the seat's structured choices only when it is that seat's
 turn, and the result at the end. Log lines come from ``describe_action(action, seat)`` per seat,
 so what a seat is told is decided by the game's notation and nothing else.
+
+A *branch* (``POST /api/tables/<id>/branch``) starts from a given position instead of the
+game's deal: :attr:`Table.start` holds it, and versions, the log and :meth:`Table.state_at`
+count from it, never from the start position's own (re-dealt, possibly missing) history.
 """
 
 from __future__ import annotations
@@ -206,7 +210,7 @@ class Table:
         if self.start is None:
             return self.game.replay(self.state.history()[:step])
         state = self.start.clone()
-        for action in self._moves[:step]:  # type: ignore[index]
+        for action in self.history()[:step]:
             state.apply_action(action)
         return state
 
