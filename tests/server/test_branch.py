@@ -10,6 +10,7 @@ the button on the replay page and the notice on the new table."""
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -27,8 +28,9 @@ from tests.server.helpers import CHROMIUM, SeatSocket, ServerProcess, chromium_b
 BRANCHES = 30
 """Branches of each original in the knowledge test."""
 
-GAMES = [("under-current", 4, {}), ("spy-tracker", 3, {}), ("undercover", 3, {}),
-         ("against-the-current", 3, {})]
+GAMES = [("under-current", (3, 6), {}), ("spy-tracker", (2, 4), {}), ("undercover", (2, 5), {}),
+         ("against-the-current", (2, 4), {})]
+"""Each game with two player counts (the original games of the knowledge test)."""
 
 
 PRIVATE = {"under-current", "spy-tracker"}
@@ -77,13 +79,19 @@ def redacted_sync(raw: str) -> str:
     return json.dumps(doc, sort_keys=True)
 
 
-def decision_step(room: Room, seat_of: int | None = None) -> tuple[int, int]:
-    """A step in the middle of the game where a seat is to move (not chance, not the end),
-    and that seat: a branch there waits for its person, so its first sync is stable."""
+def decision_step(room: Room, seat_of: int | None = None, at: float = 1 / 3
+                  ) -> tuple[int, int]:
+    """A step from ``at`` of the way into the game on where a seat is to move (not chance,
+    not the end) and something is still hidden from it (late in Undercover every Agent may
+    have been seen), and that seat: a branch there waits for its person, so its first sync
+    is stable."""
     history = room.table.history()
-    for step in range(len(history) // 3, len(history)):
-        player = room.table.state_at(step).current_player()
-        if player >= 0 and (seat_of is None or player == seat_of):
+    for step in range(int(len(history) * at), len(history)):
+        state = room.table.state_at(step)
+        player = state.current_player()
+        if player >= 0 and (seat_of is None or player == seat_of) and any(
+                hidden(state.resample(player, random.Random(i))) != hidden(state)
+                for i in range(4)):
             return step, player
     raise AssertionError("no decision point found")
 
@@ -92,9 +100,19 @@ def decision_step(room: Room, seat_of: int | None = None) -> tuple[int, int]:
 @pytest.mark.no_limits
 @pytest.mark.parametrize(("game", "players", "overrides"), GAMES, ids=[g for g, _, _ in GAMES])
 def test_a_branch_keeps_the_seats_view_re_deals_the_rest_and_tells_it_nothing_more(
-        client: TestClient, game: str, players: int, overrides: dict[str, Any]) -> None:
-    original = finished_table(client, game, players, overrides)
-    step, seat = decision_step(original)
+        client: TestClient, game: str, players: tuple[int, int],
+        overrides: dict[str, Any]) -> None:
+    """Two finished games of the game (two player counts, branched a third and a fifth of the
+    way in: Undercover has no secret left in its second half), ``BRANCHES`` branches of
+    each."""
+    for count, where in zip(players, (1 / 3, 1 / 5), strict=True):
+        original = finished_table(client, game, count, overrides)
+        step, seat = decision_step(original, at=where)
+        check_branches(client, original, step, seat)
+
+
+def check_branches(client: TestClient, original: Room, step: int, seat: int) -> None:
+    game, players = original.game_name, original.players
     real = original.table.state_at(step)
     hub = client.app.state.hub
     syncs: set[str] = set()
@@ -114,8 +132,7 @@ def test_a_branch_keeps_the_seats_view_re_deals_the_rest_and_tells_it_nothing_mo
         re_dealt += hidden(start) != hidden(real)
         views_re_dealt += any(start.observation(o) != real.observation(o)
                               for o in range(players) if o != seat)
-        stored = client.app.state.hub.engine
-        with stored.connect() as conn:
+        with hub.engine.connect() as conn:
             text = conn.execute(sa.text("SELECT start_state FROM game_tables WHERE id = :i"),
                                 {"i": made["id"]}).scalar()
         assert hidden(branch.table.game.state_from_json(text)) == hidden(start)
@@ -135,9 +152,9 @@ def test_a_branch_keeps_the_seats_view_re_deals_the_rest_and_tells_it_nothing_mo
         assert info["branch_of"] == original.id and info["branch_step"] == step
         assert info["branch_seat"] == seat and info["public"] is False
         assert not info["seeded"]
-    assert re_dealt >= BRANCHES // 3, (game, re_dealt)
+    assert re_dealt >= BRANCHES // 3, (game, players, re_dealt)
     if game in PRIVATE:  # another seat's own view (its hand, its role) was re-dealt too
-        assert views_re_dealt >= BRANCHES // 3, (game, views_re_dealt)
+        assert views_re_dealt >= BRANCHES // 3, (game, players, views_re_dealt)
     assert len(syncs) == 1, f"{game}: S's first sync differs between re-deals"
     assert len(answers) == 1
 
