@@ -54,7 +54,9 @@ class TerminalTable:
     def __init__(self, name: str, players: int, humans: list[int], bot: str = "random",
                  seed: int | None = None, overrides: dict[str, Any] | None = None,
                  stdin: IO[str] | None = None, console: Console | None = None,
-                 lang: str = DEFAULT):
+                 lang: str = DEFAULT, start: State | None = None):
+        """``start``: the position to play on from (a branch of a replay, see
+        :func:`branch_table`); ``None``: the game's own deal."""
         if lang not in LANGUAGES:
             raise FieldcraftError(f"--lang must be one of {', '.join(LANGUAGES)}; got {lang!r}")
         self.game = load_game(name, players=players, **(overrides or {}))
@@ -74,7 +76,11 @@ class TerminalTable:
                                               for s in (*self.humans, None)}
         self.logs: dict[int | None, list[str]] = {s: [] for s in self.texts}
         self.seen: dict[int | None, int] = {s: 0 for s in self.texts}
-        self.state: State = self.game.new_initial_state()
+        if start is not None and (start.game.name != self.game.name
+                                  or start.num_players != players):
+            raise FieldcraftError(f"the start position is a {start.num_players}-player "
+                                  f"{start.game.name} game, not {players}-player {name}")
+        self.state: State = self.game.new_initial_state() if start is None else start.clone()
         self.last_human: int | None = None
 
     def _name(self, seat: int) -> str | None:
@@ -223,3 +229,81 @@ class TerminalTable:
                 mark = " ★" if row["winner"] else ""
                 self.console.print(f"  {escape(text.seat(row['seat']))}{mark}: "
                                    + escape(" · ".join(cells)))
+
+
+# -- playing on from a replay ------------------------------------------------------------------
+REPLAY_KEYS = {"game", "players", "overrides", "actions"}
+
+
+def read_replay(path: str) -> dict[str, Any]:
+    """A replay file, ``{"game", "players", "overrides", "actions"}``, read and checked: a
+    clear :class:`FieldcraftError` for a file that cannot be read or has the wrong shape."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as exc:
+        raise FieldcraftError(f"--from {path}: cannot read the replay: {exc}") from None
+    if not isinstance(doc, dict):
+        raise FieldcraftError(f"--from {path}: a replay is a JSON object with "
+                              f"{', '.join(sorted(REPLAY_KEYS))}")
+    missing = sorted({"game", "actions"} - set(doc))
+    if missing:
+        raise FieldcraftError(f"--from {path}: the replay lacks {', '.join(missing)}")
+    if not isinstance(doc["game"], str):
+        raise FieldcraftError(f"--from {path}: 'game' must be a game id")
+    players = doc.get("players")
+    if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
+        raise FieldcraftError(f"--from {path}: 'players' must be a number")
+    if not isinstance(doc.get("overrides", {}), dict):
+        raise FieldcraftError(f"--from {path}: 'overrides' must be an object")
+    actions = doc["actions"]
+    if not isinstance(actions, list) or not all(
+            isinstance(a, int) and not isinstance(a, bool) for a in actions):
+        raise FieldcraftError(f"--from {path}: 'actions' must be a list of action numbers")
+    return doc
+
+
+def branch_start(doc: dict[str, Any], step: int, seat: int, rng: random.Random,
+                 source: str = "the replay") -> State:
+    """The replay's position after ``step`` actions, with everything ``seat`` could not see
+    there re-dealt consistently with what it knew (``State.resample``), so playing on from it
+    neither shows nor uses the real hidden cards."""
+    spec = game_spec(doc["game"])
+    players = doc.get("players") or spec.default_players
+    game = load_game(doc["game"], players=players, **doc.get("overrides", {}))
+    actions = doc["actions"]
+    if not 0 <= step <= len(actions):
+        raise FieldcraftError(f"--step must be 0-{len(actions)} ({source} has "
+                              f"{len(actions)} actions), not {step}")
+    if not 0 <= seat < players:
+        raise FieldcraftError(f"--seat must be 0-{players - 1} in a {players}-player game, "
+                              f"not {seat}")
+    state = game.new_initial_state()
+    for i, action in enumerate(actions[:step]):
+        try:
+            state.apply_action(action)
+        except IllegalActionError as exc:
+            raise FieldcraftError(f"{source}: action {i + 1} ({action}) cannot be played: "
+                                  f"{exc}") from None
+    if state.is_terminal():
+        raise FieldcraftError(f"the game is over at step {step}: there is nothing to play on "
+                              "from; pick an earlier --step")
+    return state.resample(seat, rng)
+
+
+def branch_table(path: str, step: int, seat: int, bot: str = "random",
+                 seed: int | None = None, lang: str = DEFAULT, stdin: IO[str] | None = None,
+                 console: Console | None = None) -> TerminalTable:
+    """``fieldcraft play --from REPLAY.json --step K --seat S``: a terminal table that plays
+    on from step ``K`` of a replay with the person at seat ``S`` and bots elsewhere. The
+    re-deal draws from the operating system's generator, or from ``seed`` when one is given
+    (reproducible, for tests)."""
+    doc = read_replay(path)
+    rng: random.Random = random.SystemRandom() if seed is None else random.Random(
+        f"{seed}/branch")
+    start = branch_start(doc, step, seat, rng, source=path)
+    table = TerminalTable(doc["game"], start.num_players, [seat], bot=bot, seed=seed,
+                          overrides=doc.get("overrides", {}), stdin=stdin, console=console,
+                          lang=lang, start=start)
+    table.console.print(table.say("branch", file=path, step=step, seat=seat + 1))
+    return table

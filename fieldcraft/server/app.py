@@ -30,7 +30,7 @@ from fieldcraft.server.errors import TableError
 from fieldcraft.server.guard import SECURITY_HEADERS, EdgeGuard
 from fieldcraft.server.hub import Hub
 from fieldcraft.server.limits import Clock, Limits, LimitSettings
-from fieldcraft.server.routes import analysis, deduction, games, live, pages, tables
+from fieldcraft.server.routes import analysis, branch, deduction, games, live, pages, tables
 from fieldcraft.server.routes.requests import hub_of
 
 
@@ -100,7 +100,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
     app.state.analyser = Analyser(analysis_iterations)
     app.mount("/static", StaticFiles(directory=str(resources.files("fieldcraft.server")
                                                    / "static")), name="static")
-    for module in (pages, tables, analysis, deduction, games, live):
+    for module in (pages, tables, analysis, deduction, branch, games, live):
         app.include_router(module.router)
     app.add_middleware(EdgeGuard, allowed_origins=list(allowed_origins))
 

@@ -34,10 +34,10 @@ BAD_PLAYERS = "request.bad_players"
 BAD_SEATS = "request.bad_seats"
 BAD_SEAT = "request.bad_seat"
 BAD_TIMER = "request.bad_timer"
+BAD_STEP = "request.bad_step"  # a replay step out of range, or one nothing can follow
 UNKNOWN_BOT = "request.unknown_bot"
 NOT_FOUND = "request.not_found"
 SEED_NOT_ALLOWED = "request.seed_not_allowed"  # seeded deals need --allow-seeded-tables
-BAD_STEP = "request.bad_step"  # a replay step past the game's end (routes/analysis.py)
 # auth.*: who is asking
 HELLO_REQUIRED = "auth.hello_required"
 BAD_TOKEN = "auth.bad_token"
@@ -82,6 +82,7 @@ INTERNAL = "server.internal_error"  # a bug: the request changed nothing, the se
 STATUS: dict[str, int] = {
     TOO_LARGE: 413, BAD_JSON: 400, BAD_MESSAGE: 400, UNKNOWN_TYPE: 400, BAD_REQUEST: 400,
     BAD_PLAYERS: 400, BAD_SEATS: 400, BAD_SEAT: 400, BAD_TIMER: 400, UNKNOWN_BOT: 400,
+    BAD_STEP: 400,
     HELLO_REQUIRED: 400, BAD_TOKEN: 403, SPECTATOR: 403, SEED_NOT_ALLOWED: 403,
     NO_SUCH_TABLE: 404, NOT_WAITING: 409, TABLE_FULL: 409, SEAT_TAKEN: 409, NOT_STARTED: 409,
     GAME_OVER: 409, NOT_FINISHED: 409, NOT_FOUND: 404, STALE_VERSION: 409, NOT_YOUR_TURN: 409,
@@ -92,7 +93,7 @@ STATUS: dict[str, int] = {
     CHAT_TOO_LONG: 400, CHAT_EMPTY: 400, CHAT_BAD_TEXT: 400, CHAT_UNKNOWN_PHRASE: 400,
     CHAT_TOO_FAST: 429, NOT_SEATED: 403,
     TOO_DEEP: 400, BAD_UNICODE: 400, NOT_JSON_BODY: 415, BAD_ORIGIN: 403, INTERNAL: 500,
-    BAD_STEP: 400, ANALYSIS_BUSY: 429, ANALYSIS_FAILED: 503,
+    ANALYSIS_BUSY: 429, ANALYSIS_FAILED: 503,
 }
 """HTTP status of each code; any other engine error is a 400."""
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 from datetime import UTC, datetime
 from typing import Any
 
 from fieldcraft.agents import AGENTS
+from fieldcraft.core.api import State
 from fieldcraft.core.errors import FieldcraftError
 from fieldcraft.core.registry import load_game
 from fieldcraft.server import access, store
@@ -33,6 +35,15 @@ def _age(created_at: datetime | None) -> float:
     if created_at.tzinfo is None:
         created_at = created_at.replace(tzinfo=UTC)
     return max(0.0, (store.now() - created_at).total_seconds())
+
+
+def _branch_start(table: Table, step: int, seat: int) -> State:
+    """The original's position at ``step`` with what ``seat`` could not see re-dealt."""
+    state = table.state_at(step)
+    if state.is_terminal():
+        raise TableError(E.BAD_STEP, f"the game is over at step {step}: there is nothing to "
+                         "play on from; pick an earlier step")
+    return state.resample(seat, random.SystemRandom())
 
 
 class Hub:
@@ -201,6 +212,51 @@ class Hub:
             await self.writer.submit(store.job_set_rematch(room.id, follow.id))
             room.set_rematch(follow.id)
             return follow, host_token, seat, host_token, True
+
+    async def branch(self, room: Room, step: int, seat: int, bot: str, name: str,
+                     address: str | None) -> tuple[Room, str]:
+        """A new table that plays on from step ``step`` of a finished one, with ``seat`` the
+        asking person and every other seat a ``bot``. Its first position is the original's
+        at that step resampled for ``seat`` with a fresh ``SystemRandom``: everything that
+        seat could not see is re-dealt consistently with what it knew, so the branch neither
+        reveals the real hidden cards nor can be steered by a seed. Private, never seeded,
+        no turn timer (it is a study of one moment, not a match). Returns (room, the seat's
+        token, which is also the host token). Every refusal comes before anything is made."""
+        if room.status != "finished":
+            raise TableError(E.NOT_FINISHED, "a branch starts from a finished game; this "
+                             "one is still being played (its hidden cards are secret)")
+        if not 0 <= step <= room.version:
+            raise TableError(E.BAD_STEP, f"step must be 0-{room.version}, not {step}")
+        if not 0 <= seat < room.players:
+            raise TableError(E.BAD_SEAT, f"seat must be 0-{room.players - 1}, not {seat}")
+        if bot not in AGENTS:
+            raise TableError(E.UNKNOWN_BOT, f"unknown bot {bot!r}; known bots: "
+                             f"{', '.join(sorted(AGENTS))}")
+        self.limits.check_create_rate(address or "")
+        start = await asyncio.to_thread(_branch_start, room.table, step, seat)
+        game = room.table.game
+        token = new_token()
+        digest = hash_token(token)
+        seats = [store.SeatRow(i, "bot", bot) for i in range(room.players)]
+        seats[seat] = store.SeatRow(seat, "human", None, name, digest)
+        settings: dict[str, Any] = {
+            "turn_seconds": None, "proxy_bot": room.settings.get("proxy_bot", "random"),
+            "away_bot": room.settings.get("away_bot", True)}
+        table_id = access.new_table_id()
+        while table_id in self.rooms or table_id in self._creating:
+            table_id = access.new_table_id()
+        row = store.TableRow(id=table_id, game=room.game_name, players=room.players,
+                             overrides=dict(room.overrides), settings=settings,
+                             status="playing", host_hash=digest, version=0, result=None,
+                             created_at=store.now(), seats=seats, public=False,
+                             join_code=access.new_join_code(), start_state=start.to_json(),
+                             branch_of=room.id, branch_step=step, branch_seat=seat)
+        await self.writer.submit(store.job_create_table(row))
+        follow = Room(self, row, Table.new(game, self.snapshot_every, start=start))
+        self.rooms[table_id] = follow
+        follow.arm_clock()
+        follow.kick()
+        return follow, token
 
     # -- waiting tables: limits and expiry (limits.py) ------------------------------------------
     def _still_waiting(self, table_id: str) -> bool:

@@ -35,6 +35,12 @@ game_tables = sa.Table(
     sa.Column("join_code", sa.String(16), nullable=True),  # fieldcraft.server.access
     # the table that a finished one was followed by (its rematch; migration 0003)
     sa.Column("rematch_id", sa.String(32), nullable=True),
+    # a branch: the position it starts from, the table and step it was taken from, and the
+    # seat whose knowledge was kept (migration 0004); null for an ordinary table
+    sa.Column("start_state", sa.Text, nullable=True),  # state.to_json()
+    sa.Column("branch_of", sa.String(32), nullable=True),
+    sa.Column("branch_step", sa.Integer, nullable=True),
+    sa.Column("branch_seat", sa.Integer, nullable=True),
 )
 sa.Index("ix_game_tables_status", game_tables.c.status)
 sa.Index("ix_game_tables_join_code", game_tables.c.join_code, unique=True)

@@ -13,7 +13,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from fieldcraft.core.api import State
+from fieldcraft.core.api import Game, State
 from fieldcraft.core.errors import FieldcraftError
 from fieldcraft.core.registry import load_game
 from fieldcraft.server import access, store
@@ -54,6 +54,9 @@ class Room:
         self.join_code = row.join_code
         self.result = row.result
         self.rematch_id = row.rematch_id
+        self.branch_of = row.branch_of
+        self.branch_step = row.branch_step
+        self.branch_seat = row.branch_seat
         self.chat: list[store.ChatRow] = []
         self._chat_buckets: dict[int, TokenBucket] = {}
         self.table = table
@@ -69,6 +72,8 @@ class Room:
         """Rebuild the state: snapshot + the actions after it, or, if the snapshot cannot be
         used (say the game's code changed its fields), a full replay of the action list."""
         game = load_game(row.game, players=row.players, **row.overrides)
+        if row.start_state is not None:
+            return cls._branch_from_row(hub, row, game)
         state: State | None = None
         if row.snapshot is not None:
             seq, text = row.snapshot
@@ -89,6 +94,21 @@ class Room:
             log.warning("table %s: %d actions stored, version column says %d", row.id,
                         len(state.history()), row.version)
         table = Table(game, state, hub.snapshot_every)
+        table.last_snapshot = row.snapshot[0] if row.snapshot else 0
+        room = cls(hub, row, table)
+        room.chat = store.read_chat(hub.engine, row.id)
+        return room
+
+    @classmethod
+    def _branch_from_row(cls, hub: Hub, row: store.TableRow, game: Game) -> Room:
+        """A branch: its stored first position and every move after it (its snapshot is not
+        used: a branch's moves are counted from its start, and it is short)."""
+        start = game.state_from_json(row.start_state or "")
+        moves = store.read_all_actions(hub.engine, row.id)
+        if len(moves) != row.version:
+            log.warning("table %s: %d actions stored, version column says %d", row.id,
+                        len(moves), row.version)
+        table = Table.branch(game, start, moves, hub.snapshot_every)
         table.last_snapshot = row.snapshot[0] if row.snapshot else 0
         room = cls(hub, row, table)
         room.chat = store.read_chat(hub.engine, row.id)
@@ -120,7 +140,15 @@ class Room:
                 "join_code": access.show_join_code(self.join_code),
                 "status": self.status, "version": self.version, "seats": self.seats.public(),
                 "created_at": self.created_at.isoformat() if self.created_at else None,
-                "rematch": self.rematch_url()}
+                "rematch": self.rematch_url(), **self.branch_info()}
+
+    def branch_info(self) -> dict[str, Any]:
+        """Where a branch came from (all ``None`` for an ordinary table): the original table,
+        the step it plays on from and the seat whose knowledge was kept. Public, like the rest
+        of the table info: the original is a finished game, replayable by anyone with its
+        link, and the branch's own position was re-dealt."""
+        return {"branch_of": self.branch_of, "branch_step": self.branch_step,
+                "branch_seat": self.branch_seat}
 
     def rematch_url(self) -> str | None:
         return None if self.rematch_id is None else f"/t/{self.rematch_id}"
@@ -199,7 +227,7 @@ class Room:
                        ) -> dict[str, Any]:
         """Whether the move a seat sent at ``version`` landed: the action that made version
         ``version + 1`` is the one it sent, and that seat was the one to move there."""
-        history = self.state.history()
+        history = self.table.history()
         landed = False
         if seat is not None and 0 <= version < len(history):
             landed = action is None or history[version] == action

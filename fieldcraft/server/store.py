@@ -122,6 +122,14 @@ class TableRow:
     """:mod:`fieldcraft.server.access`: stored form, no dashes."""
     rematch_id: str | None = None
     """The table this finished one was followed by (``POST /api/tables/<id>/rematch``)."""
+    start_state: str | None = None
+    """A branch's first position (``state.to_json()``); ``None``: the game's own deal."""
+    branch_of: str | None = None
+    """The finished table a branch was taken from (``POST /api/tables/<id>/branch``)..."""
+    branch_step: int | None = None
+    """...at this step of it..."""
+    branch_seat: int | None = None
+    """...keeping what this seat knew (everything else was re-dealt)."""
     seats: list[SeatRow] = field(default_factory=list)
     snapshot: tuple[int, str] | None = None
     actions: list[tuple[int, int, int, bool]] = field(default_factory=list)
@@ -136,7 +144,9 @@ def job_create_table(row: TableRow) -> Job:
             id=row.id, game=row.game, players=row.players,
             overrides=json.dumps(row.overrides), settings=json.dumps(row.settings),
             status=row.status, host_hash=row.host_hash, version=0, result=None,
-            created_at=stamp, updated_at=stamp, public=row.public, join_code=row.join_code))
+            created_at=stamp, updated_at=stamp, public=row.public, join_code=row.join_code,
+            start_state=row.start_state, branch_of=row.branch_of, branch_step=row.branch_step,
+            branch_seat=row.branch_seat))
         conn.execute(seats.insert(), [
             {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
              "token_hash": s.token_hash} for s in row.seats])
@@ -302,7 +312,8 @@ def _table_row(conn: Connection, rec: Any, with_actions: bool) -> TableRow:
         settings=json.loads(rec.settings), status=rec.status, host_hash=rec.host_hash,
         version=rec.version, result=json.loads(rec.result) if rec.result else None,
         created_at=rec.created_at, public=bool(rec.public), join_code=rec.join_code,
-        rematch_id=rec.rematch_id)
+        rematch_id=rec.rematch_id, start_state=rec.start_state, branch_of=rec.branch_of,
+        branch_step=rec.branch_step, branch_seat=rec.branch_seat)
     for s in conn.execute(seats.select().where(seats.c.table_id == rec.id)
                           .order_by(seats.c.seat)):
         row.seats.append(SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash))

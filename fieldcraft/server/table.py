@@ -10,6 +10,10 @@ committed it, so the state never runs ahead of the database. Legality is the eng
 broadcast edge): ``observation(seat)``, the seat's structured choices only when it is that seat's
 turn, and the result at the end. Log lines come from ``describe_action(action, seat)`` per seat,
 so what a seat is told is decided by the game's notation and nothing else.
+
+A *branch* (``POST /api/tables/<id>/branch``) starts from a given position instead of the
+game's deal: :attr:`Table.start` holds it, and versions, the log and :meth:`Table.state_at`
+count from it, never from the start position's own (re-dealt, possibly missing) history.
 """
 
 from __future__ import annotations
@@ -64,12 +68,24 @@ class Table:
     """One game's state, version and log."""
 
     def __init__(self, game: Game, state: State, snapshot_every: int = 50,
-                 version: int | None = None):
+                 version: int | None = None, start: State | None = None,
+                 moves: list[int] | None = None):
         """``version``: when ``state`` has no action list to count (a resampled position, as
-        the leak audit's twin tables hold), the version it stands for."""
+        the leak audit's twin tables hold), the version it stands for.
+
+        ``start``: a branch's first position (``None``: the game's own initial state), and
+        ``moves`` the actions applied to it since, which ``state`` is the result of. A branch
+        counts its versions from its start and never reads ``start``'s own history: a
+        resampled position may have none (Under Current drops it), and where it has one, its
+        past before the branch is no part of the branch's log or replay."""
         self.game = game
         self.state = state
         self.players = game.num_players
+        self.start = start
+        self._moves: list[int] | None = None
+        if start is not None:
+            self._moves = list(moves or [])
+            version = len(self._moves)
         self.version = len(state.history()) if version is None else version
         self.snapshot_every = snapshot_every
         self.last_snapshot = 0
@@ -78,10 +94,34 @@ class Table:
         self._views_at = -1
 
     @classmethod
-    def new(cls, game: Game, snapshot_every: int = 50) -> Table:
-        table = cls(game, game.new_initial_state(), snapshot_every)
+    def new(cls, game: Game, snapshot_every: int = 50, start: State | None = None) -> Table:
+        """A table at its first position: the game's deal, or ``start`` for a branch."""
+        if start is None:
+            table = cls(game, game.new_initial_state(), snapshot_every)
+        else:
+            table = cls(game, start.clone(), snapshot_every, start=start.clone())
         table._lines = []
         return table
+
+    @classmethod
+    def branch(cls, game: Game, start: State, moves: list[int], snapshot_every: int = 50
+               ) -> Table:
+        """A branch rebuilt from its first position and the moves stored since (a restart,
+        or a finished branch loaded for its replay)."""
+        state = start.clone()
+        for action in moves:
+            state.apply_action(action)
+        return cls(game, state, snapshot_every, start=start.clone(), moves=moves)
+
+    def history(self) -> list[int]:
+        """The actions of this table from its first position (a branch's from its start)."""
+        if self._moves is None:
+            return self.state.history()
+        return self._moves[:]
+
+    def first_state(self) -> State:
+        """A fresh copy of the table's first position."""
+        return self.game.new_initial_state() if self.start is None else self.start.clone()
 
     # -- the log -----------------------------------------------------------------------------------
     @property
@@ -89,9 +129,9 @@ class Table:
         """Per action, the log line of every seat and (last) of a spectator. Built lazily by
         replaying the history, since a resumed table may never be asked for its old log."""
         if self._lines is None:
-            scratch = self.game.new_initial_state()
+            scratch = self.first_state()
             built = []
-            for action in self.state.history():
+            for action in self.history():
                 built.append(self._describe(scratch, action))
                 scratch.apply_action(action)
             self._lines = built
@@ -165,8 +205,14 @@ class Table:
         return result_of(self.state)
 
     def state_at(self, step: int) -> State:
-        """The state after the first ``step`` actions, rebuilt from the action list."""
-        return self.game.replay(self.state.history()[:step])
+        """The state after the first ``step`` actions, rebuilt from the action list (a
+        branch's from its first position)."""
+        if self.start is None:
+            return self.game.replay(self.state.history()[:step])
+        state = self.start.clone()
+        for action in self.history()[:step]:
+            state.apply_action(action)
+        return state
 
     def replay_view(self, seat: int | None, step: int) -> dict[str, Any]:
         """A finished game at ``step`` from ``seat``'s point of view."""
@@ -233,6 +279,8 @@ class Table:
         """Make a stored commit the table's state."""
         self.state = commit.state
         self.version = commit.version
+        if self._moves is not None:
+            self._moves.extend(action for action, _, _ in commit.rows)
         if commit.snapshot is not None:
             self.last_snapshot = commit.version
         if commit.lines is not None and self._lines is not None:

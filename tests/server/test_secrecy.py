@@ -40,7 +40,8 @@ VIEW_KEYS = {"version", "status", "current_player", "terminal", "observation", "
              "seats", "deadline_in", "result"}
 SEAT_KEYS = {"seat", "kind", "bot", "name", "claimed", "connected", "away"}
 TABLE_KEYS = {"id", "game", "players", "overrides", "turn_seconds", "away_bot", "status",
-              "version", "seats", "created_at", "seeded", "public", "join_code", "rematch"}
+              "version", "seats", "created_at", "seeded", "public", "join_code", "rematch",
+              "branch_of", "branch_step", "branch_seat"}
 
 # (game, players, seats played by people, seed)
 CONFIGS: list[tuple[str, int, tuple[int, ...], int]] = []

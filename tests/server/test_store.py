@@ -25,7 +25,7 @@ def test_migrations_create_the_schema(db_url: str) -> None:
         assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
         assert conn.execute(sa.text("PRAGMA synchronous")).scalar() == 2  # FULL
         head = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
-    assert head == migration_head() and int(head) >= 3
+    assert head == migration_head() and int(head) >= 4
     engine.dispose()
 
 

@@ -1,0 +1,46 @@
+"""``POST /api/tables/<id>/branch``: play on from any step of a finished game's replay.
+
+"What if I had called instead?" is asked of one moment and from one seat's knowledge. The new
+table starts from the original's position at that step with everything that seat could not
+see re-dealt (:meth:`fieldcraft.server.hub.Hub.branch`), so playing it on neither shows nor
+uses the real hidden cards; the asker takes that seat and bots of the chosen strength the
+others. The answer has the shape of ``POST /api/tables`` (the seat token to keep)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from fieldcraft.server import access
+from fieldcraft.server.limits import client_address
+from fieldcraft.server.routes.requests import field, hub_of, only, person_name, read_json
+
+router = APIRouter(prefix="/api")
+
+BRANCH_FIELDS = {"step", "seat", "bot", "name"}
+DEFAULT_BOT = "heuristic"
+"""The other seats' bot when none is named: a fair opponent that answers at once."""
+
+
+@router.post("/tables/{table_id}/branch", status_code=201)
+async def api_branch(request: Request, table_id: str) -> JSONResponse:
+    """``{step, seat, bot?, name?}`` -> ``201 {id, url, join_code, seat, token, host_token,
+    table}``. Refused, with nothing made: a table that is not finished
+    (``table.not_finished``), a step outside 0..steps or at the game's end
+    (``request.bad_step``), a seat that does not exist (``request.bad_seat``), an unknown bot
+    (``request.unknown_bot``)."""
+    address = client_address(request)
+    doc = await read_json(request)
+    only(doc, BRANCH_FIELDS)
+    step = field(doc, "step", (int,), required=True)
+    seat = field(doc, "seat", (int,), required=True)
+    bot = field(doc, "bot", (str,), DEFAULT_BOT)
+    name = person_name(doc, "Player")
+    hub = hub_of(request)
+    room = await hub.require(table_id)
+    follow, token = await hub.branch(room, step, seat, bot, name, address)
+    return JSONResponse({
+        "id": follow.id, "url": f"/t/{follow.id}",
+        "join_code": access.show_join_code(follow.join_code),
+        "seat": seat, "token": token, "host_token": token,
+        "table": follow.table_info()}, status_code=201)
