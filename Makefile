@@ -26,7 +26,7 @@ play: $(STAMP)
 
 test: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n auto
 
 bench: $(STAMP)
 	$(VENV)/bin/fieldcraft bench
