@@ -196,7 +196,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     if (obs.identity_confirmation) {
       const ic = obs.identity_confirmation;
       const fmt = (list) => list.map((s) => ctx.text.seat(s)).join(ctx.text.has("_sep") ? ctx.text.key("_sep") : ", ") || T("ui.none");
-      root.appendChild(el("p", { class: "uc-identity" }, "👁 ", T("ui.identity", { eyes: fmt(ic.eye), thumbs: fmt(ic.thumb) })));
+      root.appendChild(el("p", { class: "uc-identity" }, "◉ ", T("ui.identity", { eyes: fmt(ic.eye), thumbs: fmt(ic.thumb) })));
     }
     const piles = el("div", { class: "uc-piles" });
     if ((obs.discard || []).length) piles.appendChild(section(T("ui.used"), el("div", { class: "pile" }, obs.discard.map((c) => ucCard(ctx, c, { small: true })))));
