@@ -70,7 +70,7 @@
     if (cache.has(step)) { draw(cache.get(step)); return; }
     state("thinking");
     clear(body).appendChild(el("p", { class: "analysis-note analysis-thinking" },
-      el("span", { class: "spinner", "aria-hidden": "true" }, "⏳ "),
+      el("span", { class: "spinner", "aria-hidden": "true" }, "… "),
       t("analysis.thinking")));
     try {
       const data = await api("GET", `/api/tables/${encodeURIComponent(table)}/analysis?step=${step}`);
