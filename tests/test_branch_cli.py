@@ -34,7 +34,7 @@ def write_replay(tmp_path: Path, game: str, players: int, seed: int = 1,
 
 def quiet() -> tuple[Console, io.StringIO]:
     out = io.StringIO()
-    return Console(file=out, width=120, color_system=None, force_terminal=False), out
+    return Console(file=out, width=400, color_system=None, force_terminal=False), out
 
 
 @pytest.mark.parametrize("game", list_games())

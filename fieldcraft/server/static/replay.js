@@ -104,5 +104,8 @@
   $("rp-slider").addEventListener("input", () => show(Number($("rp-slider").value)));
   $("pov").addEventListener("change", () => show(step));
   document.body.dataset.playing = "no";
-  show(0);
+  // The first step is drawn once every script of the page has run, so the panels beside the
+  // replay (loaded after this file) hear its replay:step event too.
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => show(0));
+  else show(0);
 })();
