@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,3 +42,15 @@ def client(db_url: str, request: pytest.FixtureRequest) -> Iterator[TestClient]:
                      limits=LimitSettings.unlimited() if unlimited else None)
     with TestClient(app) as c:
         yield c
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One chromium per test module (Debian's, driven by Playwright); without it the module's
+    browser tests are skipped with the reason."""
+    from tests.server.helpers import CHROMIUM, chromium_browser
+
+    if not CHROMIUM.exists():
+        pytest.skip("/usr/bin/chromium is not installed (apt-get install chromium)")
+    with chromium_browser() as b:
+        yield b

@@ -35,7 +35,7 @@ from fieldcraft.server.analysis import (
     search,
 )
 from fieldcraft.server.app import FastAPI
-from tests.server.helpers import CHROMIUM, ServerProcess, chromium_browser, create_table
+from tests.server.helpers import ServerProcess, create_table
 
 ITERATIONS = 200
 GAMES = [("under-current", 4), ("spy-tracker", 2), ("against-the-current", 3), ("undercover", 3)]
@@ -286,14 +286,6 @@ def test_bad_requests_are_refused_with_a_code_and_change_nothing(client: TestCli
 # -- the replay page's panel in chromium -----------------------------------------------------------
 SHOTS = os.environ.get("FIELDCRAFT_SHOTS")
 ENGLISH = re.compile(r"[A-Za-z]{3,}")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("/usr/bin/chromium is not installed (apt-get install chromium)")
-    with chromium_browser() as b:
-        yield b
 
 
 def test_the_replay_panel_shows_the_bots_choice_and_marks_the_move_played(

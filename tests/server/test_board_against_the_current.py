@@ -39,7 +39,7 @@ from fieldcraft.games.against_the_current.layout import (
     EVENTS,
     TERRAINS,
 )
-from tests.server.helpers import CHROMIUM, ServerProcess, chromium_browser
+from tests.server.helpers import ServerProcess
 
 GAME = "against-the-current"
 PLAYERS = 2
@@ -239,14 +239,6 @@ def test_render_draws_the_terminal_in_each_language() -> None:
 
 
 # -- the whole game in chromium ------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("/usr/bin/chromium is not installed")
-    with chromium_browser() as b:
-        yield b
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, Path]]:
     db = tmp_path_factory.mktemp("atc-board") / "web.db"

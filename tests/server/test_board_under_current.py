@@ -26,7 +26,7 @@ import pytest
 
 from fieldcraft.core.registry import load_game
 from fieldcraft.server import store
-from tests.server.helpers import CHROMIUM, ServerProcess, chromium_browser
+from tests.server.helpers import CHROMIUM, ServerProcess
 
 pytestmark = [pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not "
                                  "installed (apt-get install chromium)"),
@@ -36,12 +36,6 @@ GAME = "under-current"
 PLAYERS = 3
 ENGLISH = re.compile(r"[A-Za-z]{3,}")
 SHOT_AT = 6  # from this move of the person on, the first passed card is pictured
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium_browser() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")

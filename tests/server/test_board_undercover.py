@@ -22,7 +22,7 @@ import pytest
 
 from fieldcraft.core.registry import load_game
 from fieldcraft.server import store
-from tests.server.helpers import CHROMIUM, ServerProcess, chromium_browser
+from tests.server.helpers import CHROMIUM, ServerProcess
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="/usr/bin/chromium is not installed (apt-get install "
@@ -37,12 +37,6 @@ SHOT_OVERRIDES = {"tokens_to_end": 3}
 SHOT_AT = 16
 ENGLISH = re.compile(r"[A-Za-z]{3,}")
 PLAYABLE = "#board .playable"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium_browser() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")

@@ -14,17 +14,11 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.helpers import CHROMIUM, ServerProcess, chromium_browser
+from tests.server.helpers import CHROMIUM, ServerProcess
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="/usr/bin/chromium is not installed (apt-get install "
                                        "chromium)")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium_browser() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ import pytest
 
 from fieldcraft.core.registry import game_spec, list_games
 from fieldcraft.server.guard import CSP
-from tests.server.helpers import ServerProcess, chromium_browser
+from tests.server.helpers import ServerProcess
 from tests.server.test_browser import CHROMIUM, create_in_lobby, take_turn
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
@@ -34,12 +34,6 @@ document.addEventListener('securitypolicyviolation', e => window.__csp.push(
     `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`
     + (e.sample ? ` (${e.sample})` : '')));
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium_browser() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")

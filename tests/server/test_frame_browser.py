@@ -16,18 +16,12 @@ import httpx
 import pytest
 
 from fieldcraft.core.text import Text
-from tests.server.helpers import CHROMIUM, ServerProcess, chromium_browser
+from tests.server.helpers import CHROMIUM, ServerProcess
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="/usr/bin/chromium is not installed (apt-get install "
                                        "chromium)")
 CHOICE = "#choices button.choice:not([disabled])"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium_browser() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")
