@@ -124,8 +124,9 @@ def test_chat_between_a_seat_and_a_spectator_in_their_languages(browser: Any,
         watcher = watcher_ctx.new_page()
         watcher.goto(f"{server.base}{made['url']}?lang=ja")
         watcher.wait_for_function("() => document.body.dataset.connected === 'yes'")
+        # the page is connected before its first sync says who it is: wait for that
+        watcher.wait_for_selector("#chat-readonly", state="visible")
         assert watcher.locator("#chat-form").is_hidden()
-        assert watcher.locator("#chat-readonly").is_visible()
         page.fill("#chat-input", "<b>bold</b> & hi")
         page.click("#chat-send")
         page.click("button.chat-phrase[data-phrase='gg']")
