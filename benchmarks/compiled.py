@@ -31,55 +31,15 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The hot modules: the core API and its field machinery, ISMCTS, and each game's rules,
-# notation and search. undercover/grid.py is left out: Cython 3.3 refuses
-# ``(True, False) if c else (False,)`` ("Incompatible types in conditional expression").
-HOT_MODULES = [
-    "fieldcraft/core/api.py",
-    "fieldcraft/core/fields.py",
-    "fieldcraft/core/search.py",
-    "fieldcraft/core/view.py",
-    "fieldcraft/core/notation.py",
-    "fieldcraft/core/text.py",
-    "fieldcraft/agents/__init__.py",
-    "fieldcraft/agents/ismcts.py",
-    "fieldcraft/agents/heuristic.py",
-    "fieldcraft/games/against_the_current/events.py",
-    "fieldcraft/games/against_the_current/notation.py",
-    "fieldcraft/games/against_the_current/rules.py",
-    "fieldcraft/games/against_the_current/search.py",
-    "fieldcraft/games/against_the_current/turns.py",
-    "fieldcraft/games/spy_tracker/game.py",
-    "fieldcraft/games/spy_tracker/notation.py",
-    "fieldcraft/games/spy_tracker/rules.py",
-    "fieldcraft/games/spy_tracker/search.py",
-    "fieldcraft/games/under_current/constants.py",
-    "fieldcraft/games/under_current/events.py",
-    "fieldcraft/games/under_current/notation.py",
-    "fieldcraft/games/under_current/rules.py",
-    "fieldcraft/games/under_current/search.py",
-    "fieldcraft/games/under_current/turns.py",
-    "fieldcraft/games/undercover/notation.py",
-    "fieldcraft/games/undercover/rules.py",
-    "fieldcraft/games/undercover/search.py",
-    "fieldcraft/games/undercover/setup_steps.py",
-    "fieldcraft/games/undercover/track.py",
-]
+sys.path.insert(0, str(ROOT))
+from fieldcraft.build import HOT_MODULES as _HOT  # noqa: E402
+from fieldcraft.build import make_compiled_copy  # noqa: E402
 
-_SETUP = """
-import sys
-from setuptools import setup
-from Cython.Build import cythonize
-mods = sys.argv[1:]
-setup(ext_modules=cythonize(mods, language_level=3, nthreads=2, quiet=True,
-                            compiler_directives={"binding": True, "annotation_typing": False}),
-      script_args=["build_ext", "--inplace", "-j", "2"])
-"""
+HOT_MODULES = _HOT  # what is compiled: see fieldcraft/build.py
 
 _WORKER = r"""
 import json, sys, time
@@ -109,19 +69,12 @@ print(json.dumps(out))
 """
 
 
-def build(build_dir: Path, modules: list[str]) -> float:
-    """Copy the package into ``build_dir`` and compile ``modules`` there; the build's seconds."""
+def build(build_dir: Path) -> float:
+    """A fresh compiled copy of the package in ``build_dir``; the build's seconds."""
     if build_dir.exists():
         shutil.rmtree(build_dir)
     build_dir.mkdir(parents=True)
-    shutil.copytree(ROOT / "fieldcraft", build_dir / "fieldcraft",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.c"))
-    (build_dir / "setup_compiled.py").write_text(_SETUP)
-    env = dict(os.environ, CFLAGS="-O2 -g0")
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "setup_compiled.py", *modules], cwd=build_dir, env=env,
-                   check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    return make_compiled_copy(build_dir)
 
 
 def run_tree(tree: Path, games: int, iterations: int, seconds: float, seed: int,
@@ -150,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     build_dir = args.build_dir or Path(tempfile.mkdtemp(prefix="fieldcraft-compiled-"))
     build_seconds = None
     if not args.reuse:
-        build_seconds = build(build_dir, HOT_MODULES)
+        build_seconds = build(build_dir)
     pure = args.pure_dir or ROOT
     trees = {"pure": pure, "compiled": build_dir}
     samples: dict[str, list[dict]] = {"pure": [], "compiled": []}
