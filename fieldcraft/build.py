@@ -38,6 +38,7 @@ HOT_MODULES: tuple[str, ...] = (
     "fieldcraft.games.under_current.rules",
     "fieldcraft.games.under_current.search",
     "fieldcraft.games.under_current.turns",
+    "fieldcraft.games.undercover.grid",
     "fieldcraft.games.undercover.notation",
     "fieldcraft.games.undercover.rules",
     "fieldcraft.games.undercover.search",
@@ -45,9 +46,7 @@ HOT_MODULES: tuple[str, ...] = (
     "fieldcraft.games.undercover.track",
 )
 """The modules a compiled build compiles: the core API and its field machinery, ISMCTS, and
-each game's rules, notation and search. ``fieldcraft.games.undercover.grid`` is hot too but
-Cython 3.3 refuses one line of it (``(True, False) if c else (False,)``: "Incompatible types in
-conditional expression"), so it stays Python for now."""
+each game's rules, notation and search."""
 
 
 def module_path(name: str) -> str:
