@@ -163,6 +163,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             r["api_ratio_to_liars_dice"] = row["ratio_to_liars_dice"]
             r["liars_dice_steps_per_second"] = reference
     if args.json:
+        from fieldcraft.build import active_build
+
+        build = active_build()
+        for r in results:
+            r["build"] = build["build"]
+            r["compiled_modules"] = build["compiled"]
         print(json.dumps(results))
         return 0
     if args.api:
@@ -497,8 +503,24 @@ def _cmd_report_game(args: argparse.Namespace) -> int:
     return 0
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: worked out only when asked (it looks up where the hot modules load from)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help=kwargs.get("help"))  # type: ignore[arg-type]
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        from fieldcraft.build import describe
+
+        print(describe())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fieldcraft", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action=_VersionAction,
+                        help="the version and which build (pure Python or compiled) is active")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("serve", help="the web table: play in the browser with friends and bots")

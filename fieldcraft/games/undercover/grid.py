@@ -40,6 +40,10 @@ NEIGHBOURHOODS = tuple(
     for size in range(5) for kinds in combinations_with_replacement(range(JOKER + 1), size)
 )
 """Tiles of each kind (colour 0-5, JOKER) touching a cell, by neighbourhood code."""
+# The passes of ``_diagonal_cells``: agents only first (when the ruleset says so), then all
+# tiles. Named tuples, not a conditional of two literals, which Cython 3.3 cannot type.
+_AGENTS_FIRST = (True, False)
+_ALL_TILES = (False,)
 _CODE = {counts: code for code, counts in enumerate(NEIGHBOURHOODS)}
 
 
@@ -279,7 +283,7 @@ class GridRules:
         grid = self.grid
         found: set[int] = set()
         barred = self.origin if not self.flipped else -1  # must move unless flipped
-        for agents_only in ((True, False) if g.diag_agents_only else (False,)):
+        for agents_only in (_AGENTS_FIRST if g.diag_agents_only else _ALL_TILES):
             for t in range(N_TILES):
                 x = self.tcell[t]
                 if x < 0 or (agents_only and t >= N_AGENTS):

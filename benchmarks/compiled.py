@@ -1,0 +1,170 @@
+"""The pure-Python build beside a Cython-compiled build of the same source, in one run.
+
+Copies ``fieldcraft/`` into a scratch folder, compiles the hot modules there with Cython (the
+source unchanged: pure-Python mode, ``annotation_typing=False`` so annotations keep their
+Python meaning), and then times both trees alternately, each round a fresh process per build,
+so the machine's swings hit both alike:
+
+- random playouts (``bench_game``: steps per second, wall time), every game;
+- ISMCTS iterations per second (``bench_ismcts``: CPU time, best of its runs), every game;
+- the public-API loop (``api_loop``) of every game, and pyspiel's C++ ``liars_dice`` when
+  ``open_spiel`` is installed.
+
+Each figure is the median over rounds, and the ratio compiled/pure is taken from the same
+rounds. Nothing is written into the source tree: the ``.so`` files live in the scratch folder.
+
+    python benchmarks/compiled.py [--rounds 3] [--build-dir /tmp/fieldcraft-compiled]
+    python benchmarks/compiled.py --reuse --build-dir DIR   # time an earlier build again
+    python benchmarks/compiled.py --json
+
+Needs Cython (``pip install cython``) and a C compiler. A build of the modules below takes
+about three minutes on two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+sys.path.insert(0, str(ROOT))
+from fieldcraft.build import HOT_MODULES as _HOT  # noqa: E402
+from fieldcraft.build import make_compiled_copy  # noqa: E402
+
+HOT_MODULES = _HOT  # what is compiled: see fieldcraft/build.py
+
+_WORKER = r"""
+import json, sys, time
+from fieldcraft.sim.bench import api_loop, bench_game, bench_ismcts
+from fieldcraft.core.registry import list_games, load_game
+import fieldcraft.core.api as api
+games, iterations, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[4])
+seconds = float(sys.argv[3])
+names = sys.argv[5:] or list_games()
+out = {"build": "compiled" if api.__file__.endswith(".so") else "pure", "games": {}}
+for name in names:
+    playouts = bench_game(name, games=games, runs=3, seed=seed)
+    search = bench_ismcts(name, positions=4, iterations=iterations, runs=2)
+    loop = api_loop(load_game(name).new_initial_state, seconds, seed)
+    out["games"][name] = {
+        "playout_steps_per_second": playouts["steps_per_second"],
+        "ismcts_iterations_per_second": search["ismcts_iterations_per_second_best"],
+        "api_steps_per_second": round(loop)}
+try:
+    import pyspiel
+except ImportError:
+    pass
+else:
+    out["liars_dice_steps_per_second"] = round(
+        api_loop(pyspiel.load_game("liars_dice").new_initial_state, seconds, seed))
+print(json.dumps(out))
+"""
+
+
+def build(build_dir: Path) -> float:
+    """A fresh compiled copy of the package in ``build_dir``; the build's seconds."""
+    if build_dir.exists():
+        shutil.rmtree(build_dir)
+    build_dir.mkdir(parents=True)
+    return make_compiled_copy(build_dir)
+
+
+def run_tree(tree: Path, games: int, iterations: int, seconds: float, seed: int,
+             names: list[str]) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    done = subprocess.run([sys.executable, "-c", _WORKER, str(games), str(iterations),
+                           str(seconds), str(seed), *names],
+                          cwd=tree, env=env, check=True, capture_output=True, text=True)
+    return json.loads(done.stdout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--games", type=int, default=150, help="random playouts per run")
+    parser.add_argument("--iterations", type=int, default=400, help="ISMCTS iterations a search")
+    parser.add_argument("--seconds", type=float, default=0.5, help="API loop time per game")
+    parser.add_argument("--game", action="append", default=[], help="only these games")
+    parser.add_argument("--build-dir", type=Path, default=None)
+    parser.add_argument("--pure-dir", type=Path, default=None,
+                        help="the pure tree to time (default: this checkout)")
+    parser.add_argument("--reuse", action="store_true", help="time the build in --build-dir")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+
+    build_dir = args.build_dir or Path(tempfile.mkdtemp(prefix="fieldcraft-compiled-"))
+    build_seconds = None
+    if not args.reuse:
+        build_seconds = build(build_dir)
+    pure = args.pure_dir or ROOT
+    trees = {"pure": pure, "compiled": build_dir}
+    samples: dict[str, list[dict]] = {"pure": [], "compiled": []}
+    for round_ in range(args.rounds):
+        order = ("pure", "compiled") if round_ % 2 == 0 else ("compiled", "pure")
+        for label in order:
+            result = run_tree(trees[label], args.games, args.iterations, args.seconds, round_,
+                              args.game)
+            if result["build"] != label:
+                raise SystemExit(f"{trees[label]} ran the {result['build']} build, not {label}")
+            samples[label].append(result)
+
+    def med(label: str, game: str, key: str) -> float:
+        return statistics.median(s["games"][game][key] for s in samples[label])
+
+    games = list(samples["pure"][0]["games"])
+    keys = ("playout_steps_per_second", "ismcts_iterations_per_second", "api_steps_per_second")
+    report: dict = {"rounds": args.rounds, "build_seconds": build_seconds,
+                    "modules": len(HOT_MODULES), "games": {}}
+    for game in games:
+        report["games"][game] = {
+            key: {"pure": round(med("pure", game, key)),
+                  "compiled": round(med("compiled", game, key)),
+                  "ratio": round(statistics.median(
+                      c["games"][game][key] / p["games"][game][key]
+                      for p, c in zip(samples["pure"], samples["compiled"], strict=True)), 2)}
+            for key in keys}
+    ld = [s["liars_dice_steps_per_second"] for s in samples["pure"] + samples["compiled"]
+          if "liars_dice_steps_per_second" in s]
+    if ld:
+        ref = statistics.median(ld)
+        report["liars_dice_steps_per_second"] = round(ref)
+        for game in games:
+            entry = report["games"][game]["api_steps_per_second"]
+            entry["compiled_ratio_to_liars_dice"] = round(entry["compiled"] / ref, 2)
+            entry["pure_ratio_to_liars_dice"] = round(entry["pure"] / ref, 2)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    if build_seconds is not None:
+        print(f"built {len(HOT_MODULES)} modules in {build_seconds:.0f} s into {build_dir}")
+    print(f"median of {args.rounds} rounds, builds alternating; ratio = compiled / pure "
+          "(median of the rounds' ratios)")
+    labels = {"playout_steps_per_second": "random playouts, steps/s",
+              "ismcts_iterations_per_second": "ISMCTS iterations/s (CPU)",
+              "api_steps_per_second": "public-API loop, steps/s"}
+    for game in games:
+        print(game)
+        for key in keys:
+            e = report["games"][game][key]
+            extra = ""
+            if "compiled_ratio_to_liars_dice" in e:
+                extra = f"   vs liars_dice: {e['pure_ratio_to_liars_dice']:.2f} -> " \
+                        f"{e['compiled_ratio_to_liars_dice']:.2f}"
+            print(f"  {labels[key]:<28} {e['pure']:>10,} -> {e['compiled']:>10,}  "
+                  f"x{e['ratio']:.2f}{extra}")
+    if ld:
+        print(f"pyspiel liars_dice (C++) public-API loop: {report['liars_dice_steps_per_second']:,}"
+              " steps/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
