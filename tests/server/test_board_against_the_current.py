@@ -379,3 +379,34 @@ def test_a_whole_game_is_played_by_clicking_the_board(browser: Any, server: Any,
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_the_terrain_legend_follows_the_tables_ruleset(browser: Any, server: Any) -> None:
+    """A table whose ruleset changes the terrain table shows that table, not the rulebook's
+    (the board reads the table's overrides; the observation does not carry the ruleset)."""
+    srv, _ = server
+    table = json.loads((Path(__file__).parents[2] / "fieldcraft" / "games" /
+                        "against_the_current" / "ruleset.json").read_text())["terrain_table"]
+    changed = {animal: {**row, "Open Water": "+1"} for animal, row in table.items()}
+    res = httpx.post(f"{srv.base}/api/tables", json={
+        "game": GAME, "players": PLAYERS, "seats": ["human", "bot:random"],
+        "overrides": {"terrain_table": changed}})
+    assert res.status_code == 201, res.text
+    made = res.json()
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto(f"{srv.base}/")
+        page.evaluate("([t, tok]) => localStorage.setItem('fc-token-' + t, tok)",
+                      [made["id"], made["token"]])
+        page.goto(f"{srv.base}/t/{made['id']}")
+        page.wait_for_selector(".atc-legend tbody tr")
+        first = page.locator(".atc-legend tbody tr").first.locator("td")
+        assert first.count() >= 2
+        assert all("fwd1" in (first.nth(i).get_attribute("class") or "")
+                   for i in range(first.count()))
+        second = page.locator(".atc-legend tbody tr").nth(1).locator("td")
+        assert not any("fwd1" in (second.nth(i).get_attribute("class") or "")
+                       for i in range(second.count()))  # Pollution as the rulebook has it
+    finally:
+        context.close()

@@ -14,13 +14,25 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
   const TERRAINS = ["Open Water", "Pollution", "Fishing Nets", "Water Plants", "Rapids", "Dam", "Turbine"];
   // Each terrain's symbol and colour (its class), so no terrain is told by colour alone.
   const SYMBOL = { "Open Water": "≈", Pollution: "☣", "Fishing Nets": "▦", "Water Plants": "♣", Rapids: "»", Dam: "▥", Turbine: "✲" };
-  // The rulebook's terrain table (the default ruleset): the observation does not carry it.
+  // The rulebook's terrain table (the default ruleset).
   const TABLE = {
     Axolotl: ["pass", "back2", "back1", "fwd1", "back1", "back1", "back1"],
     "Yangtze Porpoise": ["pass", "back2", "stop", "back1", "pass", "back1", "pass"],
     "European Eel": ["pass", "back1", "pass", "pass", "back1", "back2", "back2"],
     "Chinese Sturgeon": ["pass", "back1", "back2", "back1", "fwd1", "back2", "back1"],
   };
+  const CODES = { "+1": "fwd1", PASS: "pass", "-1": "back1", "-2": "back2", STOP: "stop" };
+  // The table's own terrain table: the default, with the rows a ruleset override changes (the
+  // table info carries the overrides; the observation does not carry the ruleset).
+  function tableOf(ctx) {
+    const given = ctx && ctx.overrides && ctx.overrides.terrain_table;
+    if (!given) return TABLE;
+    const out = {};
+    for (const a of ANIMALS) {
+      out[a] = TERRAINS.map((t, i) => (given[a] && CODES[given[a][t]]) || TABLE[a][i]);
+    }
+    return out;
+  }
   // A seat is told by its shape as well as its colour: circle, square, diamond, triangle.
   const SHAPES = ["●", "■", "◆", "▲"];
   const LETTERS = ["A", "B", "C"];
@@ -251,12 +263,13 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     if (hint) box.appendChild(el("div", { class: "atc-hint" }, "▶ ", hint));
     const me = ctx.seat === null || ctx.seat === undefined ? null : ctx.seat;
     const mine = me !== null && obs.players && obs.players[me] ? obs.players[me].animal : null;
-    if (mine && TABLE[mine]) {
+    const table = tableOf(ctx);
+    if (mine && table[mine]) {
       box.appendChild(el("div", { class: "atc-mine" },
         el("div", { class: "atc-mine-title" }, K("ui.legend_mine", { animal: mine })),
         el("div", { class: "atc-mine-grid" }, TERRAINS.map((terrain, ti) => el("span", { class: "atc-mine-row terrain-" + cls(terrain) },
           el("span", { class: "atc-sym", "aria-hidden": "true" }, SYMBOL[terrain]), " ", text.name("terrain", terrain), " ",
-          el("span", { class: "eff " + TABLE[mine][ti] }, text.name("short", TABLE[mine][ti])))))));
+          el("span", { class: "eff " + table[mine][ti] }, text.name("short", table[mine][ti])))))));
     }
     const deck = el("div", { class: "atc-deck" }, el("span", { class: "atc-back", "aria-hidden": "true" }, "▮"), " ", K("ui.deck", { n: obs.deck_size }));
     box.appendChild(deck);
@@ -319,11 +332,12 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     const mine = me !== null && obs.players && obs.players[me] ? obs.players[me].animal : null;
     const head = el("tr", {}, el("th", {}, ""), animals.map((a) => el("th", { class: a === mine ? "mine" : "", scope: "col" }, text.name("animal", a))));
     const body = el("tbody");
+    const table = tableOf(ctx);
     TERRAINS.forEach((terrain, ti) => {
       body.appendChild(el("tr", {},
         el("th", { scope: "row", class: "terrain-" + cls(terrain) }, el("span", { class: "atc-sym", "aria-hidden": "true" }, SYMBOL[terrain]), " ", text.name("terrain", terrain)),
         animals.map((a) => {
-          const code = TABLE[a][ti];
+          const code = table[a][ti];
           return el("td", { class: "eff " + code + (a === mine ? " mine" : "") }, text.name("short", code));
         })));
     });

@@ -9,9 +9,10 @@
 //
 // T(key, values) reads the game's own catalogue (its folder's messages/<lang>.json); kit holds
 // the shared pieces (section, seatName, value, choicesOf). draw(obs, ctx) returns a Node;
-// ctx = {seat, seats, seatLabel, choices, act, disabled, refuse, recent, text} (refuse: called for a
-// click while disabled, so the page can say why; recent: the log events
-// since the reader's own last move; text: Boards.textFor for the reader). Choices are structured by the game's notation,
+// ctx = {seat, seats, seatLabel, choices, act, disabled, refuse, recent, text, overrides}
+// (refuse: called for a click while disabled, so the page can say why; recent: the log events
+// since the reader's own last move; text: Boards.textFor for the reader; overrides: the table's
+// ruleset values that differ from the game's defaults). Choices are structured by the game's notation,
 // {action, label, kind, args}, so a board finds "the placement on cell 3,1" by kind and args,
 // never by reading a label.
 "use strict";

@@ -51,7 +51,7 @@
     const reader = { viewer: seat, names: playerName };
     Boards.reader = reader;
     const board = clear($("board"));
-    board.appendChild(Boards.render(TABLE.game, data.observation, { seat, seats, seatLabel, choices: [], act: () => {},
+    board.appendChild(Boards.render(TABLE.game, data.observation, { seat, seats, seatLabel, choices: [], act: () => {}, overrides: TABLE.overrides || {},
       disabled: true, recent: [], text: Boards.textFor(reader) }));
     const text = Boards.textFor(reader);
     const log = clear($("log"));

@@ -403,6 +403,7 @@
       disabled: waiting || document.body.dataset.connected !== "yes",
       recent: shown.slice(from).map((e) => e.event),
       text: Boards.textFor(reader()),
+      overrides: info.overrides || {},
     };
     const board = clear($("board"));
     board.appendChild(Boards.render(info.game, view.observation, ctx));
