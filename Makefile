@@ -8,14 +8,25 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 
+# The install compiles the hot modules with Cython (hatch_build.py; pure Python with a warning
+# when it cannot, or with FIELDCRAFT_PURE=1): an edited hot module reinstalls, which compiles
+# only what changed. docs/performance.md.
+HOT_SOURCES := $(shell sed -n 's/^    "\(fieldcraft[a-z_.]*\)",$$/\1/p' fieldcraft/build.py \
+	| sed 's|\.|/|g; s|^fieldcraft/agents$$|fieldcraft/agents/__init__|; s|$$|.py|') \
+	$(wildcard fieldcraft/*/*.pxd fieldcraft/*/*/*.pxd)
+BUILD_INPUTS := pyproject.toml hatch_build.py fieldcraft/build.py $(HOT_SOURCES)
+REPORT_BUILD = $(VENV)/bin/python -c 'from fieldcraft.build import main; main()' --report
+
 # Playing and serving need the web table and the study tools only; the tests also need the test
 # tools, Ray (a large download a player should not wait for) and the research frameworks.
-$(STAMP): pyproject.toml | $(VENV)/bin/python
+$(STAMP): $(BUILD_INPUTS) | $(VENV)/bin/python
 	$(VENV)/bin/pip install --quiet -e '.[web,postgres,study]'
+	@$(REPORT_BUILD)
 	touch $(STAMP)
 
-$(TEST_STAMP): pyproject.toml | $(VENV)/bin/python
+$(TEST_STAMP): $(BUILD_INPUTS) | $(VENV)/bin/python
 	$(VENV)/bin/pip install --quiet -e '.[test,web,postgres,study,ray,openspiel,pettingzoo]'
+	@$(REPORT_BUILD)
 	touch $(TEST_STAMP)
 
 serve: $(STAMP)
@@ -24,9 +35,14 @@ serve: $(STAMP)
 play: $(STAMP)
 	$(VENV)/bin/fieldcraft play under-current --players 5
 
+# The whole suite runs on the installed build (compiled where it could be); the rules checks run
+# again on the pure-Python modules, so both builds are held to the same goldens.
+PURE_TESTS := tests/test_conformance.py tests/test_golden.py
+
 test: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/pytest -n auto
+	FIELDCRAFT_PURE=1 $(VENV)/bin/pytest -n auto -p no:cacheprovider $(PURE_TESTS)
 
 bench: $(STAMP)
 	$(VENV)/bin/fieldcraft bench

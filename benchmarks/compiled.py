@@ -16,6 +16,8 @@ rounds. Nothing is written into the source tree: the ``.so`` files live in the s
     python benchmarks/compiled.py [--rounds 3] [--build-dir /tmp/fieldcraft-compiled]
     python benchmarks/compiled.py --reuse --build-dir DIR   # time an earlier build again
     python benchmarks/compiled.py --json
+    python benchmarks/compiled.py --installed   # this checkout's install (compiled by
+                                                # `pip install -e .`) against FIELDCRAFT_PURE=1
 
 Needs Cython (``pip install cython``) and a C compiler. A build of the modules below takes
 about three minutes on two cores.
@@ -45,11 +47,11 @@ _WORKER = r"""
 import json, sys, time
 from fieldcraft.sim.bench import api_loop, bench_game, bench_ismcts
 from fieldcraft.core.registry import list_games, load_game
-import fieldcraft.core.api as api
 games, iterations, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[4])
 seconds = float(sys.argv[3])
 names = sys.argv[5:] or list_games()
-out = {"build": "compiled" if api.__file__.endswith(".so") else "pure", "games": {}}
+from fieldcraft.build import active_build
+out = {"build": active_build()["build"], "games": {}}
 for name in names:
     playouts = bench_game(name, games=games, runs=3, seed=seed)
     search = bench_ismcts(name, positions=4, iterations=iterations, runs=2)
@@ -78,8 +80,11 @@ def build(build_dir: Path) -> float:
 
 
 def run_tree(tree: Path, games: int, iterations: int, seconds: float, seed: int,
-             names: list[str]) -> dict:
+             names: list[str], pure: bool = False) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree))
+    env.pop("FIELDCRAFT_PURE", None)
+    if pure:
+        env["FIELDCRAFT_PURE"] = "1"
     done = subprocess.run([sys.executable, "-c", _WORKER, str(games), str(iterations),
                            str(seconds), str(seed), *names],
                           cwd=tree, env=env, check=True, capture_output=True, text=True)
@@ -97,21 +102,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pure-dir", type=Path, default=None,
                         help="the pure tree to time (default: this checkout)")
     parser.add_argument("--reuse", action="store_true", help="time the build in --build-dir")
+    parser.add_argument("--installed", action="store_true",
+                        help="time this checkout's installed build against FIELDCRAFT_PURE=1")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
-    build_dir = args.build_dir or Path(tempfile.mkdtemp(prefix="fieldcraft-compiled-"))
     build_seconds = None
-    if not args.reuse:
-        build_seconds = build(build_dir)
-    pure = args.pure_dir or ROOT
-    trees = {"pure": pure, "compiled": build_dir}
+    if args.installed:
+        trees = {"pure": ROOT, "compiled": ROOT}
+    else:
+        build_dir = args.build_dir or Path(tempfile.mkdtemp(prefix="fieldcraft-compiled-"))
+        if not args.reuse:
+            build_seconds = build(build_dir)
+        trees = {"pure": args.pure_dir or ROOT, "compiled": build_dir}
     samples: dict[str, list[dict]] = {"pure": [], "compiled": []}
     for round_ in range(args.rounds):
         order = ("pure", "compiled") if round_ % 2 == 0 else ("compiled", "pure")
         for label in order:
             result = run_tree(trees[label], args.games, args.iterations, args.seconds, round_,
-                              args.game)
+                              args.game, pure=label == "pure")
             if result["build"] != label:
                 raise SystemExit(f"{trees[label]} ran the {result['build']} build, not {label}")
             samples[label].append(result)
@@ -144,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report))
         return 0
     if build_seconds is not None:
-        print(f"built {len(HOT_MODULES)} modules in {build_seconds:.0f} s into {build_dir}")
+        print(f"built {len(HOT_MODULES)} modules in {build_seconds:.0f} s into "
+              f"{trees['compiled']}")
     print(f"median of {args.rounds} rounds, builds alternating; ratio = compiled / pure "
           "(median of the rounds' ratios)")
     labels = {"playout_steps_per_second": "random playouts, steps/s",

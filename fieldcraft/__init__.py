@@ -1,6 +1,10 @@
 """fieldcraft: rules engines, bots and tools for four espionage-themed tabletop games."""
 
-from fieldcraft.core import (
+from fieldcraft.build import install_guard as _install_guard
+
+_install_guard()  # before any hot module loads: a stale or unwanted extension module never runs
+
+from fieldcraft.core import (  # noqa: E402
     CHANCE,
     TERMINAL,
     FieldcraftError,

@@ -9,8 +9,18 @@ them are extension modules now.
 
 from __future__ import annotations
 
+import hashlib
+import importlib.abc
 import importlib.machinery
 import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import warnings
+from pathlib import Path
 from typing import Any
 
 HOT_MODULES: tuple[str, ...] = (
@@ -49,6 +59,24 @@ HOT_MODULES: tuple[str, ...] = (
 each game's rules, notation and search."""
 
 
+PACKAGE_DIR = Path(__file__).resolve().parent
+"""The installed package's folder: the compiled modules live beside their sources in it."""
+
+MANIFEST = "_compiled.json"
+"""Written by the build beside this file: the source hash each extension module was compiled
+from, or why the install is pure. Without it no extension module is trusted."""
+
+PURE_ENV = "FIELDCRAFT_PURE"
+"""``FIELDCRAFT_PURE=1`` at install: compile nothing (and remove earlier extension modules); at
+run time: load every hot module from its ``.py`` whatever is compiled."""
+
+_HOT = frozenset(HOT_MODULES)
+
+
+class StaleBuildWarning(UserWarning):
+    """An extension module is older than the source beside it, so the source runs instead."""
+
+
 def module_path(name: str) -> str:
     """``fieldcraft.core.api`` -> ``fieldcraft/core/api.py`` (a package: its ``__init__.py``)."""
     parts = name.split(".")
@@ -57,13 +85,126 @@ def module_path(name: str) -> str:
     return "/".join(parts) + ".py"
 
 
+def source_file(name: str, package_dir: Path = PACKAGE_DIR) -> Path:
+    return package_dir.parent / module_path(name)
+
+
+def source_hash(path: Path) -> str:
+    """The hash an extension module is checked against: its ``.py`` and, when there is one, the
+    ``.pxd`` that types it (a changed declaration needs a rebuild as much as changed code)."""
+    digest = hashlib.sha256(path.read_bytes())
+    pxd = path.with_suffix(".pxd")
+    if pxd.is_file():
+        digest.update(b"\0pxd\0" + pxd.read_bytes())
+    return digest.hexdigest()
+
+
+def extension_file(name: str, package_dir: Path = PACKAGE_DIR) -> Path | None:
+    """The extension module beside a hot module's source, if one was built."""
+    source = source_file(name, package_dir)
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        candidate = source.with_name(source.stem + suffix)
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def read_manifest(package_dir: Path = PACKAGE_DIR) -> dict[str, Any]:
+    try:
+        doc = json.loads((package_dir / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return {"modules": {}}
+    return doc if isinstance(doc, dict) and isinstance(doc.get("modules"), dict) else \
+        {"modules": {}}
+
+
+def pure_requested() -> bool:
+    return os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
+def module_state(name: str, manifest: dict[str, Any] | None = None) -> str:
+    """``compiled`` (an extension module built from the source as it is now), ``stale`` (built
+    from an older source), ``forced`` (built, but ``FIELDCRAFT_PURE`` is set) or ``pure``."""
+    if extension_file(name) is None:
+        return "pure"
+    if pure_requested():
+        return "forced"
+    recorded = (manifest or read_manifest())["modules"].get(name)
+    return "compiled" if recorded == source_hash(source_file(name)) else "stale"
+
+
+class _SourceGuard(importlib.abc.MetaPathFinder):
+    """Loads a hot module from its ``.py`` when its extension module must not run: when the
+    source was edited after compiling (an editable install compiles in place, and Python would
+    otherwise load the old extension module and silently ignore the edit), or when
+    ``FIELDCRAFT_PURE`` is set. Everything else goes to the normal finders."""
+
+    def __init__(self) -> None:
+        self._warned = False
+        self._manifest: dict[str, Any] | None = None
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname not in _HOT:
+            return self._foreign(fullname, path)
+        if self._manifest is None:
+            self._manifest = read_manifest()
+        state = module_state(fullname, self._manifest)
+        if state not in ("stale", "forced"):
+            return None
+        if state == "stale" and not self._warned:
+            self._warned = True
+            stale = [module_path(n) for n in HOT_MODULES
+                     if module_state(n, self._manifest) == "stale"]
+            warnings.warn(
+                f"fieldcraft: {len(stale)} compiled module(s) are older than their source "
+                f"({', '.join(stale[:3])}{', …' if len(stale) > 3 else ''}); running them as "
+                "Python. `make test`, `make serve` or `pip install -e .` compiles them again.",
+                StaleBuildWarning, stacklevel=2)
+        source = source_file(fullname)
+        search = [str(source.parent)] if source.name == "__init__.py" else None
+        return importlib.util.spec_from_file_location(fullname, source,
+                                                      submodule_search_locations=search)
+
+
+    def _foreign(self, fullname: str, path: Any) -> Any:
+        """Any other fieldcraft module found as an extension module was compiled for some other
+        module (a game folder copied with its build products, the way a new game starts): its
+        ``.py`` runs instead."""
+        if not fullname.startswith("fieldcraft.") or path is None:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        origin = spec.origin if spec is not None else None
+        if not origin or not origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+            return None
+        ext = Path(origin)
+        source = ext.with_name(ext.name.split(".", 1)[0] + ".py")
+        if not source.is_file():
+            return None
+        search = [str(source.parent)] if source.name == "__init__.py" else None
+        return importlib.util.spec_from_file_location(fullname, source,
+                                                      submodule_search_locations=search)
+
+
+_GUARD = _SourceGuard()
+
+
+def install_guard() -> None:
+    """Put the guard first on ``sys.meta_path`` (once), before any hot module is imported."""
+    if _GUARD not in sys.meta_path:
+        sys.meta_path.insert(0, _GUARD)
+
+
 def compiled_modules() -> list[str]:
-    """The hot modules that load from an extension module in this interpreter."""
+    """The hot modules that load (or, not imported yet, would load) from an extension module."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    manifest = read_manifest()
     out = []
     for name in HOT_MODULES:
-        spec = importlib.util.find_spec(name)
-        if spec is not None and spec.origin and spec.origin.endswith(suffixes):
+        module = sys.modules.get(name)
+        if module is not None:
+            if str(getattr(module, "__file__", "") or "").endswith(suffixes):
+                out.append(name)
+        elif module_state(name, manifest) == "compiled":
             out.append(name)
     return out
 
@@ -76,49 +217,147 @@ def active_build() -> dict[str, object]:
     return {"build": kind, "compiled": len(done), "hot_modules": len(HOT_MODULES)}
 
 
+def pure_reason() -> str | None:
+    """Why this build is pure, when it is: ``FIELDCRAFT_PURE`` now, or what the install said."""
+    if pure_requested():
+        return f"{PURE_ENV}=1"
+    return read_manifest().get("pure_reason")
+
+
 def describe() -> str:
     """One line for ``fieldcraft --version``."""
     from fieldcraft import __version__
 
     info = active_build()
     if info["build"] == "pure":
-        return f"fieldcraft {__version__} (pure Python build)"
-    return (f"fieldcraft {__version__} ({info['build']} build: {info['compiled']} of "
-            f"{info['hot_modules']} hot modules are extension modules)")
+        why = pure_reason()
+        return f"fieldcraft {__version__} (pure Python build{': ' + why if why else ''})"
+    line = (f"fieldcraft {__version__} ({info['build']} build: {info['compiled']} of "
+            f"{info['hot_modules']} hot modules are extension modules")
+    stale = [n for n in HOT_MODULES if module_state(n) == "stale"]
+    if stale:
+        line += f"; {len(stale)} run as Python, changed since compiling"
+    return line + ")"
 
+
+def why_not_compile() -> str | None:
+    """Why an install cannot compile here (``None``: it can): asked by the build hook."""
+    if pure_requested():
+        return f"{PURE_ENV}=1"
+    if importlib.util.find_spec("Cython") is None:
+        return "Cython is not installed"
+    compiler = os.environ.get("CC") or (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        return f"no C compiler ({compiler} not found)"
+    if not Path(sysconfig.get_paths()["include"], "Python.h").is_file():
+        return "no Python headers (Python.h)"
+    return None
+
+
+def remove_compiled(package_dir: Path = PACKAGE_DIR) -> int:
+    """Delete the hot modules' extension modules (an install asked to be pure). Returns how many."""
+    gone = 0
+    for name in HOT_MODULES:
+        ext = extension_file(name, package_dir)
+        if ext is not None:
+            ext.unlink()
+            gone += 1
+    return gone
+
+
+def write_pure_manifest(why: str, package_dir: Path = PACKAGE_DIR) -> None:
+    (package_dir / MANIFEST).write_text(json.dumps({"modules": {}, "pure_reason": why},
+                                                   indent=1) + "\n")
+
+
+def compile_in_place(package_dir: Path = PACKAGE_DIR, modules: list[str] | None = None,
+                     force: bool = False, log: Any = None) -> list[str]:
+    """Compile the hot modules whose extension module is missing or older than the source, next
+    to their sources in ``package_dir`` (C files under ``build/cython`` beside the package), and
+    record what each was compiled from. Returns the modules compiled. Needs Cython, setuptools
+    and a C compiler."""
+    names = list(modules or HOT_MODULES)
+    manifest = read_manifest(package_dir)
+    recorded = dict(manifest["modules"])
+    hashes = {n: source_hash(source_file(n, package_dir)) for n in names}
+    todo = [n for n in names if force or extension_file(n, package_dir) is None
+            or recorded.get(n) != hashes[n]]
+    if todo:
+        root = package_dir.parent
+        scratch = root / "build" / "cython"
+        scratch.mkdir(parents=True, exist_ok=True)
+        setup = scratch / "_setup_compiled.py"
+        setup.write_text(_SETUP)
+        env = dict(os.environ, CFLAGS=os.environ.get("CFLAGS", "-O2 -g0"))
+        if log:
+            log(f"fieldcraft: compiling {len(todo)} hot module(s) with Cython "
+                f"(about {max(1, round(len(todo) * 4 / 60))} min on two cores)")
+        for n in todo:
+            recorded.pop(n, None)
+        done = subprocess.run([sys.executable, str(setup), *(module_path(n) for n in todo)],
+                              cwd=root, env=env, capture_output=True, text=True)
+        if done.returncode != 0:  # setuptools' own chatter is shown only when it failed
+            raise RuntimeError(f"compiling failed:\n{done.stdout[-4000:]}{done.stderr[-4000:]}")
+        missing = [n for n in todo if extension_file(n, package_dir) is None]
+        if missing:
+            raise RuntimeError(f"Cython built no extension module for {', '.join(missing)}")
+    import Cython
+
+    recorded.update({n: hashes[n] for n in names})
+    (package_dir / MANIFEST).write_text(json.dumps(
+        {"cython": Cython.__version__, "modules": dict(sorted(recorded.items()))},
+        indent=1) + "\n")
+    return todo
 
 _SETUP = """
 import sys
 from setuptools import setup
 from Cython.Build import cythonize
 setup(ext_modules=cythonize(sys.argv[1:], language_level=3, nthreads=2, quiet=True,
+                            build_dir="build/cython",
                             compiler_directives={"binding": True, "annotation_typing": False}),
-      script_args=["build_ext", "--inplace", "-j", "2"])
+      script_args=["build_ext", "--inplace", "-j", "2", "--build-temp", "build/cython/temp"])
 """
 
 
 def make_compiled_copy(dest: Any, modules: list[str] | None = None) -> float:
     """Copy the ``fieldcraft`` package into ``dest`` and compile ``modules`` (dotted names;
-    default: every hot module) there with Cython, the source unchanged: pure-Python mode with
-    ``annotation_typing=False``, so annotations keep their Python meaning (Cython would
-    otherwise refuse a ``type`` subclass where ``cls: type`` is written). Returns the build's
-    seconds. Nothing is written beside the package's own source. Needs Cython, setuptools and a
-    C compiler."""
-    import os
-    import shutil
-    import subprocess
-    import sys
+    default: every hot module) there, as an install would. Returns the build's seconds.
+    Nothing is written beside the package's own source. Needs Cython, setuptools and a C
+    compiler."""
     import time
-    from pathlib import Path
 
     dest = Path(dest)
-    source = Path(__file__).resolve().parent
-    shutil.copytree(source, dest / "fieldcraft", dirs_exist_ok=True,
-                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "*.c"))
-    (dest / "_setup_compiled.py").write_text(_SETUP)
-    files = [module_path(name) for name in (modules or HOT_MODULES)]
-    env = dict(os.environ, CFLAGS=os.environ.get("CFLAGS", "-O2 -g0"))
+    shutil.copytree(PACKAGE_DIR, dest / "fieldcraft", dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "*.c", MANIFEST))
     start = time.perf_counter()
-    subprocess.run([sys.executable, "_setup_compiled.py", *files], cwd=dest, env=env,
-                   check=True, stdout=subprocess.DEVNULL)
+    compile_in_place(dest / "fieldcraft", modules, force=True)
     return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Compile what is missing or stale in this checkout (``--compile``), or say which build is
+    installed (``--report``: on stderr, as a warning, when pure). Run as
+    ``python -c 'from fieldcraft.build import main; main()' --report`` (the Makefile does)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="fieldcraft.build", description=main.__doc__)
+    parser.add_argument("--compile", action="store_true",
+                        help="compile missing or stale hot modules in place")
+    parser.add_argument("--report", action="store_true",
+                        help="one line: which build is installed (a warning when pure)")
+    args = parser.parse_args(argv)
+    if args.compile:
+        why = why_not_compile()
+        if why:
+            print(f"fieldcraft: not compiling ({why})", file=sys.stderr)
+            return 1
+        compile_in_place(log=lambda line: print(line, file=sys.stderr))
+    line = describe()
+    if active_build()["build"] == "pure":
+        print(f"warning: {line}: everything works; bots and studies run slower "
+              "(docs/performance.md)", file=sys.stderr)
+    else:
+        print(line)
+    return 0
+
