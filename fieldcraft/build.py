@@ -9,6 +9,7 @@ them are extension modules now.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -90,13 +91,26 @@ def source_file(name: str, package_dir: Path = PACKAGE_DIR) -> Path:
 
 
 def source_hash(path: Path) -> str:
-    """The hash an extension module is checked against: its ``.py`` and, when there is one, the
-    ``.pxd`` that types it (a changed declaration needs a rebuild as much as changed code)."""
+    """The hash an extension module is checked against: its ``.py``, the compiler settings
+    and every ``.pxd`` of the package (a module compiled against an older declaration of a type it uses, ``State`` from
+    ``api.pxd`` say, must not load: its idea of the type's layout would be wrong)."""
     digest = hashlib.sha256(path.read_bytes())
-    pxd = path.with_suffix(".pxd")
-    if pxd.is_file():
-        digest.update(b"\0pxd\0" + pxd.read_bytes())
+    digest.update(_SETUP.encode())  # and the compiler settings
+    for pxd in _declarations(path):
+        digest.update(b"\0" + pxd.name.encode() + b"\0" + pxd.read_bytes())
     return digest.hexdigest()
+
+
+def _declarations(path: Path) -> list[Path]:
+    package = path.parent
+    while (package.parent / "__init__.py").is_file():
+        package = package.parent
+    return _pxd_files(package)
+
+
+@functools.lru_cache(maxsize=8)
+def _pxd_files(package: Path) -> list[Path]:
+    return sorted(package.rglob("*.pxd"))
 
 
 def extension_file(name: str, package_dir: Path = PACKAGE_DIR) -> Path | None:
@@ -194,13 +208,14 @@ def install_guard() -> None:
         sys.meta_path.insert(0, _GUARD)
 
 
-def compiled_modules() -> list[str]:
-    """The hot modules that load (or, not imported yet, would load) from an extension module."""
+def compiled_modules(loaded: bool = True) -> list[str]:
+    """The hot modules that load (or, not imported yet, would load) from an extension module;
+    ``loaded=False``: that a fresh process would load, whatever this one has imported."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     manifest = read_manifest()
     out = []
     for name in HOT_MODULES:
-        module = sys.modules.get(name)
+        module = sys.modules.get(name) if loaded else None
         if module is not None:
             if str(getattr(module, "__file__", "") or "").endswith(suffixes):
                 out.append(name)
@@ -209,9 +224,9 @@ def compiled_modules() -> list[str]:
     return out
 
 
-def active_build() -> dict[str, object]:
+def active_build(loaded: bool = True) -> dict[str, object]:
     """``{"build": "pure" | "compiled" | "partly compiled", "compiled": k, "hot_modules": n}``."""
-    done = compiled_modules()
+    done = compiled_modules(loaded)
     kind = "pure" if not done else "compiled" if len(done) == len(HOT_MODULES) else \
         "partly compiled"
     return {"build": kind, "compiled": len(done), "hot_modules": len(HOT_MODULES)}
@@ -224,11 +239,11 @@ def pure_reason() -> str | None:
     return read_manifest().get("pure_reason")
 
 
-def describe() -> str:
+def describe(loaded: bool = True) -> str:
     """One line for ``fieldcraft --version``."""
     from fieldcraft import __version__
 
-    info = active_build()
+    info = active_build(loaded)
     if info["build"] == "pure":
         why = pure_reason()
         return f"fieldcraft {__version__} (pure Python build{': ' + why if why else ''})"
@@ -314,9 +329,11 @@ import sys
 from setuptools import setup
 from Cython.Build import cythonize
 setup(ext_modules=cythonize(sys.argv[1:], language_level=3, nthreads=2, quiet=True,
-                            build_dir="build/cython",
-                            compiler_directives={"binding": True, "annotation_typing": False}),
-      script_args=["build_ext", "--inplace", "-j", "2", "--build-temp", "build/cython/temp"])
+                            build_dir="build/cython", force=True,
+                            compiler_directives={"binding": True, "annotation_typing": False,
+                                                 "auto_pickle": False}),
+      script_args=["build_ext", "--inplace", "--force", "-j", "2", "--build-temp",
+                   "build/cython/temp"])
 """
 
 
@@ -353,8 +370,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"fieldcraft: not compiling ({why})", file=sys.stderr)
             return 1
         compile_in_place(log=lambda line: print(line, file=sys.stderr))
-    line = describe()
-    if active_build()["build"] == "pure":
+    line = describe(loaded=False)  # what the next process runs
+    if active_build(loaded=False)["build"] == "pure":
         print(f"warning: {line}: everything works; bots and studies run slower "
               "(docs/performance.md)", file=sys.stderr)
     else:

@@ -164,3 +164,28 @@ def test_compiled_and_pure_builds_play_identically() -> None:
     for games in compiled["games"].values():  # a real sample, not empty lists
         assert len(games["streams"]) == 3 and games["search"]
         assert all(re.fullmatch(r"[0-9a-f]{16,}", d) for d in games["streams"])
+
+
+_WITHOUT_CYTHON = r"""
+import sys
+sys.modules["cython"] = None  # as in a `make serve` install, which has no Cython
+from fieldcraft.build import active_build
+from fieldcraft.core import load_game
+from fieldcraft.core.api import random_playout
+from fieldcraft.agents import View
+from fieldcraft.agents.ismcts import ISMCTSAgent
+import random
+for name in ("spy-tracker", "under-current"):
+    state = load_game(name).new_initial_state()
+    random_playout(state.clone(), random.Random(1))
+    state.play_chance(random.Random(2)) if state.is_chance_node() else None
+print(active_build()["build"], sys.modules["fieldcraft.core._cython_shim"].compiled)
+"""
+
+
+def test_the_pure_build_runs_without_cython_installed() -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), FIELDCRAFT_PURE="1")
+    done = subprocess.run([sys.executable, "-c", _WITHOUT_CYTHON], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["pure", "False"]

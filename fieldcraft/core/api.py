@@ -28,6 +28,11 @@ from collections.abc import Callable, Iterable
 from functools import cached_property
 from typing import Any, ClassVar
 
+try:
+    import cython
+except ImportError:  # pure build without Cython installed
+    from fieldcraft.core import _cython_shim as cython
+
 from fieldcraft.core.errors import (
     FieldcraftError,
     IllegalActionError,
@@ -35,7 +40,7 @@ from fieldcraft.core.errors import (
     RulesetError,
     UnknownGameError,
 )
-from fieldcraft.core.fields import StateMeta
+from fieldcraft.core.fields import StateMeta  # noqa: F401 - re-exported for games
 from fieldcraft.core.notation import Choice, Notation
 from fieldcraft.core.search import SearchModel
 from fieldcraft.core.spec import GameInfo, GameSpec, GameType
@@ -163,19 +168,25 @@ class Game:
         return f"load_game({self.name!r}, players={self.num_players}{extra})"
 
 
-class State(metaclass=StateMeta):
+class State:
     """One position of a game. Subclasses implement the rules; this base holds the shared API.
 
-    Subclasses declare every field of their state as an annotation (see
-    :mod:`fieldcraft.core.fields`); fields are JSON-able plain data (ints, bools, strings, None,
-    lists and str-keyed dicts of those), which is what lets ``to_json``, ``state_from_json``,
-    ``==`` and ``clone`` work for every game without extra code. The list of every action
-    applied (chance included) is the field ``actions``.
+    Subclasses declare every field of their state as an annotation and are made by
+    :class:`~fieldcraft.core.fields.StateMeta` (``class MyState(State, metaclass=StateMeta)``,
+    see :mod:`fieldcraft.core.fields`), which gives them ``__slots__``, ``_fields`` and
+    ``clone``; a state compiled as an extension type writes those three out instead (Spy
+    Tracker's, see docs/performance.md). This base has no metaclass so that it can be an
+    extension type itself in the compiled build (``api.pxd``). Fields are JSON-able plain data
+    (ints, bools, strings, None, lists and str-keyed dicts of those), which is what lets
+    ``to_json``, ``state_from_json``, ``==`` and ``clone`` work for every game without extra
+    code. The list of every action applied (chance included) is the field ``actions``.
     """
 
     __slots__ = ("game",)
 
     game: Game
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _field_kinds: ClassVar[dict[str, str]] = {}
     uniform_chance: ClassVar[bool] = False
     """True when every chance node is uniform over ``legal_actions()``: lets sampling skip
     building the probability list (a large share of a random playout's time)."""
@@ -331,7 +342,14 @@ class State(metaclass=StateMeta):
 
     # -- plumbing ---------------------------------------------------------------------------------
     def clone(self) -> State:  # replaced in every subclass by one generated from its fields
-        raise NotImplementedError
+        raise NotImplementedError(
+            f"{type(self).__name__} has no clone: make it with metaclass=StateMeta "
+            "(fieldcraft.core.fields), or write clone and _fields out as Spy Tracker's state does")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its class, game and fields, in both builds: a compiled extension type's
+        own pickling would keep only what it declares in C, not a Python subclass's slots."""
+        return _restore_state, (type(self), self.game, [getattr(self, n) for n in self._fields])
 
     def _illegal_message(self, action: Any) -> str:
         if self.is_terminal():
@@ -413,6 +431,16 @@ def sample_chance(state: State, rng: random.Random) -> int:
     return outcomes[-1][0]
 
 
+def _restore_state(cls: type[State], game: Game, values: list[Any]) -> State:
+    state = cls.__new__(cls)
+    state.game = game
+    for name, value in zip(cls._fields, values, strict=True):
+        setattr(state, name, value)
+    return state
+
+
+@cython.locals(steps=cython.Py_ssize_t, max_steps=cython.Py_ssize_t, player=cython.int,
+               legal=list, state=State)
 def random_playout(state: State, rng: random.Random, max_steps: int = 1_000_000) -> int:
     """Play uniformly random legal actions (chance by its odds) to the end; returns steps taken."""
     steps = 0

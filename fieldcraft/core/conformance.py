@@ -35,6 +35,7 @@ from fieldcraft.core.api import (
     State,
     sample_chance,
 )
+from fieldcraft.core.fields import StateMeta, own_fields, written_out_problems
 from fieldcraft.core.spec import (
     CONSTANT_SUM,
     DETERMINISTIC,
@@ -353,6 +354,40 @@ def clones_are_independent(game: Game) -> None:
         assert twin.to_dict() == kept, "playing an original changed its clone"
         checked += 1
     assert checked > 0
+
+
+@check
+def state_fields_are_declared_once(game: Game) -> None:
+    """Every field of the state class is declared once, as an annotation, and cloned and saved
+    by its kind: classes made by ``StateMeta`` get that from the metaclass; a class that writes
+    ``__slots__``, ``_fields`` and ``clone`` out (a compiled extension type) must say exactly
+    what the metaclass would have made; and a subclass between them adds no field it would not
+    copy."""
+    cls = type(game.new_initial_state())
+    for klass in cls.__mro__:
+        if klass is State or klass is object or isinstance(klass, StateMeta) \
+                or not issubclass(klass, State):
+            continue
+        source = _module_source(klass)
+        if "clone" in vars(klass):
+            problems = written_out_problems(source, klass.__name__)
+            assert not problems, "; ".join(problems)
+        else:
+            added = own_fields(dict(vars(klass)))
+            assert not added, f"{klass.__name__} adds fields no clone copies: {sorted(added)}"
+    assert set(cls._fields) == set(game.new_initial_state().to_dict()["state"])
+
+
+def _module_source(klass: type) -> str:
+    """The ``.py`` text a class was defined in (the compiled build loads the extension module
+    built from it, which sits beside it)."""
+    import sys
+    from pathlib import Path
+
+    path = Path(sys.modules[klass.__module__].__file__ or "")
+    if path.suffix != ".py":
+        path = path.with_name(path.name.split(".", 1)[0] + ".py")
+    return path.read_text()
 
 
 # -- views and resampling -----------------------------------------------------------------------

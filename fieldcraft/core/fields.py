@@ -15,6 +15,11 @@ from the annotation: ``list[list[...]]`` copies each inner list, ``list[...]`` s
 A field that may be ``None`` or a list would need a branch in the hot path and is refused unless
 it is ``Shared``; an annotated name with a
 value in the class body is a class constant, not a field, as are ``ClassVar`` annotations.
+
+A state class is made by the metaclass (``class MyState(State, metaclass=StateMeta)``). A state
+compiled as an extension type (a ``.pxd`` declares its fields as C types, docs/performance.md)
+cannot have a metaclass, so it writes ``__slots__``, ``_fields`` and ``clone`` out;
+:func:`written_out_problems` checks they say exactly what the metaclass would have made.
 """
 
 from __future__ import annotations
@@ -101,22 +106,87 @@ _TEMPLATES = {
 }
 
 
+def clone_lines(kinds: dict[str, str]) -> list[str]:
+    """The copying lines of a clone, one per field in declaration order, ``game`` first:
+    what ``make_clone`` generates and what a written-out clone must say."""
+    return ["new.game = self.game"] + [_TEMPLATES[kind].format(name).strip()
+                                       for name, kind in kinds.items()]
+
+
 def make_clone(cls: type, kinds: dict[str, str]) -> Any:
     """A ``clone`` for ``cls``: a new instance with every field copied by its kind."""
-    body = "".join(_TEMPLATES[kind].format(name) for name, kind in kinds.items())
+    body = "".join(f"    {line}\n" for line in clone_lines(kinds))
     source = (
         "def clone(self):\n"
         "    new = _new(_cls)\n"
-        "    new.game = self.game\n"
         f"{body}"
         "    return new\n"
     )
-    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    # ``cls.__new__``, not ``object.__new__``: under a compiled (extension type) State the
+    # latter refuses to make the subclass.
+    scope: dict[str, Any] = {"_new": cls.__new__, "_cls": cls}
     exec(source, scope)  # noqa: S102 - generated from field names checked to be identifiers
     clone = scope["clone"]
     clone.__qualname__ = f"{cls.__qualname__}.clone"
     clone.__doc__ = "An independent copy of this state (generated from its declared fields)."
     return clone
+
+
+def written_out_problems(source: str, class_name: str) -> list[str]:
+    """What is wrong with a state class that writes ``__slots__``, ``_fields`` and ``clone``
+    out instead of being made by :class:`StateMeta` (a compiled extension type cannot be): each
+    must say exactly what the metaclass would make from the class's annotations. Read from
+    the module's source text, so it checks the compiled build's class as well."""
+    import ast
+
+    tree = ast.parse(source)
+    node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name),
+                None)
+    if node is None:
+        return [f"no class {class_name}"]
+    namespace: dict[str, Any] = {"__annotations__": {}}
+    written: dict[str, Any] = {}
+    for item in node.body:
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            if item.value is None:
+                namespace["__annotations__"][item.target.id] = ast.unparse(item.annotation)
+            else:
+                namespace[item.target.id] = True
+        elif isinstance(item, ast.Assign):
+            for target in item.targets:
+                if isinstance(target, ast.Name):
+                    namespace[target.id] = True
+                    written[target.id] = item.value
+        elif isinstance(item, ast.FunctionDef):
+            namespace[item.name] = True
+            written[item.name] = item
+    for name in ("__slots__", "_fields", "clone"):
+        namespace.pop(name, None)
+    kinds = own_fields(namespace)
+    problems = []
+    for name in ("__slots__", "_fields"):
+        value = written.get(name)
+        try:
+            listed = ast.literal_eval(value) if isinstance(value, ast.expr) else None
+        except ValueError:
+            listed = ast.unparse(value) if isinstance(value, ast.expr) else None
+        if name == "_fields" and listed == "__slots__":
+            listed = ast.literal_eval(written["__slots__"])
+        if listed != tuple(kinds):
+            problems.append(f"{class_name}.{name} is {listed!r}, the annotations give "
+                            f"{tuple(kinds)!r}")
+    clone = written.get("clone")
+    if not isinstance(clone, ast.FunctionDef):
+        return problems + [f"{class_name} has no clone"]
+    said = [ast.unparse(s) for s in clone.body
+            if isinstance(s, ast.Assign) and ast.unparse(s.targets[0]).startswith("new.")]
+    if said != clone_lines(kinds):
+        missing = [x for x in clone_lines(kinds) if x not in said]
+        extra = [x for x in said if x not in clone_lines(kinds)]
+        problems.append(f"{class_name}.clone differs from its fields: missing {missing}, "
+                        f"extra {extra}" if missing or extra else
+                        f"{class_name}.clone copies its fields in another order")
+    return problems
 
 
 class StateMeta(type):

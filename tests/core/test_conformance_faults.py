@@ -75,6 +75,15 @@ class SharingState(SpyTrackerState):
         return new
 
 
+class UnclonedFieldState(SpyTrackerState):
+    """Adds a field that nothing clones or saves (no metaclass made this subclass)."""
+
+    seen: list[int]
+
+    def _apply(self, action: int) -> None:
+        super()._apply(action)
+
+
 class LaxState(SpyTrackerState):
     """Accepts a call before anyone has bid."""
 
@@ -279,6 +288,8 @@ FAULTS = {
     "tensor drops the hand": (lambda: with_part("observer", ForgetfulTensor),
                               "tensors_encode_exactly_the_view"),
     "clone shares a list": (lambda: with_state(SharingState), "clones_are_independent"),
+    "a field no clone copies": (lambda: with_state(UnclonedFieldState),
+                                "state_fields_are_declared_once"),
     "illegal action accepted": (lambda: with_state(LaxState),
                                 "every_step_keeps_invariants_and_api_contracts"),
     "rejection changes the state": (lambda: with_state(MeddlingState),

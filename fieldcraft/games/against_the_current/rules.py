@@ -39,6 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from fieldcraft.core.api import CHANCE, TERMINAL, Game, RulesetError, State
+from fieldcraft.core.fields import StateMeta
 from fieldcraft.core.spec import CONSTANT_SUM, GameInfo, GameType
 
 from .bounds import length_bounds
@@ -235,7 +236,7 @@ class AgainstTheCurrentGame(Game):
         )
 
 
-class AgainstTheCurrentState(Turns, EventDeck, State):
+class AgainstTheCurrentState(Turns, EventDeck, State, metaclass=StateMeta):
     """One position. Token fields are indexed ``3 * seat + k``; slot = a card's setup space - 1."""
 
     phase: int

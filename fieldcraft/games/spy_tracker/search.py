@@ -15,6 +15,11 @@ from __future__ import annotations
 
 import random
 
+try:
+    import cython
+except ImportError:  # pure build without Cython installed
+    from fieldcraft.core import _cython_shim as cython
+
 from fieldcraft.core.search import SearchModel
 
 from .rules import (
@@ -204,6 +209,11 @@ class SpyTrackerSearch(SearchModel):
             self._search_cache[key] = out
         return out[:]
 
+    @cython.locals(phase=cython.int, seat=cython.int, hidden=cython.int, size=cython.Py_ssize_t,
+                   count=cython.int, attr=cython.int, best=cython.int, best_value=cython.double,
+                   j=cython.int, at_least=cython.double, above=cython.double, spot=cython.double,
+                   made=cython.int, cap=cython.int, low=cython.int, start=cython.int, i=cython.int,
+                   a=cython.int, value=cython.double, table=list, state=SpyTrackerState)
     def policy_action(self, state: SpyTrackerState, rng: random.Random) -> int:
         """A quick decision for the seat to move from its own hand and the public bids only:
         the heuristic bot's rule (challenge or bid by the odds its hand gives) on cached odds.

@@ -41,6 +41,7 @@ from typing import Any
 
 from fieldcraft.core.api import CHANCE, TERMINAL, FieldcraftError, Game, State
 from fieldcraft.core.errors import RulesetError
+from fieldcraft.core.fields import StateMeta
 from fieldcraft.core.spec import GENERAL_SUM, GameInfo, GameType
 
 from .constants import (
@@ -241,7 +242,7 @@ class UnderCurrentGame(Game):
         return f"seat {pos}" if pos < n else f"reserve {pos - n}"
 
 
-class UnderCurrentState(TurnRules, State):
+class UnderCurrentState(TurnRules, State, metaclass=StateMeta):
     """One position. Fields are in the order saved states list them."""
 
     actions: list[int]

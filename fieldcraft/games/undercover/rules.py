@@ -35,6 +35,7 @@ from bisect import insort
 from typing import Any
 
 from fieldcraft.core.api import CHANCE, TERMINAL, Game, MalformedActionError, RulesetError, State
+from fieldcraft.core.fields import StateMeta
 from fieldcraft.core.spec import (
     EXPLICIT_STOCHASTIC,
     GENERAL_SUM,
@@ -293,7 +294,7 @@ class UndercoverGame(Game):
         return a % self.width, a // self.width
 
 
-class UndercoverState(SetupRules, GridRules, TrackRules, State):
+class UndercoverState(SetupRules, GridRules, TrackRules, State, metaclass=StateMeta):
     """One position. Lists are flat (``pos[seat * 6 + lane]``) so that ``clone`` is slicing.
 
     ``grid``/``gcol`` are tile ids and colour codes per padded cell; ``tcell``/``tcol`` are the
