@@ -91,9 +91,9 @@ def source_file(name: str, package_dir: Path = PACKAGE_DIR) -> Path:
 
 
 def source_hash(path: Path) -> str:
-    """The hash an extension module is checked against: its ``.py``, the compiler settings
-    and every ``.pxd`` of the package (a module compiled against an older declaration of a type it uses, ``State`` from
-    ``api.pxd`` say, must not load: its idea of the type's layout would be wrong)."""
+    """The hash an extension module is checked against: its ``.py``, the compiler settings and
+    every ``.pxd`` of the package (a module compiled against an older declaration of a type it
+    uses, ``State`` from ``api.pxd`` say, must not load: its idea of the layout would be wrong)."""
     digest = hashlib.sha256(path.read_bytes())
     digest.update(_SETUP.encode())  # and the compiler settings
     for pxd in _declarations(path):
@@ -136,15 +136,35 @@ def pure_requested() -> bool:
     return os.environ.get(PURE_ENV, "") not in ("", "0")
 
 
-def module_state(name: str, manifest: dict[str, Any] | None = None) -> str:
-    """``compiled`` (an extension module built from the source as it is now), ``stale`` (built
-    from an older source), ``forced`` (built, but ``FIELDCRAFT_PURE`` is set) or ``pure``."""
+def _own_state(name: str, manifest: dict[str, Any]) -> str:
     if extension_file(name) is None:
         return "pure"
     if pure_requested():
         return "forced"
-    recorded = (manifest or read_manifest())["modules"].get(name)
-    return "compiled" if recorded == source_hash(source_file(name)) else "stale"
+    return "compiled" if manifest["modules"].get(name) == source_hash(source_file(name)) \
+        else "stale"
+
+
+def stale_modules(manifest: dict[str, Any] | None = None) -> list[str]:
+    """Hot modules whose extension module was built from an older source."""
+    manifest = manifest or read_manifest()
+    return [n for n in HOT_MODULES if _own_state(n, manifest) == "stale"]
+
+
+def module_state(name: str, manifest: dict[str, Any] | None = None) -> str:
+    """``compiled`` (an extension module built from the source as it is now), ``stale`` (built
+    from an older source), ``held`` (up to date, but another hot module is stale), ``forced``
+    (built, but ``FIELDCRAFT_PURE`` is set) or ``pure`` (not built).
+
+    One stale module holds the whole build back: compiled modules rely on each other's compiled
+    types (Spy Tracker's search on its compiled state), so a compiled module next to a module
+    running from its edited ``.py`` could fail to import or mismatch; until it is rebuilt, every
+    hot module runs as Python."""
+    manifest = manifest or read_manifest()
+    state = _own_state(name, manifest)
+    if state == "compiled" and stale_modules(manifest):
+        return "held"
+    return state
 
 
 class _SourceGuard(importlib.abc.MetaPathFinder):
@@ -163,17 +183,16 @@ class _SourceGuard(importlib.abc.MetaPathFinder):
         if self._manifest is None:
             self._manifest = read_manifest()
         state = module_state(fullname, self._manifest)
-        if state not in ("stale", "forced"):
+        if state not in ("stale", "held", "forced"):
             return None
-        if state == "stale" and not self._warned:
+        if state != "forced" and not self._warned:
             self._warned = True
-            stale = [module_path(n) for n in HOT_MODULES
-                     if module_state(n, self._manifest) == "stale"]
+            stale = [module_path(n) for n in stale_modules(self._manifest)]
             warnings.warn(
                 f"fieldcraft: {len(stale)} compiled module(s) are older than their source "
-                f"({', '.join(stale[:3])}{', …' if len(stale) > 3 else ''}); running them as "
-                "Python. `make test`, `make serve` or `pip install -e .` compiles them again.",
-                StaleBuildWarning, stacklevel=2)
+                f"({', '.join(stale[:3])}{', …' if len(stale) > 3 else ''}); running the "
+                "engines as Python until they are compiled again (`make test`, `make serve` or "
+                "`pip install -e .`).", StaleBuildWarning, stacklevel=2)
         source = source_file(fullname)
         search = [str(source.parent)] if source.name == "__init__.py" else None
         return importlib.util.spec_from_file_location(fullname, source,
@@ -244,14 +263,15 @@ def describe(loaded: bool = True) -> str:
     from fieldcraft import __version__
 
     info = active_build(loaded)
+    stale = stale_modules()
+    if info["build"] == "pure" and stale and not pure_requested():
+        return (f"fieldcraft {__version__} (pure Python build: {len(stale)} hot module(s) "
+                "changed since compiling; `pip install -e .` compiles them again)")
     if info["build"] == "pure":
         why = pure_reason()
         return f"fieldcraft {__version__} (pure Python build{': ' + why if why else ''})"
     line = (f"fieldcraft {__version__} ({info['build']} build: {info['compiled']} of "
             f"{info['hot_modules']} hot modules are extension modules")
-    stale = [n for n in HOT_MODULES if module_state(n) == "stale"]
-    if stale:
-        line += f"; {len(stale)} run as Python, changed since compiling"
     return line + ")"
 
 
