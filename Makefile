@@ -14,8 +14,14 @@ $(VENV)/bin/python:
 HOT_SOURCES := $(shell sed -n 's/^    "\(fieldcraft[a-z_.]*\)",$$/\1/p' fieldcraft/build.py \
 	| sed 's|\.|/|g; s|^fieldcraft/agents$$|fieldcraft/agents/__init__|; s|$$|.py|') \
 	$(wildcard fieldcraft/*/*.pxd fieldcraft/*/*/*.pxd)
-BUILD_INPUTS := pyproject.toml hatch_build.py fieldcraft/build.py $(HOT_SOURCES)
+# Which build the install makes is an input too: switching FIELDCRAFT_PURE reinstalls.
+BUILD_MODE := $(if $(filter-out 0,$(FIELDCRAFT_PURE)),pure,compiled)
+BUILD_INPUTS := pyproject.toml hatch_build.py fieldcraft/build.py $(HOT_SOURCES) \
+	$(VENV)/.build-mode
 REPORT_BUILD = $(VENV)/bin/python -c 'from fieldcraft.build import main; main()' --report
+
+$(VENV)/.build-mode: FORCE | $(VENV)/bin/python
+	@echo $(BUILD_MODE) | cmp -s - $@ || echo $(BUILD_MODE) > $@
 
 # Playing and serving need the web table and the study tools only; the tests also need the test
 # tools, Ray (a large download a player should not wait for) and the research frameworks.
@@ -49,3 +55,5 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
+
+FORCE:

@@ -5,14 +5,16 @@ in ``fieldcraft/build.py`` next to their sources (an editable install has nowher
 them), only those missing or changed since they were last compiled, and records each one's
 source hash in ``fieldcraft/_compiled.json``: at import, ``fieldcraft`` loads a module whose
 source changed since from the ``.py`` (with a warning), never the stale extension module.
-With ``FIELDCRAFT_PURE=1``, without Cython or without a C compiler it compiles nothing, removes
-earlier extension modules and records why; ``fieldcraft --version`` says which build it is.
+With ``FIELDCRAFT_PURE=1``, without Cython or without a C compiler, or when compiling fails
+(unless ``FIELDCRAFT_REQUIRE_COMPILED=1``, as in CI), it compiles nothing, removes earlier
+extension modules and records why; ``fieldcraft --version`` says which build it is.
 See docs/performance.md.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -49,7 +51,17 @@ class CompiledCoreHook(BuildHookInterface):
             build.remove_compiled(package)
             build.write_pure_manifest(f"{why} at install", package)
             return
-        build.compile_in_place(package, log=lambda line: print(line, file=sys.stderr))
+        try:
+            build.compile_in_place(package, log=lambda line: print(line, file=sys.stderr))
+        except Exception as error:  # a broken toolchain: install pure rather than not at all
+            if os.environ.get("FIELDCRAFT_REQUIRE_COMPILED") == "1":
+                raise
+            why = f"compiling failed: {str(error).strip().splitlines()[-1][:160]}"
+            print(f"fieldcraft: warning: installing the pure-Python build ({why})",
+                  file=sys.stderr)
+            build.remove_compiled(package)
+            build.write_pure_manifest(why, package)
+            return
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
         if version != "editable":

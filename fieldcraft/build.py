@@ -9,13 +9,13 @@ them are extension modules now.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -91,30 +91,39 @@ def source_file(name: str, package_dir: Path = PACKAGE_DIR) -> Path:
 
 
 def source_hash(path: Path) -> str:
-    """The hash an extension module is checked against: its ``.py``, the compiler settings and
-    every ``.pxd`` of the package (a module compiled against an older declaration of a type it
-    uses, ``State`` from ``api.pxd`` say, must not load: its idea of the layout would be wrong)."""
+    """The hash an extension module is checked against: its ``.py``, the compiler settings, and
+    the ``.pxd`` beside it with every ``.pxd`` that one cimports (a module compiled against an
+    older declaration of a type it uses, ``State`` from ``api.pxd`` say, must not load: its idea
+    of the layout would be wrong)."""
     digest = hashlib.sha256(path.read_bytes())
-    digest.update(_SETUP.encode())  # and the compiler settings
-    for pxd in _declarations(path):
+    digest.update(_SETUP.encode())
+    for pxd in _declarations(path.with_suffix(".pxd")):
         digest.update(b"\0" + pxd.name.encode() + b"\0" + pxd.read_bytes())
     return digest.hexdigest()
 
 
-def _declarations(path: Path) -> list[Path]:
-    package = path.parent
-    while (package.parent / "__init__.py").is_file():
-        package = package.parent
-    return _pxd_files(package)
+_CIMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+cimport|cimport\s+([\w.]+))", re.M)
 
 
-@functools.lru_cache(maxsize=8)
-def _pxd_files(package: Path) -> list[Path]:
-    return sorted(package.rglob("*.pxd"))
+def _declarations(pxd: Path, seen: set[Path] | None = None) -> list[Path]:
+    """``pxd`` (if it exists) and the package's ``.pxd`` files it cimports, transitively."""
+    seen = set() if seen is None else seen
+    if pxd in seen or not pxd.is_file():
+        return []
+    seen.add(pxd)
+    out = [pxd]
+    root = pxd.parent
+    while (root / "__init__.py").is_file():
+        root = root.parent
+    for match in _CIMPORT.finditer(pxd.read_text()):
+        dotted = match.group(1) or match.group(2)
+        if dotted.split(".")[0] == PACKAGE_DIR.name:
+            out += _declarations(root.joinpath(*dotted.split(".")).with_suffix(".pxd"), seen)
+    return out
 
 
 def extension_file(name: str, package_dir: Path = PACKAGE_DIR) -> Path | None:
-    """The extension module beside a hot module's source, if one was built."""
+    """The extension module beside a hot module's source built for this interpreter, if any."""
     source = source_file(name, package_dir)
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
         candidate = source.with_name(source.stem + suffix)
@@ -136,35 +145,50 @@ def pure_requested() -> bool:
     return os.environ.get(PURE_ENV, "") not in ("", "0")
 
 
-def _own_state(name: str, manifest: dict[str, Any]) -> str:
-    if extension_file(name) is None:
+def _record(name: str, package_dir: Path) -> dict[str, str] | None:
+    """What the manifest must say of a module for its extension module to be trusted: the
+    source hash and the extension file's name (so a build for another interpreter, which writes
+    another file beside the same source, does not vouch for this one's)."""
+    ext = extension_file(name, package_dir)
+    if ext is None:
+        return None
+    return {"hash": source_hash(source_file(name, package_dir)), "ext": ext.name}
+
+
+def _own_state(name: str, manifest: dict[str, Any], package_dir: Path = PACKAGE_DIR) -> str:
+    record = _record(name, package_dir)
+    if record is None:
         return "pure"
     if pure_requested():
         return "forced"
-    return "compiled" if manifest["modules"].get(name) == source_hash(source_file(name)) \
-        else "stale"
+    return "compiled" if manifest["modules"].get(name) == record else "stale"
 
 
-def stale_modules(manifest: dict[str, Any] | None = None) -> list[str]:
-    """Hot modules whose extension module was built from an older source."""
-    manifest = manifest or read_manifest()
-    return [n for n in HOT_MODULES if _own_state(n, manifest) == "stale"]
-
-
-def module_state(name: str, manifest: dict[str, Any] | None = None) -> str:
-    """``compiled`` (an extension module built from the source as it is now), ``stale`` (built
-    from an older source), ``held`` (up to date, but another hot module is stale), ``forced``
-    (built, but ``FIELDCRAFT_PURE`` is set) or ``pure`` (not built).
+def module_states(manifest: dict[str, Any] | None = None) -> dict[str, str]:
+    """Each hot module's state: ``compiled`` (an extension module built from the source as it
+    is now), ``stale`` (built from an older source), ``held`` (up to date, but another hot
+    module is stale), ``forced`` (built, but ``FIELDCRAFT_PURE`` is set) or ``pure`` (none built
+    for this interpreter).
 
     One stale module holds the whole build back: compiled modules rely on each other's compiled
     types (Spy Tracker's search on its compiled state), so a compiled module next to a module
     running from its edited ``.py`` could fail to import or mismatch; until it is rebuilt, every
     hot module runs as Python."""
     manifest = manifest or read_manifest()
-    state = _own_state(name, manifest)
-    if state == "compiled" and stale_modules(manifest):
-        return "held"
-    return state
+    states = {n: _own_state(n, manifest) for n in HOT_MODULES}
+    if "stale" in states.values():
+        states = {n: "held" if s == "compiled" else s for n, s in states.items()}
+    return states
+
+
+def module_state(name: str) -> str:
+    """One hot module's state (see :func:`module_states`)."""
+    return module_states()[name]
+
+
+def stale_modules(manifest: dict[str, Any] | None = None) -> list[str]:
+    """Hot modules whose extension module was built from an older source."""
+    return [n for n, s in module_states(manifest).items() if s == "stale"]
 
 
 class _SourceGuard(importlib.abc.MetaPathFinder):
@@ -175,19 +199,19 @@ class _SourceGuard(importlib.abc.MetaPathFinder):
 
     def __init__(self) -> None:
         self._warned = False
-        self._manifest: dict[str, Any] | None = None
+        self._states: dict[str, str] | None = None
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
         if fullname not in _HOT:
             return self._foreign(fullname, path)
-        if self._manifest is None:
-            self._manifest = read_manifest()
-        state = module_state(fullname, self._manifest)
+        if self._states is None:  # once a process: every later import gets the same answer
+            self._states = module_states()
+        state = self._states[fullname]
         if state not in ("stale", "held", "forced"):
             return None
         if state != "forced" and not self._warned:
             self._warned = True
-            stale = [module_path(n) for n in stale_modules(self._manifest)]
+            stale = [module_path(n) for n, s in self._states.items() if s == "stale"]
             warnings.warn(
                 f"fieldcraft: {len(stale)} compiled module(s) are older than their source "
                 f"({', '.join(stale[:3])}{', …' if len(stale) > 3 else ''}); running the "
@@ -231,14 +255,14 @@ def compiled_modules(loaded: bool = True) -> list[str]:
     """The hot modules that load (or, not imported yet, would load) from an extension module;
     ``loaded=False``: that a fresh process would load, whatever this one has imported."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    manifest = read_manifest()
+    states = module_states()
     out = []
     for name in HOT_MODULES:
         module = sys.modules.get(name) if loaded else None
         if module is not None:
             if str(getattr(module, "__file__", "") or "").endswith(suffixes):
                 out.append(name)
-        elif module_state(name, manifest) == "compiled":
+        elif states[name] == "compiled":
             out.append(name)
     return out
 
@@ -309,40 +333,45 @@ def compile_in_place(package_dir: Path = PACKAGE_DIR, modules: list[str] | None 
                      force: bool = False, log: Any = None) -> list[str]:
     """Compile the hot modules whose extension module is missing or older than the source, next
     to their sources in ``package_dir`` (C files under ``build/cython`` beside the package), and
-    record what each was compiled from. Returns the modules compiled. Needs Cython, setuptools
-    and a C compiler."""
+    record what each was compiled from. Everything is compiled again when Cython's version or
+    ``CFLAGS`` changed (modules sharing a compiled type must agree on it). Returns the modules
+    compiled. Needs Cython, setuptools and a C compiler."""
+    import Cython
+
     names = list(modules or HOT_MODULES)
     manifest = read_manifest(package_dir)
     recorded = dict(manifest["modules"])
+    cflags = os.environ.get("CFLAGS", "-O2 -g0")
+    if manifest.get("cython") != Cython.__version__ or manifest.get("cflags") != cflags:
+        force = True
     hashes = {n: source_hash(source_file(n, package_dir)) for n in names}
-    todo = [n for n in names if force or extension_file(n, package_dir) is None
-            or recorded.get(n) != hashes[n]]
+    todo = [n for n in names if force or recorded.get(n) != _record(n, package_dir)]
     if todo:
         root = package_dir.parent
         scratch = root / "build" / "cython"
         scratch.mkdir(parents=True, exist_ok=True)
         setup = scratch / "_setup_compiled.py"
         setup.write_text(_SETUP)
-        env = dict(os.environ, CFLAGS=os.environ.get("CFLAGS", "-O2 -g0"))
         if log:
             log(f"fieldcraft: compiling {len(todo)} hot module(s) with Cython "
-                f"(about {max(1, round(len(todo) * 4 / 60))} min on two cores)")
+                f"(about {max(1, round(len(todo) * 2 / 60))} min on two cores)")
         for n in todo:
             recorded.pop(n, None)
         done = subprocess.run([sys.executable, str(setup), *(module_path(n) for n in todo)],
-                              cwd=root, env=env, capture_output=True, text=True)
+                              cwd=root, env=dict(os.environ, CFLAGS=cflags), capture_output=True,
+                              text=True)
         if done.returncode != 0:  # setuptools' own chatter is shown only when it failed
             raise RuntimeError(f"compiling failed:\n{done.stdout[-4000:]}{done.stderr[-4000:]}")
-        missing = [n for n in todo if extension_file(n, package_dir) is None]
-        if missing:
-            raise RuntimeError(f"Cython built no extension module for {', '.join(missing)}")
-    import Cython
-
-    recorded.update({n: hashes[n] for n in names})
+    for n in names:
+        ext = extension_file(n, package_dir)
+        if ext is None:
+            raise RuntimeError(f"Cython built no extension module for {n}")
+        recorded[n] = {"hash": hashes[n], "ext": ext.name}
     (package_dir / MANIFEST).write_text(json.dumps(
-        {"cython": Cython.__version__, "modules": dict(sorted(recorded.items()))},
-        indent=1) + "\n")
+        {"cython": Cython.__version__, "cflags": cflags,
+         "modules": dict(sorted(recorded.items()))}, indent=1) + "\n")
     return todo
+
 
 _SETUP = """
 import sys

@@ -132,18 +132,16 @@ def make_clone(cls: type, kinds: dict[str, str]) -> Any:
     return clone
 
 
-def written_out_problems(source: str, class_name: str) -> list[str]:
-    """What is wrong with a state class that writes ``__slots__``, ``_fields`` and ``clone``
-    out instead of being made by :class:`StateMeta` (a compiled extension type cannot be): each
-    must say exactly what the metaclass would make from the class's annotations. Read from
-    the module's source text, so it checks the compiled build's class as well."""
+def _parse_class(source: str, class_name: str) -> tuple[dict[str, str], dict[str, Any]] | None:
+    """A class body read from source text: its fields (as ``own_fields`` gives them) and the
+    values it writes out (``__slots__``, ``_fields``, ``clone``...), as syntax trees."""
     import ast
 
     tree = ast.parse(source)
     node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name),
                 None)
     if node is None:
-        return [f"no class {class_name}"]
+        return None
     namespace: dict[str, Any] = {"__annotations__": {}}
     written: dict[str, Any] = {}
     for item in node.body:
@@ -162,7 +160,27 @@ def written_out_problems(source: str, class_name: str) -> list[str]:
             written[item.name] = item
     for name in ("__slots__", "_fields", "clone"):
         namespace.pop(name, None)
-    kinds = own_fields(namespace)
+    return own_fields(namespace), written
+
+
+def source_fields(source: str, class_name: str) -> dict[str, str] | None:
+    """The fields a class declares in its own body, read from its module's source text (the
+    compiled build keeps no annotations on an extension type)."""
+    parsed = _parse_class(source, class_name)
+    return None if parsed is None else parsed[0]
+
+
+def written_out_problems(source: str, class_name: str) -> list[str]:
+    """What is wrong with a state class that writes ``__slots__``, ``_fields`` and ``clone``
+    out instead of being made by :class:`StateMeta` (a compiled extension type cannot be): each
+    must say exactly what the metaclass would make from the class's annotations. Read from
+    the module's source text, so it checks the compiled build's class as well."""
+    import ast
+
+    parsed = _parse_class(source, class_name)
+    if parsed is None:
+        return [f"no class {class_name}"]
+    kinds, written = parsed
     problems = []
     for name in ("__slots__", "_fields"):
         value = written.get(name)
@@ -203,6 +221,11 @@ class StateMeta(type):
         cls = super().__new__(mcls, name, bases, namespace, **kwargs)
         kinds: dict[str, str] = {}
         for base in reversed(cls.__mro__[1:]):
+            if "_fields" in vars(base) and "_field_kinds" not in vars(base):
+                # a written-out state (a compiled extension type): its kinds are not known here
+                raise TypeError(f"{name}: {base.__name__} writes its fields out, so a subclass "
+                                "cannot be made by StateMeta; subclass it without the "
+                                "metaclass and without new fields, or write yours out too")
             kinds.update(getattr(base, "_field_kinds", {}))
         kinds.update(own)
         cls._field_kinds = kinds  # type: ignore[attr-defined]

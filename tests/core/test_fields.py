@@ -62,3 +62,14 @@ def test_the_metaclass_clones_with_the_same_lines() -> None:
                                   "new.phase = self.phase"]
     made = StateMeta("Made", (), dict(namespace))
     assert made._fields == ("hands", "phase") and made.__slots__ == ("hands", "phase")
+
+
+def test_the_metaclass_refuses_to_extend_a_written_out_state() -> None:
+    # it cannot know the written-out class's copy kinds, and would make a clone and a field
+    # table without them (the pure build would then fail on a missing field, the compiled one
+    # read a zeroed C field)
+    import pytest
+
+    with pytest.raises(TypeError, match="writes its fields out"):
+        StateMeta("Sub", (spy_tracker_rules.SpyTrackerState,),
+                  {"__annotations__": {"extra": "int"}})
