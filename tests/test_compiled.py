@@ -119,6 +119,15 @@ def test_an_edited_source_never_runs_its_stale_extension_module(tmp_path: Path) 
     assert fresh["warnings"] == []
     forced = probe(FIELDCRAFT_PURE="1")
     assert forced["file"].endswith("constants.py") and forced["other"].endswith("search.py")
+    manifest_path = tmp_path / "fieldcraft" / "_compiled.json"
+    manifest = manifest_path.read_text()
+    doc = json.loads(manifest)  # as if another Python had compiled this source last
+    doc["modules"][_SMALL]["ext"] = "constants.cpython-399-other.so"
+    manifest_path.write_text(json.dumps(doc))
+    other_python = probe()
+    assert other_python["file"].endswith("constants.py")
+    assert other_python["other"].endswith("search.py")
+    manifest_path.write_text(manifest)
     source = tmp_path / module_path(_SMALL)
     source.write_text(source.read_text() + "\nEDITED = True\n")
     stale = probe()
