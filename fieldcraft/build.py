@@ -1,10 +1,13 @@
-"""Which build of fieldcraft is running: the pure-Python modules, or some compiled ones.
+"""The compiled build: which modules it compiles, how, and when a compiled module may run.
 
-The Python source is the one source of truth; a compiled build is the same modules turned into
-extension modules (Cython, see docs/performance.md), found by Python's import system before the
-``.py`` beside them. This module names the hot modules a compiled build compiles and tells, by
-asking the import system where each would load from (without importing the games), which of
-them are extension modules now.
+The Python source is the one source of truth; the compiled build is the same hot modules turned
+into extension modules by Cython at install (``hatch_build.py`` calls ``compile_in_place``),
+beside their sources. Python's import system would load such a module before the ``.py`` beside
+it even after the ``.py`` was edited, so ``install_guard`` (run by ``fieldcraft/__init__.py``)
+puts a finder first that lets an extension module load only if the manifest says it was built
+from the source as it is now (see ``module_states``), and not under ``FIELDCRAFT_PURE=1``.
+``describe`` and ``active_build`` say which build runs (``fieldcraft --version``,
+``bench --json``). docs/performance.md tells the whole story.
 """
 
 from __future__ import annotations
