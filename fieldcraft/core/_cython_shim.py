@@ -9,10 +9,38 @@ from typing import Any
 
 compiled = False
 int = "int"  # noqa: A001 - the names Cython gives its C types
+long = "long"
+longlong = "longlong"
+uint = "uint"
+ulong = "ulong"
 double = "double"
 Py_ssize_t = "Py_ssize_t"
 bint = "bint"
 
 
+def _same(function: Any) -> Any:
+    return function
+
+
 def locals(**_types: Any) -> Any:  # noqa: A001 - Cython's decorator name
-    return lambda function: function
+    return _same
+
+
+def returns(_type: Any) -> Any:
+    return _same
+
+
+def exceptval(*_args: Any, **_kwargs: Any) -> Any:
+    return _same
+
+
+cfunc = ccall = inline = final = _same
+
+
+def cast(_type: Any, value: Any, typecheck: bool = False) -> Any:
+    """``cython.cast``: the value itself in Python (a C cast in the compiled build)."""
+    return value
+
+
+def declare(_type: Any = None, value: Any = None, **_kwargs: Any) -> Any:
+    return value

@@ -47,6 +47,8 @@ from fieldcraft.core.spec import GameInfo, GameSpec, GameType
 from fieldcraft.core.text import Event
 from fieldcraft.core.view import Observer
 
+ACTION_LIMIT = 1 << 31
+"""Actions are ints in ``(-ACTION_LIMIT, ACTION_LIMIT)``: the compiled rules take C ints."""
 CHANCE = -1
 """``current_player()`` value when the next action is drawn by chance."""
 TERMINAL = -4
@@ -78,7 +80,8 @@ class Game:
     """
 
     game_type: ClassVar[GameType] = GameType()
-    state_class: ClassVar[type[State]]
+    # ``state_class`` (the game's State subclass) is set on the class by the rules module, or
+    # on the instance by a game compiled as an extension type (whose class is immutable).
 
     def __init__(self, spec: GameSpec, players: int, ruleset: dict[str, Any],
                  overrides: dict[str, Any]):
@@ -265,7 +268,8 @@ class State:
                 raise IllegalActionError(
                     f"an action is an int, got {type(action).__name__} {action!r}"
                 ) from None
-        if not self._is_legal(action):
+        # Rules take C ints in the compiled build: an action outside them is no action of any game.
+        if not -ACTION_LIMIT < action < ACTION_LIMIT or not self._is_legal(action):
             raise IllegalActionError(self._illegal_message(action))
         self._apply(action)
 
@@ -407,7 +411,8 @@ def shuffle(items: list[Any], rng: random.Random) -> None:
     once per search iteration. The bias of 53-bit floats on a few dozen cards is negligible."""
     random_ = rng.random
     for i in range(len(items) - 1, 0, -1):
-        j = int(random_() * (i + 1))
+        r = random_()
+        j = int(r * (i + 1))
         items[i], items[j] = items[j], items[i]
 
 
@@ -420,7 +425,10 @@ def sample_chance(state: State, rng: random.Random) -> int:
     if len(outcomes) == 1:
         return outcomes[0][0]
     first = outcomes[0][1]
-    if all(p == first for _, p in outcomes):
+    for pair in outcomes:
+        if pair[1] != first:
+            break
+    else:  # every outcome equally likely
         return outcomes[rng.randrange(len(outcomes))][0]
     r = rng.random()
     acc = 0.0

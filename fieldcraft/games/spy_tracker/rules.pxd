@@ -20,8 +20,15 @@ cdef class SpyTrackerState(State):
     cdef public object reveal
     cdef public int winner
     cdef public object ending
+    cpdef clone(self)
     cpdef int current_player(self) except? -99
+    cpdef bint is_terminal(self) except -1
+    cpdef bint is_chance_node(self) except -1
     cpdef list legal_actions(self)
+    cpdef bint _is_legal(self, int action) except -1
+    cpdef list chance_outcomes(self)
     @cython.locals(phase=cython.int, card=cython.int, seat=cython.int,
                    kind=cython.int, count=cython.int, attr=cython.int, pool=list, hand=list)
     cpdef _apply(self, int action)
+    cpdef play_chance(self, rng)
+    cpdef list returns(self)
