@@ -349,7 +349,9 @@ def compile_in_place(package_dir: Path = PACKAGE_DIR, modules: list[str] | None 
     if manifest.get("cython") != Cython.__version__ or manifest.get("cflags") != cflags:
         force = True
     hashes = {n: source_hash(source_file(n, package_dir)) for n in names}
-    todo = [n for n in names if force or recorded.get(n) != _record(n, package_dir)]
+    # A module with no extension module yet (new to HOT_MODULES, or deleted) has no record.
+    todo = [n for n in names if force or recorded.get(n) is None
+            or recorded.get(n) != _record(n, package_dir)]
     if todo:
         root = package_dir.parent
         scratch = root / "build" / "cython"
