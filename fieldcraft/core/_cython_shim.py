@@ -37,6 +37,14 @@ def exceptval(*_args: Any, **_kwargs: Any) -> Any:
 cfunc = ccall = inline = final = _same
 
 
+def _directive(*_args: Any, **_kwargs: Any) -> Any:
+    """A compiler directive used as a decorator (``@cython.cpow(True)``)."""
+    return _same
+
+
+cpow = boundscheck = wraparound = cdivision = infer_types = _directive
+
+
 def cast(_type: Any, value: Any, typecheck: bool = False) -> Any:
     """``cython.cast``: the value itself in Python (a C cast in the compiled build)."""
     return value
