@@ -478,9 +478,9 @@ class ISMCTSAgent:
             depth -= 1
 
 
-@cython.locals(w=list, n=list, avail=list, log=list, c=cython.double, best=cython.Py_ssize_t, j=cython.Py_ssize_t,
-               i=cython.Py_ssize_t, k=cython.Py_ssize_t, ni=cython.double, score=cython.double,
-               top=cython.double)
+@cython.locals(w=list, n=list, avail=list, log=list, c=cython.double, best=cython.Py_ssize_t,
+               j=cython.Py_ssize_t, i=cython.Py_ssize_t, k=cython.Py_ssize_t, ni=cython.double,
+               score=cython.double, top=cython.double)
 def _ucb_best(w: list[float], n: list[int], avail: list[int], log: list[float], c: float,
               usable: list[int] | None) -> int:
     """The child with the highest UCB score (availability counts in the log term): the first
