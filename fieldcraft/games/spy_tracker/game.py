@@ -219,6 +219,11 @@ class SpyTrackerGame(Game):
                 p = 1.0 / left
                 row[left] = [(first + c, p) for c in range(self.num_cards)]
             self.deal_pairs.append(row)
+        # On the instance: the compiled build makes this class an extension type (game.pxd),
+        # whose class attributes cannot be set from outside it.
+        from .rules import SpyTrackerState
+
+        self.state_class = SpyTrackerState
 
     def _info(self) -> GameInfo:
         """The bounds follow from the rules: every challenge costs exactly one Source and the

@@ -1,9 +1,10 @@
 # Cython declarations for the compiled build (docs/performance.md): Spy Tracker's state as an
-# extension type with C fields, and typed locals in the step. The pure build ignores this file;
+# extension type with C fields, and typed locals in its rules. The pure build ignores this file;
 # rules.py stays the source, and the field list here must match its annotations (the
 # conformance suite checks the class; a field missing here fails to compile).
 cimport cython
 from fieldcraft.core.api cimport State
+from fieldcraft.games.spy_tracker.game cimport SpyTrackerGame as TypedGame  # the name stays importable
 
 cdef class SpyTrackerState(State):
     cdef public list actions
@@ -24,11 +25,36 @@ cdef class SpyTrackerState(State):
     cpdef int current_player(self) except? -99
     cpdef bint is_terminal(self) except -1
     cpdef bint is_chance_node(self) except -1
+    @cython.locals(phase=int, count=int, first=int, c=int, g=TypedGame)
     cpdef list legal_actions(self)
+    @cython.locals(phase=int, pool=list, card=int, i=Py_ssize_t, standing=int, kind=int,
+                   count=int, attr=int, g=TypedGame)
     cpdef bint _is_legal(self, int action) except -1
+    @cython.locals(bids=list, count=int, mask=long, i=Py_ssize_t)
+    cpdef long traits_bid_at_count(self) except? -1
+    @cython.locals(phase=int, g=TypedGame, pool=list, left=Py_ssize_t, pairs=list)
     cpdef list chance_outcomes(self)
-    @cython.locals(phase=cython.int, card=cython.int, seat=cython.int,
-                   kind=cython.int, count=cython.int, attr=cython.int, pool=list, hand=list)
+    @cython.locals(phase=int, card=int, seat=int, kind=int, count=int, attr=int, pool=list,
+                   hand=list, g=TypedGame)
     cpdef _apply(self, int action)
+    @cython.locals(g=TypedGame, pool=list, hands=list, actions=list, cps=int, base=int,
+                   size=int, last=Py_ssize_t, i=Py_ssize_t, j=Py_ssize_t, r=double, seat=int,
+                   hand=list, first=int, card=int)
     cpdef play_chance(self, rng)
+    @cython.locals(later=long)
+    cdef _hand_dealt(self, int seat)
+    @cython.locals(g=TypedGame)
+    cdef _deal_to(self, int seat)
+    @cython.locals(players=int, step=int, other=int)
+    cdef int _next_active(self, int seat) except -1
+    @cython.locals(active=long)
+    cdef _start_deal(self)
+    @cython.locals(delta=list, total=int, hand=list, card=int)
+    cpdef int true_count(self, int attr) except? -99999
+    @cython.locals(true=int, challenger=int, bidder=int, right=bint)
+    cpdef tuple resolve(self, bint spot)
+    @cython.locals(g=TypedGame, true=int, loser=int, winner=int, challenger=int, sources=list,
+                   eliminated=bint, hands=list, active=long)
+    cdef _challenge(self, bint spot)
+    cdef _finish(self, int seat, str ending)
     cpdef list returns(self)

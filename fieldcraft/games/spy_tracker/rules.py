@@ -322,7 +322,8 @@ class SpyTrackerState(State):
             hand = hands[seat]
             first = base + seat * size
             for _ in range(self.sources[seat] * cps - len(hand)):
-                j = i + int(random_() * (last - i))  # a partial Fisher-Yates over the pool
+                r = random_()
+                j = i + int(r * (last - i))  # a partial Fisher-Yates over the pool
                 card = pool[j]
                 pool[j] = pool[i]
                 pool[i] = card
@@ -523,5 +524,3 @@ class SpyTrackerState(State):
         else:
             assert phase == OPENING and self.player == CHANCE and not any(self.hands)
 
-
-SpyTrackerGame.state_class = SpyTrackerState
