@@ -29,9 +29,11 @@ from .rules import (
     NUM_ATTRIBUTES,
     NUM_SPIES,
     SPOT,
-    SpyTrackerGame,
     SpyTrackerState,
 )
+
+if not cython.compiled:  # the compiled build cimports the extension type (search.pxd)
+    from .game import SpyTrackerGame
 
 # Weight of an opponent bid its own hand makes unlikely, next to one it makes sure (1 + floor):
 # people bluff and are sometimes forced to bid, so an unlikely bid is rare, not impossible.
@@ -108,6 +110,11 @@ class SpyTrackerSearch(SearchModel):
         return table
 
     # -- the model ------------------------------------------------------------------------------
+    @cython.locals(sample=SpyTrackerState, hidden=list, needed=cython.Py_ssize_t,
+                   last=cython.Py_ssize_t, i=cython.Py_ssize_t, j=cython.Py_ssize_t,
+                   r=cython.double, used=cython.Py_ssize_t, size=cython.Py_ssize_t,
+                   other=cython.int, hand=list, g=SpyTrackerGame, base=cython.int, history=list,
+                   first=cython.int, c=cython.int)
     def resample(self, state: SpyTrackerState, seat: int, rng: random.Random
                  ) -> SpyTrackerState:
         """Re-deal every card ``seat`` cannot see (other live hands and the undealt pool) keeping
@@ -125,7 +132,8 @@ class SpyTrackerSearch(SearchModel):
         random_ = rng.random
         last = len(hidden)
         for i in range(needed):
-            j = i + int(random_() * (last - i))
+            r = random_()
+            j = i + int(r * (last - i))
             hidden[i], hidden[j] = hidden[j], hidden[i]
         used = 0
         for other, hand in enumerate(sample.hands):
@@ -135,7 +143,8 @@ class SpyTrackerSearch(SearchModel):
                 used += size
         sample.pool = sorted(hidden[used:])
         g = self.game
-        base, size = g.deal_base, g.num_cards
+        base = g.deal_base
+        size = g.num_cards
         history = sample.actions
         # This round's deal is one run of actions from ``deal_start``, seat after seat, each
         # hand in the order it was dealt: rewrite the other seats' stretches of it.
@@ -213,7 +222,8 @@ class SpyTrackerSearch(SearchModel):
                    count=cython.int, attr=cython.int, best=cython.int, best_value=cython.double,
                    j=cython.int, at_least=cython.double, above=cython.double, spot=cython.double,
                    made=cython.int, cap=cython.int, low=cython.int, start=cython.int, i=cython.int,
-                   a=cython.int, value=cython.double, table=list, state=SpyTrackerState)
+                   a=cython.int, k=cython.int, value=cython.double, table=list, mine=tuple,
+                   hand=list, state=SpyTrackerState, g=SpyTrackerGame)
     def policy_action(self, state: SpyTrackerState, rng: random.Random) -> int:
         """A quick decision for the seat to move from its own hand and the public bids only:
         the heuristic bot's rule (challenge or bid by the odds its hand gives) on cached odds.
@@ -228,9 +238,9 @@ class SpyTrackerSearch(SearchModel):
             best, key = -1, (-1, -1, -1.0)
             for s, n in enumerate(state.sources):
                 if n and s != state.bidder:
-                    k = (state.points[s], n, rng.random())
-                    if k > key:
-                        best, key = s, k
+                    rank = (state.points[s], n, rng.random())
+                    if rank > key:
+                        best, key = s, rank
             return g.next_base + best
         if phase != BIDDING:
             legal = state.legal_actions()
