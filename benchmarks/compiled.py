@@ -7,7 +7,8 @@ so the machine's swings hit both alike:
 
 - random playouts (``bench_game``: steps per second, wall time), every game;
 - ISMCTS iterations per second (``bench_ismcts``: CPU time, best of its runs), every game;
-- the public-API loop (``api_loop``) of every game, and pyspiel's C++ ``liars_dice`` when
+- the public-API loop (``api_loop``) of every game, and the API alone with the moves drawn
+  beforehand (``api_replay_loop``), each beside pyspiel's C++ ``liars_dice`` when
   ``open_spiel`` is installed.
 
 Each figure is the median over rounds, and the ratio compiled/pure is taken from the same
@@ -45,7 +46,8 @@ HOT_MODULES = _HOT  # what is compiled: see fieldcraft/build.py
 
 _WORKER = r"""
 import json, sys, time
-from fieldcraft.sim.bench import api_loop, bench_game, bench_ismcts
+from fieldcraft.sim.bench import (api_loop, api_replay_loop, bench_game, bench_ismcts,
+                                  record_random_games)
 from fieldcraft.core.registry import list_games, load_game
 games, iterations, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[4])
 seconds = float(sys.argv[3])
@@ -55,18 +57,23 @@ out = {"build": active_build()["build"], "games": {}}
 for name in names:
     playouts = bench_game(name, games=games, runs=3, seed=seed)
     search = bench_ismcts(name, positions=4, iterations=iterations, runs=2)
-    loop = api_loop(load_game(name).new_initial_state, seconds, seed)
+    make = load_game(name).new_initial_state
+    loop = api_loop(make, seconds, seed)
+    replay = api_replay_loop(make, record_random_games(make, seed=seed), seconds)
     out["games"][name] = {
         "playout_steps_per_second": playouts["steps_per_second"],
         "ismcts_iterations_per_second": search["ismcts_iterations_per_second_best"],
-        "api_steps_per_second": round(loop)}
+        "api_steps_per_second": round(loop),
+        "api_replay_steps_per_second": round(replay)}
 try:
     import pyspiel
 except ImportError:
     pass
 else:
-    out["liars_dice_steps_per_second"] = round(
-        api_loop(pyspiel.load_game("liars_dice").new_initial_state, seconds, seed))
+    make = pyspiel.load_game("liars_dice").new_initial_state
+    out["liars_dice_steps_per_second"] = round(api_loop(make, seconds, seed))
+    out["liars_dice_replay_steps_per_second"] = round(
+        api_replay_loop(make, record_random_games(make, seed=seed), seconds))
 print(json.dumps(out))
 """
 
@@ -129,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
         return statistics.median(s["games"][game][key] for s in samples[label])
 
     games = list(samples["pure"][0]["games"])
-    keys = ("playout_steps_per_second", "ismcts_iterations_per_second", "api_steps_per_second")
+    keys = ("playout_steps_per_second", "ismcts_iterations_per_second", "api_steps_per_second",
+            "api_replay_steps_per_second")
     report: dict = {"rounds": args.rounds, "build_seconds": build_seconds,
                     "modules": len(HOT_MODULES), "games": {}}
     for game in games:
@@ -140,13 +148,16 @@ def main(argv: list[str] | None = None) -> int:
                       c["games"][game][key] / p["games"][game][key]
                       for p, c in zip(samples["pure"], samples["compiled"], strict=True)), 2)}
             for key in keys}
-    ld = [s["liars_dice_steps_per_second"] for s in samples["pure"] + samples["compiled"]
-          if "liars_dice_steps_per_second" in s]
-    if ld:
+    ld = None
+    for loop in ("api_steps_per_second", "api_replay_steps_per_second"):
+        key = f"liars_dice_{loop[4:]}"
+        ld = [s[key] for s in samples["pure"] + samples["compiled"] if key in s]
+        if not ld:
+            break
         ref = statistics.median(ld)
-        report["liars_dice_steps_per_second"] = round(ref)
+        report[key] = round(ref)
         for game in games:
-            entry = report["games"][game]["api_steps_per_second"]
+            entry = report["games"][game][loop]
             entry["compiled_ratio_to_liars_dice"] = round(entry["compiled"] / ref, 2)
             entry["pure_ratio_to_liars_dice"] = round(entry["pure"] / ref, 2)
     if args.json:
@@ -159,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
           "(median of the rounds' ratios)")
     labels = {"playout_steps_per_second": "random playouts, steps/s",
               "ismcts_iterations_per_second": "ISMCTS iterations/s (CPU)",
-              "api_steps_per_second": "public-API loop, steps/s"}
+              "api_steps_per_second": "public-API loop, steps/s",
+              "api_replay_steps_per_second": "API alone (moves drawn), /s"}
     for game in games:
         print(game)
         for key in keys:
@@ -172,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"x{e['ratio']:.2f}{extra}")
     if ld:
         print(f"pyspiel liars_dice (C++) public-API loop: {report['liars_dice_steps_per_second']:,}"
-              " steps/s")
+              f" steps/s; API alone: {report['liars_dice_replay_steps_per_second']:,} steps/s")
     return 0
 
 

@@ -162,6 +162,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             r["api_steps_per_second"] = row["steps_per_second"]
             r["api_ratio_to_liars_dice"] = row["ratio_to_liars_dice"]
             r["liars_dice_steps_per_second"] = reference
+            r["api_replay_steps_per_second"] = row["replay_steps_per_second"]
+            r["api_replay_ratio_to_liars_dice"] = row["replay_ratio_to_liars_dice"]
+            r["liars_dice_replay_steps_per_second"] = api["liars_dice_replay_steps_per_second"]
     if args.json:
         from fieldcraft.build import active_build
 
@@ -185,6 +188,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         if "api_steps_per_second" in r:
             ratio = r["api_ratio_to_liars_dice"]
             line += (f"\n{'':<26}{r['api_steps_per_second']:>10,} steps/s through the public API"
+                     + (f" ({ratio:.2f}x liars_dice)" if ratio is not None else ""))
+            ratio = r["api_replay_ratio_to_liars_dice"]
+            line += (f"\n{'':<26}{r['api_replay_steps_per_second']:>10,} steps/s of the API "
+                     "alone, moves drawn beforehand"
                      + (f" ({ratio:.2f}x liars_dice)" if ratio is not None else ""))
         if "ismcts_tree_iterations_per_second" in r:
             line += (f"\n{'':<26}{r['ismcts_tree_iterations_per_second']:>10,} ISMCTS "

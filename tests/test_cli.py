@@ -74,6 +74,24 @@ def test_bench_api_times_the_public_api_loop(capsys):
         assert row["liars_dice_steps_per_second"] > 0
         assert row["api_ratio_to_liars_dice"] == pytest.approx(
             row["api_steps_per_second"] / row["liars_dice_steps_per_second"], rel=0.01)
+        assert row["api_replay_ratio_to_liars_dice"] == pytest.approx(
+            row["api_replay_steps_per_second"] / row["liars_dice_replay_steps_per_second"],
+            rel=0.01)
+    # the API alone is faster than the API with the moves drawn in Python at every step
+    assert row["api_replay_steps_per_second"] > row["api_steps_per_second"]
+
+
+def test_the_api_replay_plays_exactly_the_recorded_games():
+    from fieldcraft.core import load_game
+    from fieldcraft.sim.bench import api_replay_loop, record_random_games
+
+    game = load_game("under-current", players=4)
+    games = record_random_games(game.new_initial_state, steps=500, seed=3)
+    assert sum(map(len, games)) >= 500
+    assert all(game.replay(moves).is_terminal() for moves in games)
+    assert api_replay_loop(game.new_initial_state, games, 0.01) > 0
+    with pytest.raises(ValueError, match="ended before"):  # moves beyond the end are noticed
+        api_replay_loop(game.new_initial_state, [games[0] + games[1]], 0.01)
 
 
 def test_bench_reports_both_search_rates_for_a_policy_game(capsys):

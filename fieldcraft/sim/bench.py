@@ -136,11 +136,62 @@ def api_loop(new_state: Any, seconds: float, seed: int = 0) -> float:
             return steps / (now - start)
 
 
+def record_random_games(new_state: Any, steps: int = 20_000, seed: int = 0) -> list[list[int]]:
+    """Seeded random games (as ``api_loop`` plays them) until ``steps`` actions in all: the
+    moves ``api_replay_loop`` replays."""
+    rng = random.Random(seed)
+    games: list[list[int]] = []
+    total = 0
+    while total < steps:
+        state = new_state()
+        moves: list[int] = []
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                action = rng.choices(actions, probs)[0]
+            else:
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            moves.append(action)
+        games.append(moves)
+        total += len(moves)
+    return games
+
+
+def api_replay_loop(new_state: Any, games: list[list[int]], seconds: float) -> float:
+    """Steps per second of the public API alone: ``api_loop``'s calls at every step
+    (``is_terminal``, ``is_chance_node``, ``chance_outcomes`` or ``legal_actions``,
+    ``apply_action``, and ``new_initial_state`` per game) with the moves drawn beforehand
+    (``record_random_games``). ``api_loop`` also times drawing them in Python (``rng.choices``
+    over a chance node's odds costs more than a C++ game's whole step), which depends on how
+    many chance nodes a game has and how wide they are, not on the game's code; this loop
+    compares what two games' APIs cost a researcher per step."""
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for moves in games:
+            state = new_state()
+            following = iter(moves)
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.chance_outcomes()
+                else:
+                    state.legal_actions()
+                state.apply_action(next(following))
+            if next(following, None) is not None:
+                raise ValueError("a replayed game ended before its recorded moves did")
+            steps += len(moves)
+        now = time.perf_counter()
+        if now >= deadline:
+            return steps / (now - start)
+
+
 def bench_api(names: list[str] | None = None, players: int | None = None, rounds: int = 5,
               seconds: float = 1.0) -> dict[str, Any]:
-    """``api_loop`` rates of every game and, when ``open_spiel`` is installed, of pyspiel's C++
-    ``liars_dice`` in the same rounds (alternating, so the machine's swings hit both alike),
-    with each game's median rate as a ratio to it."""
+    """``api_loop`` and ``api_replay_loop`` rates of every game and, when ``open_spiel`` is
+    installed, of pyspiel's C++ ``liars_dice`` in the same rounds (alternating, so the machine's
+    swings hit both alike), with each game's median rates as ratios to it."""
     games = {name: load_game(name, players=players) for name in (names or list_games())}
     try:
         import pyspiel
@@ -148,20 +199,32 @@ def bench_api(names: list[str] | None = None, players: int | None = None, rounds
         reference = None
     else:
         reference = pyspiel.load_game("liars_dice")
-    rates: dict[str, list[float]] = {name: [] for name in games}
-    ref_rates: list[float] = []
+    makers = {name: game.new_initial_state for name, game in games.items()}
+    if reference is not None:
+        makers[LIARS_DICE] = reference.new_initial_state
+    moves = {name: record_random_games(make) for name, make in makers.items()}
+    rates: dict[str, list[float]] = {name: [] for name in makers}
+    replays: dict[str, list[float]] = {name: [] for name in makers}
     for round_ in range(rounds):
-        if reference is not None:
-            ref_rates.append(api_loop(reference.new_initial_state, seconds, round_))
-        for name, game in games.items():
-            rates[name].append(api_loop(game.new_initial_state, seconds, round_))
-    ref = statistics.median(ref_rates) if ref_rates else None
+        for name, make in makers.items():
+            rates[name].append(api_loop(make, seconds / 2, round_))
+            replays[name].append(api_replay_loop(make, moves[name], seconds / 2))
+    rate = {name: statistics.median(r) for name, r in rates.items()}
+    replay = {name: statistics.median(r) for name, r in replays.items()}
+    ref = rate.get(LIARS_DICE)
+    ref_replay = replay.get(LIARS_DICE)
     return {
         "liars_dice_steps_per_second": round(ref) if ref else None,
+        "liars_dice_replay_steps_per_second": round(ref_replay) if ref_replay else None,
         "rounds": rounds,
         "seconds": seconds,
         "games": [{"game": name, "players": game.num_players,
-                   "steps_per_second": round(statistics.median(rates[name])),
-                   "ratio_to_liars_dice": round(statistics.median(rates[name]) / ref, 3)
-                   if ref else None} for name, game in games.items()],
+                   "steps_per_second": round(rate[name]),
+                   "ratio_to_liars_dice": round(rate[name] / ref, 3) if ref else None,
+                   "replay_steps_per_second": round(replay[name]),
+                   "replay_ratio_to_liars_dice": round(replay[name] / ref_replay, 3)
+                   if ref_replay else None} for name, game in games.items()],
     }
+
+
+LIARS_DICE = "pyspiel:liars_dice"
