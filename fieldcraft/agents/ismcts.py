@@ -290,6 +290,14 @@ class ISMCTSAgent:
         return root
 
     def _grow(self, view: Any, root: _Node, limit: int | None, seconds: float | None) -> _Node:
+        _pause_gc()  # the belief pool is drawn in the same spirit: no cycles, many objects
+        try:
+            return self._grow_tree(view, root, limit, seconds)
+        finally:
+            _resume_gc()
+
+    def _grow_tree(self, view: Any, root: _Node, limit: int | None, seconds: float | None
+                   ) -> _Node:
         rng = self.rng
         deadline = None if seconds is None else time.perf_counter() + seconds
         draw = self._sampler(view, rng, limit)
@@ -316,18 +324,14 @@ class ISMCTSAgent:
         )
         iterate = self._iterate
         done = 0
-        _pause_gc()
-        try:
-            while True:
-                if limit is not None and done >= limit:
+        while True:
+            if limit is not None and done >= limit:
+                break
+            if deadline is not None and done % 8 == 0 and time.perf_counter() >= deadline:
+                if done > 0:
                     break
-                if deadline is not None and done % 8 == 0 and time.perf_counter() >= deadline:
-                    if done > 0:
-                        break
-                iterate(root, draw(), rng, settings)
-                done += 1
-        finally:
-            _resume_gc()
+            iterate(root, draw(), rng, settings)
+            done += 1
         self.last_iterations = done
         return root
 
