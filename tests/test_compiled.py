@@ -98,6 +98,7 @@ print(json.dumps({"file": m.__file__, "other": other.__file__,
 
 _SMALL = "fieldcraft.games.under_current.constants"
 _OTHER = "fieldcraft.core.search"
+_NEW = "fieldcraft.games.undercover.setup_steps"
 
 
 @pytest.mark.skipif(importlib.util.find_spec("Cython") is None or shutil.which("cc") is None,
@@ -140,6 +141,10 @@ def test_an_edited_source_never_runs_its_stale_extension_module(tmp_path: Path) 
     again = probe()
     assert again["file"].endswith(".so") and again["other"].endswith(".so")
     assert again["warnings"] == []
+    # a module new to the list (no extension module, nothing recorded) is compiled, not taken
+    # for one that is up to date
+    assert compile_in_place(tmp_path / "fieldcraft", [_SMALL, _OTHER, _NEW]) == [_NEW]
+    assert json.loads(manifest_path.read_text())["modules"][_NEW]["ext"].endswith(".so")
 
 
 _SAMPLE = r"""
@@ -192,10 +197,14 @@ from fieldcraft.core.api import random_playout
 from fieldcraft.agents import View
 from fieldcraft.agents.ismcts import ISMCTSAgent
 import random
-for name in ("spy-tracker", "under-current"):
+for name in ("spy-tracker", "under-current", "against-the-current", "undercover"):
     state = load_game(name).new_initial_state()
     random_playout(state.clone(), random.Random(1))
     state.play_chance(random.Random(2)) if state.is_chance_node() else None
+    rng = random.Random(3)
+    while state.is_chance_node():  # the typed search code runs too (its decorators, math)
+        state.play_chance(rng)
+    ISMCTSAgent(iterations=30, seed=4).act(View(state, state.current_player()))
 print(active_build()["build"], sys.modules["fieldcraft.core._cython_shim"].compiled)
 """
 
