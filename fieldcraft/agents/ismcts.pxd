@@ -18,3 +18,5 @@ cdef class _Node:
     cdef public object chance
     cpdef _Node branch(self, int action)
     cpdef Py_ssize_t add(self, int action) except -1
+
+cdef Py_ssize_t _ucb_best(list w, list n, list avail, list log, double c, list usable) except -1
