@@ -462,7 +462,8 @@ class ISMCTSAgent:
             parent.n[k] += 1
             parent.w[k] += returns[player]
 
-    @cython.locals(state=State, depth=cython.Py_ssize_t, player=cython.int, legal=list)
+    @cython.locals(state=State, depth=cython.Py_ssize_t, player=cython.int, legal=list,
+                   r=cython.double)
     def _rollout(self, state: State, rng: random.Random, search: SearchModel,
                  depth: int) -> list[float]:
         random_ = rng.random
@@ -478,7 +479,8 @@ class ISMCTSAgent:
                 if estimate is not None:
                     return estimate
             legal = state.legal_actions()
-            state._apply(legal[int(random_() * len(legal))])
+            r = random_()
+            state._apply(legal[int(r * len(legal))])
             depth -= 1
 
 

@@ -448,7 +448,7 @@ def _restore_state(cls: type[State], game: Game, values: list[Any]) -> State:
 
 
 @cython.locals(steps=cython.Py_ssize_t, max_steps=cython.Py_ssize_t, player=cython.int,
-               legal=list, state=State)
+               legal=list, state=State, r=cython.double)
 def random_playout(state: State, rng: random.Random, max_steps: int = 1_000_000) -> int:
     """Play uniformly random legal actions (chance by its odds) to the end; returns steps taken."""
     steps = 0
@@ -464,6 +464,7 @@ def random_playout(state: State, rng: random.Random, max_steps: int = 1_000_000)
             action = sample_chance(state, rng)
         else:
             legal = state.legal_actions()
-            action = legal[int(random_() * len(legal))]
+            r = random_()
+            action = legal[int(r * len(legal))]
         state._apply(action)
         steps += 1

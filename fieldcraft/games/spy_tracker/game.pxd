@@ -13,6 +13,6 @@ cdef class SpyTrackerGame(Game):
     cdef public list card_names, deck, delta, card_delta, bid_of, caps, openings
     cdef public object answers, raises
     cdef public int _in_play_stride
-    cdef public list choosers, deal_pairs
+    cdef public list choosers, deal_actions, deal_pairs
     cpdef int bid_action(self, int count, int attr, bint raise_=*) except -1
     cpdef int round_cap(self, int in_play) except -1

@@ -208,6 +208,12 @@ class SpyTrackerGame(Game):
                          if active >> s & 1 and s != bidder]
                 row.append((legal, frozenset(legal)))
             self.choosers.append(row)
+        # deal_actions[seat][card]: the action dealing ``card`` to ``seat``, made once, so that a
+        # deal's legal list and history gather existing ints (the compiled build would make a
+        # new int object for each: most of a random deal step's time there).
+        self.deal_actions: list[list[int]] = [
+            [self.deal_base + seat * self.num_cards + c for c in range(self.num_cards)]
+            for seat in range(players)]
         # deal_pairs[seat][left]: a deal's (action, odds) for every card id, indexed by the
         # cards of the pool instead of building a tuple per card at every dealt card (the deal
         # is most of a game's chance steps). Only ``left`` a round's deal can reach is filled.
@@ -217,7 +223,7 @@ class SpyTrackerGame(Game):
             row = [[] for _ in range(self.num_cards + 1)]
             for left in range(self.num_cards - deal_max + 1, self.num_cards + 1):
                 p = 1.0 / left
-                row[left] = [(first + c, p) for c in range(self.num_cards)]
+                row[left] = [(a, p) for a in self.deal_actions[seat]]
             self.deal_pairs.append(row)
         # On the instance: the compiled build makes this class an extension type (game.pxd),
         # whose class attributes cannot be set from outside it.

@@ -25,7 +25,7 @@ cdef class SpyTrackerState(State):
     cpdef int current_player(self) except? -99
     cpdef bint is_terminal(self) except -1
     cpdef bint is_chance_node(self) except -1
-    @cython.locals(phase=int, count=int, first=int, c=int, g=TypedGame)
+    @cython.locals(phase=int, count=int, ids=list, c=int, g=TypedGame)
     cpdef list legal_actions(self)
     @cython.locals(phase=int, pool=list, card=int, i=Py_ssize_t, standing=int, kind=int,
                    count=int, attr=int, g=TypedGame)
@@ -37,9 +37,8 @@ cdef class SpyTrackerState(State):
     @cython.locals(phase=int, card=int, seat=int, kind=int, count=int, attr=int, pool=list,
                    hand=list, g=TypedGame)
     cpdef _apply(self, int action)
-    @cython.locals(g=TypedGame, pool=list, hands=list, actions=list, cps=int, base=int,
-                   size=int, last=Py_ssize_t, i=Py_ssize_t, j=Py_ssize_t, r=double, seat=int,
-                   hand=list, first=int, card=int)
+    @cython.locals(g=TypedGame, pool=list, hands=list, actions=list, cps=int, last=Py_ssize_t,
+                   i=Py_ssize_t, j=Py_ssize_t, r=double, seat=int, hand=list, ids=list, card=int)
     cpdef play_chance(self, rng)
     @cython.locals(later=long)
     cdef _hand_dealt(self, int seat)

@@ -191,8 +191,8 @@ class SpyTrackerState(State):
         if phase == CHOOSING:
             return self.game.choosers[self.bidder][self.active][0].copy()
         if phase == DEALING:
-            first = self.deal_first
-            return [first + c for c in self.pool]
+            ids = self.game.deal_actions[self.deal_seat]
+            return [ids[c] for c in self.pool]
         if phase == OPENING:
             g = self.game
             return list(range(g.open_base, g.open_base + g.num_players))
@@ -314,13 +314,13 @@ class SpyTrackerState(State):
             return
         g = self.game
         pool, hands, actions = self.pool, self.hands, self.actions
-        cps, base, size = g.cards_per_source, g.deal_base, g.num_cards
+        cps = g.cards_per_source
         random_ = rng.random
         last = len(pool)
         i = 0
         for seat in range(self.deal_seat, len(hands)):
             hand = hands[seat]
-            first = base + seat * size
+            ids = g.deal_actions[seat]
             for _ in range(self.sources[seat] * cps - len(hand)):
                 r = random_()
                 j = i + int(r * (last - i))  # a partial Fisher-Yates over the pool
@@ -328,7 +328,7 @@ class SpyTrackerState(State):
                 pool[j] = pool[i]
                 pool[i] = card
                 hand.append(card)
-                actions.append(first + card)
+                actions.append(ids[card])
                 i += 1
         del pool[:i]
         pool.sort()
