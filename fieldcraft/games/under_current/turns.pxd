@@ -15,6 +15,8 @@ cdef int RETIRE_CHOICE, ROW_CHOICE, SCAN, SNATCH, SNATCH_DRAW, SNATCH_PICK, SPY,
 cdef int SWAP_THEIRS, TARGET, THUMB, YELLOW
 cdef frozenset _TARGETED
 
+cpdef int balance_winner(int blue, int red, int yellow) except? -1
+
 cdef class TurnTables(Game):
     cdef public int num_roles, num_reserve, num_cards, hand_size, row_limit, retire_min_row
     cdef public int snatch_hand, all_known

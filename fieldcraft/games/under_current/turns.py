@@ -342,7 +342,7 @@ class TurnRules(State):
         roles.append(role)
         positions = g.num_players + g.num_reserve
         if len(roles) == positions - 1:  # the last card has nowhere else to go
-            roles.append(next(r for r in range(g.num_roles) if r not in roles))
+            roles.append([r for r in range(g.num_roles) if r not in roles][0])
         if len(roles) < positions:
             return
         for s in range(g.num_players):
@@ -669,7 +669,7 @@ class TurnRules(State):
 
     def _finish(self, faction: int, reason: str) -> None:
         g = self.game
-        seated = any(g.role_faction[self.roles[s]] == faction for s in range(g.num_players))
+        seated = faction in [g.role_faction[self.roles[s]] for s in range(g.num_players)]
         self.winner_faction = faction if seated else -1
         self.how = f"{self.how}:{reason}"
         self.phase = OVER
