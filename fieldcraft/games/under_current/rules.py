@@ -39,6 +39,11 @@ from __future__ import annotations
 
 from typing import Any
 
+try:
+    import cython
+except ImportError:  # pure build without Cython installed
+    from fieldcraft.core import _cython_shim as cython
+
 from fieldcraft.core.api import CHANCE, TERMINAL, FieldcraftError
 from fieldcraft.core.errors import RulesetError
 from fieldcraft.core.spec import GENERAL_SUM, GameInfo, GameType
@@ -255,6 +260,7 @@ class UnderCurrentRules(TurnRules):
     game: UnderCurrentGame
     uniform_chance = True  # every deal, draw, start seat and SNATCH pick is a fair pick
 
+    @cython.locals(game=TurnTables, n=cython.int, positions=cython.int)
     def __init__(self, game: UnderCurrentGame):
         self.game = game
         n = game.num_players

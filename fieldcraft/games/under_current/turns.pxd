@@ -19,7 +19,7 @@ cpdef int balance_winner(int blue, int red, int yellow) except? -1
 
 cdef class TurnTables(Game):
     cdef public int num_roles, num_reserve, num_cards, hand_size, row_limit, retire_min_row
-    cdef public int snatch_hand, all_known
+    cdef public int snatch_hand, all_known, full_role_mask
     cdef public int A_FILE, A_USE, A_TARGET, A_RESERVE, A_OWN, A_ROW, A_RETIRE, A_NAME_RED
     cdef public int A_NAME_BLUE, A_DRAW, A_ROLE, A_START, A_SNATCH
     cdef public list role_faction, card_colour, card_effect, faction_mask, symbol_mask

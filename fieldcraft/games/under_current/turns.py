@@ -82,6 +82,7 @@ class TurnTables(Game):
     retire_min_row: int
     snatch_hand: int
     all_known: int
+    full_role_mask: int
     A_FILE: int
     A_USE: int
     A_TARGET: int
