@@ -39,18 +39,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from fieldcraft.core.api import CHANCE, TERMINAL, FieldcraftError, Game, State
+try:
+    import cython
+except ImportError:  # pure build without Cython installed
+    from fieldcraft.core import _cython_shim as cython
+
+from fieldcraft.core.api import CHANCE, TERMINAL, FieldcraftError
 from fieldcraft.core.errors import RulesetError
-from fieldcraft.core.fields import StateMeta
 from fieldcraft.core.spec import GENERAL_SUM, GameInfo, GameType
 
 from .constants import (
     BLUE,
     CHOOSE_START,
+    DEAL_CARDS,
     DEAL_ROLES,
     DECK_PHASES,
     DECLARE_BLUE,
     DECLARE_RED,
+    DRAW,
     DROP_CHOICE,
     EFFECTS,
     FACTIONS,
@@ -68,6 +74,7 @@ from .constants import (
     ROW_CHOICE,
     SCAN,
     SNATCH,
+    SNATCH_DRAW,
     SNATCH_PICK,
     SWAP,
     SWAP_OWN,
@@ -75,7 +82,7 @@ from .constants import (
     SYMBOLS,
     TARGET,
 )
-from .turns import STEPS, TurnRules
+from .turns import TurnRules, TurnTables
 
 GAME_TYPE = GameType(utility=GENERAL_SUM)
 """Sequential, explicit chance (role deal, card draws, the starting seat, SNATCH's pick),
@@ -98,8 +105,11 @@ def _unique_names(names: list[str], suffix: str = "#{}") -> list[str]:
     return out
 
 
-class UnderCurrentGame(Game):
-    """Fixed tables for one player count: which cards and roles are in play, the action layout."""
+class UnderCurrentGame(TurnTables):
+    """Fixed tables for one player count: which cards and roles are in play, the action layout.
+
+    The tables the rules read at every step are declared on its base, ``TurnTables``
+    (``turns.py``), which the compiled build makes an extension type with C fields."""
 
     game_type = GAME_TYPE
 
@@ -242,55 +252,15 @@ class UnderCurrentGame(Game):
         return f"seat {pos}" if pos < n else f"reserve {pos - n}"
 
 
-class UnderCurrentState(TurnRules, State, metaclass=StateMeta):
-    """One position. Fields are in the order saved states list them."""
+class UnderCurrentRules(TurnRules):
+    """The rules core of a position: who acts, what is legal, what an action does. The fields
+    (and the steps ``_apply`` picks from) are declared on ``TurnRules`` (``turns.py``)."""
 
-    actions: list[int]
-    phase: int
-    roles: list[int]
-    """Role id per position: seats, then reserve slots (filled during the deal)."""
-    hands: list[list[int]]
-    hand_known: list[list[int]]
-    deck: list[int]
-    """Undrawn cards, kept sorted."""
-    row: list[int]
-    row_up: list[int]
-    row_known: list[int]
-    discard: list[int]
-    removed: list[int]
-    removed_known: list[int]
-    role_masks: list[list[int]]
-    eye_record: list[Any]
-    """Per seat, ``[eye seats, thumb seats]`` if it holds an Eye, else ``None``. Written in place
-    during the role deal, so copied (a clone used to share it; playing a clone through the deal
-    wrote into its original). Each entry is written once and never changed."""
-    active: int
-    receiver: int
-    pending: int
-    """The card being passed or used (-1: none)."""
-    pending_known: int
-    saved_known: list[int]
-    effect: int
-    target: int
-    swap_index: int
-    start_seat: int
-    turn: int
-    final_left: int
-    """Turns left in the extra round once the deck ran out; -1 before."""
-    eliminated: int
-    green_queue: list[int]
-    declarations: list[list[int]]
-    """``[seat, red position, blue position]`` per Green declaration."""
-    winner_faction: int
-    """-1 undecided or nobody; set at the end."""
-    how: str
-    draw_seat: int
-    sampled: bool
-    """A resample: its hidden past was imagined, so it has no history."""
-
+    __slots__ = ()
     game: UnderCurrentGame
     uniform_chance = True  # every deal, draw, start seat and SNATCH pick is a fair pick
 
+    @cython.locals(game=TurnTables, n=cython.int, positions=cython.int)
     def __init__(self, game: UnderCurrentGame):
         self.game = game
         n = game.num_players
@@ -329,10 +299,6 @@ class UnderCurrentState(TurnRules, State, metaclass=StateMeta):
         self.sampled = False
 
     # -- core API -------------------------------------------------------------------------------
-    @property
-    def phase_name(self) -> str:
-        return PHASE_NAMES[self.phase]
-
     def current_player(self) -> int:
         phase = self.phase
         if IS_CHANCE[phase]:
@@ -380,9 +346,9 @@ class UnderCurrentState(TurnRules, State, metaclass=StateMeta):
         if phase == TARGET:
             return self._target_actions()
         if phase == SWAP_OWN or phase == DROP_CHOICE:
-            return sorted(g.A_OWN + c for c in self.hands[self.active])
+            return sorted([g.A_OWN + c for c in self.hands[self.active]])
         if phase == SWAP_THEIRS:
-            return sorted(g.A_OWN + c for c in self.hands[self.target])
+            return sorted([g.A_OWN + c for c in self.hands[self.target]])
         if phase == ROW_CHOICE:
             return list(range(g.A_ROW, g.A_ROW + len(self.row)))
         if phase == RETIRE_CHOICE:
@@ -390,7 +356,7 @@ class UnderCurrentState(TurnRules, State, metaclass=StateMeta):
         if phase == CHOOSE_START:
             return list(range(g.A_START, g.A_START + g.num_players))
         if phase == SNATCH_PICK:
-            return sorted(g.A_SNATCH + c for c in self.hands[self.target])
+            return sorted([g.A_SNATCH + c for c in self.hands[self.target]])
         if phase == DECLARE_RED:
             me = self.green_queue[0]
             return [g.A_NAME_RED + p for p in range(g.num_roles) if p != me]
@@ -468,11 +434,11 @@ class UnderCurrentState(TurnRules, State, metaclass=StateMeta):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         phase = self.phase
+        g = self.game
         if phase in DECK_PHASES:
             deck = self.deck
-            odds = self.game.draw_odds[len(deck)]
+            odds = g.draw_odds[len(deck)]
             return [odds[c] for c in deck]
-        g = self.game
         if phase == DEAL_ROLES:
             used = self.roles
             base = g.A_ROLE
@@ -489,16 +455,65 @@ class UnderCurrentState(TurnRules, State, metaclass=StateMeta):
 
     def _apply(self, action: int) -> None:
         self.actions.append(action)
-        STEPS[self.phase](self, action)
+        phase = self.phase
+        if phase == PASS:  # the phases in the order of how often they come up
+            self._step_pass(action)
+        elif phase == RECEIVE:
+            self._step_receive(action)
+        elif phase == DRAW:
+            self._step_draw(action)
+        elif phase == DEAL_CARDS:
+            self._step_deal_card(action)
+        elif phase == DEAL_ROLES:
+            self._step_deal_role(action)
+        elif phase == TARGET:
+            self._step_target(action)
+        elif phase == ROW_CHOICE:
+            self._step_row(action)
+        elif phase == SWAP_OWN:
+            self._step_swap_own(action)
+        elif phase == SWAP_THEIRS:
+            self._step_swap_theirs(action)
+        elif phase == CHOOSE_START:
+            self._step_start(action)
+        elif phase == SNATCH_PICK:
+            self._step_snatch_pick(action)
+        elif phase == DROP_CHOICE:
+            self._step_drop(action)
+        elif phase == RETIRE_CHOICE:
+            self._step_retire(action)
+        elif phase == SNATCH_DRAW:
+            self._step_snatch_draw(action)
+        elif phase == DECLARE_RED:
+            self._step_declare_red(action)
+        elif phase == DECLARE_BLUE:
+            self._step_declare_blue(action)
+        # OVER: nothing happens after the end (``_is_legal`` refuses every action there)
 
     # -- results --------------------------------------------------------------------------------
     def returns(self) -> list[float]:
-        n = self.game.num_players
+        g = self.game
+        n = g.num_players
         if self.phase != OVER or self.winner_faction < 0:
             return [0.0] * n
-        faction = self.game.role_faction
+        faction = g.role_faction
         w = self.winner_faction
         return [1.0 if faction[self.roles[s]] == w else 0.0 for s in range(n)]
+
+
+class UnderCurrentState(UnderCurrentRules):
+    """One position: the rules core (``UnderCurrentRules``) and what reports read of it.
+
+    A plain Python class in both builds (its bases are extension types in the compiled one),
+    so that it stays open to what is done to a Python class, such as a test patching a method
+    in; it adds no field.
+    """
+
+    __slots__ = ()
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
 
     def history(self) -> list[int]:
         if self.sampled:

@@ -15,12 +15,17 @@ from __future__ import annotations
 import random
 from math import erf, sqrt
 
+try:
+    import cython
+except ImportError:  # pure build without Cython installed
+    from fieldcraft.core import _cython_shim as cython
+
 from fieldcraft.core.api import shuffle
 from fieldcraft.core.search import SearchModel
 
 from .constants import BLUE, DECLARE_BLUE, DECLARE_RED, GREEN, OVER, RECEIVE, RED, YELLOW
 from .rules import UnderCurrentGame, UnderCurrentState
-from .turns import balance_winner
+from .turns import TurnRules, TurnTables, balance_winner
 
 PRIORS = {
     4: ((0.27, 0.10, 0.31, 0.40), 0.60, 0.62),
@@ -56,6 +61,10 @@ def _phi(x: float) -> float:
 class UnderCurrentSearch(SearchModel):
     game: UnderCurrentGame
 
+    @cython.locals(seat=cython.int, g=TurnTables, n=cython.int, new=TurnRules, bit=cython.int,
+                   slots=list, s=cython.int, hand=list, known=list, i=cython.Py_ssize_t,
+                   pool=list, where=list, k=cython.Py_ssize_t, pending_hidden=cython.bint,
+                   w=cython.int, public=list, masks=list)
     def resample(self, state: UnderCurrentState, seat: int, rng: random.Random
                  ) -> UnderCurrentState:
         """A full state ``seat`` cannot tell from ``state``: unknown cards and roles re-dealt.
@@ -226,16 +235,30 @@ class UnderCurrentSearch(SearchModel):
 def sample_roles(masks: list[int], num_roles: int, rng: random.Random) -> list[int]:
     """A random assignment of role ids to positions allowed by ``masks`` (one card each).
 
-    Rejection sampling is uniform and usually accepts within a few tries; when knowledge is
-    tight, a search (fewest candidates first, backtracking) finds a deal, and since the true deal
-    is always a solution it never fails.
+    Rejection sampling is uniform and usually accepts within a few tries (a search draws one
+    deal per iteration, so this loop is written for speed: a deal is dropped at its first
+    misfit); when knowledge is tight, a search (``_search_roles``) finds a deal.
     """
     deal = list(range(num_roles))
+    size = len(deal)
+    if len(masks) != size:
+        raise ValueError(f"{len(masks)} role masks for {size} role cards")
     for _ in range(200):  # rejection sampling: uniform over consistent deals
         shuffle(deal, rng)
-        if all(mask >> r & 1 for mask, r in zip(masks, deal, strict=True)):
+        for p in range(size):
+            mask = masks[p]
+            role = deal[p]
+            if not mask >> role & 1:
+                break
+        else:
             return deal[:]
-    # Tight constraints: fall back to a randomised search (always succeeds, slightly biased).
+    return _search_roles(masks, num_roles, rng)
+
+
+def _search_roles(masks: list[int], num_roles: int, rng: random.Random) -> list[int]:
+    """``sample_roles`` under tight constraints: a randomised search, fewest candidates first
+    with backtracking (slightly biased). The true deal is always a solution, so it never
+    fails."""
     order = sorted(range(len(masks)), key=lambda p: (bin(masks[p]).count("1"), rng.random()))
     result = [-1] * len(masks)
 

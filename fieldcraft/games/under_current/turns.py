@@ -1,15 +1,21 @@
 """What each Under Current action does: the deal, a turn's flow, every effect, and scoring.
 
-The state class (``rules.py``) inherits these as methods and applies an action by looking up
-the step for the current phase in :data:`STEPS`, one index instead of a chain of comparisons.
-Knowledge moves here with the cards: each step updates the ``known`` bitmasks and role masks of
-the seats that saw it (see ``rules.py`` for what they mean), so no one ever re-reads history.
+The state's fields are declared here, on :class:`TurnRules`, the base of the state class;
+``rules.py`` adds the rules core on top (who acts, what is legal, and ``_apply``, which picks the
+step for the current phase). Knowledge moves here with the cards: each step updates the
+``known`` bitmasks and role masks of the seats that saw it (see ``rules.py`` for what they
+mean), so no one ever re-reads history.
+
+The compiled build makes :class:`TurnTables` (what the rules read from the game at every step)
+and :class:`TurnRules` extension types with C fields, and the steps C methods (``turns.pxd``);
+this file stays the source of both builds (docs/performance.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from fieldcraft.core.api import Game, State
 
 from .constants import (
     BLUE,
@@ -46,9 +52,6 @@ from .constants import (
     YELLOW,
 )
 
-if TYPE_CHECKING:
-    from .rules import UnderCurrentGame
-
 _TARGETED = frozenset({SWAP, SCAN, SPY, FLIP, SNATCH})
 """Effects that name a seat (FLIP: or a reserve slot) before they resolve."""
 
@@ -62,15 +65,155 @@ def balance_winner(blue: int, red: int, yellow: int) -> int:
     return BLUE if blue > red else RED
 
 
-class TurnRules:
-    """The rule steps of an Under Current state (a mixin: the state class holds the fields)."""
+class TurnTables(Game):
+    """The numbers and tables of a game that the rules read at every step; ``UnderCurrentGame``
+    (``rules.py``) works them out from the ruleset.
 
-    __slots__ = ()
-    game: UnderCurrentGame
+    Declared here, below the rules, so that the compiled build can give both the turn steps and
+    the rules core these as C fields (``turns.pxd``): the game's other attributes stay in its
+    instance dict. See ``UnderCurrentGame`` for what each one is.
+    """
 
-    # -- one step per phase (``STEPS``) ------------------------------------------------------------
+    num_roles: int
+    num_reserve: int
+    num_cards: int
+    hand_size: int
+    row_limit: int
+    retire_min_row: int
+    snatch_hand: int
+    all_known: int
+    full_role_mask: int
+    A_FILE: int
+    A_USE: int
+    A_TARGET: int
+    A_RESERVE: int
+    A_OWN: int
+    A_ROW: int
+    A_RETIRE: int
+    A_NAME_RED: int
+    A_NAME_BLUE: int
+    A_DRAW: int
+    A_ROLE: int
+    A_START: int
+    A_SNATCH: int
+    role_faction: list[int]
+    card_colour: list[int]
+    card_effect: list[int]
+    faction_mask: list[int]
+    symbol_mask: list[int]
+    pass_rows: list[list[list[int]]]
+    draw_odds: list[list[tuple[int, float]]]
+    target_rows: list[list[int]]
+    flip_rows: list[list[int]]
+    retire_rows: list[list[int]]
+    start_odds: list[tuple[int, float]]
+
+
+class TurnRules(State):
+    """The fields of an Under Current state, in the order saved states list them, and the rule
+    steps that change them (the state class, ``rules.py``, derives from this one)."""
+
+    actions: list[int]
+    phase: int
+    roles: list[int]
+    """Role id per position: seats, then reserve slots (filled during the deal)."""
+    hands: list[list[int]]
+    hand_known: list[list[int]]
+    deck: list[int]
+    """Undrawn cards, kept sorted."""
+    row: list[int]
+    row_up: list[int]
+    row_known: list[int]
+    discard: list[int]
+    removed: list[int]
+    removed_known: list[int]
+    role_masks: list[list[int]]
+    eye_record: list[Any]
+    """Per seat, ``[eye seats, thumb seats]`` if it holds an Eye, else ``None``. Written in place
+    during the role deal, so copied (a clone used to share it; playing a clone through the deal
+    wrote into its original). Each entry is written once and never changed."""
+    active: int
+    receiver: int
+    pending: int
+    """The card being passed or used (-1: none)."""
+    pending_known: int
+    saved_known: list[int]
+    effect: int
+    target: int
+    swap_index: int
+    start_seat: int
+    turn: int
+    final_left: int
+    """Turns left in the extra round once the deck ran out; -1 before."""
+    eliminated: int
+    green_queue: list[int]
+    declarations: list[list[int]]
+    """``[seat, red position, blue position]`` per Green declaration."""
+    winner_faction: int
+    """-1 undecided or nobody; set at the end."""
+    how: str
+    draw_seat: int
+    sampled: bool
+    """A resample: its hidden past was imagined, so it has no history."""
+
+    game: TurnTables
+
+    # The compiled build makes this class an extension type with C fields (turns.pxd), which
+    # cannot have StateMeta for a metaclass: so the three things the metaclass makes from the
+    # annotations above are written out here, and the conformance suite checks they say exactly
+    # what it would (fieldcraft.core.fields.written_out_problems).
+    __slots__ = (
+        "actions", "phase", "roles", "hands", "hand_known", "deck", "row", "row_up",
+        "row_known", "discard", "removed", "removed_known", "role_masks", "eye_record",
+        "active", "receiver", "pending", "pending_known", "saved_known", "effect", "target",
+        "swap_index", "start_seat", "turn", "final_left", "eliminated", "green_queue",
+        "declarations", "winner_faction", "how", "draw_seat", "sampled",
+    )
+    _fields = __slots__
+
+    def clone(self) -> TurnRules:
+        """An independent copy of this state (every field above, copied by its kind)."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        new.game = self.game
+        new.actions = self.actions[:]
+        new.phase = self.phase
+        new.roles = self.roles[:]
+        new.hands = [x[:] for x in self.hands]
+        new.hand_known = [x[:] for x in self.hand_known]
+        new.deck = self.deck[:]
+        new.row = self.row[:]
+        new.row_up = self.row_up[:]
+        new.row_known = self.row_known[:]
+        new.discard = self.discard[:]
+        new.removed = self.removed[:]
+        new.removed_known = self.removed_known[:]
+        new.role_masks = [x[:] for x in self.role_masks]
+        new.eye_record = self.eye_record[:]
+        new.active = self.active
+        new.receiver = self.receiver
+        new.pending = self.pending
+        new.pending_known = self.pending_known
+        new.saved_known = self.saved_known[:]
+        new.effect = self.effect
+        new.target = self.target
+        new.swap_index = self.swap_index
+        new.start_seat = self.start_seat
+        new.turn = self.turn
+        new.final_left = self.final_left
+        new.eliminated = self.eliminated
+        new.green_queue = self.green_queue[:]
+        new.declarations = [x[:] for x in self.declarations]
+        new.winner_faction = self.winner_faction
+        new.how = self.how
+        new.draw_seat = self.draw_seat
+        new.sampled = self.sampled
+        return new
+
+    # -- one step per phase (``_apply`` in rules.py picks it) ------------------------------------
     def _step_deal_role(self, action: int) -> None:
-        self._deal_role(action - self.game.A_ROLE)
+        g = self.game
+        self._deal_role(action - g.A_ROLE)
 
     def _step_deal_card(self, action: int) -> None:
         g = self.game
@@ -83,14 +226,16 @@ class TurnRules:
             self._next_setup_draw()
 
     def _step_start(self, action: int) -> None:
-        self.start_seat = action - self.game.A_START
+        g = self.game
+        self.start_seat = action - g.A_START
         self._begin_turn(self.start_seat)
 
     def _step_pass(self, action: int) -> None:
         """The passer and the receiver see the card. While it waits, the others cannot tell
         which card left a hand of several; ``saved_known`` keeps what they knew of the rest,
         restored if the card is used (shown to all)."""
-        card, to = divmod(action, self.game.num_players)  # passes are ids 0.. (A_PASS = 0)
+        g = self.game
+        card, to = divmod(action, g.num_players)  # passes are ids 0.. (A_PASS = 0)
         a = self.active
         hand = self.hands[a]
         known = self.hand_known[a]
@@ -131,27 +276,34 @@ class TurnRules:
             self._target(action - g.A_TARGET)
 
     def _step_retire(self, action: int) -> None:
-        seat, faction = divmod(action - self.game.A_RETIRE, 4)
+        g = self.game
+        seat, faction = divmod(action - g.A_RETIRE, 4)
         self._retire(seat, faction)
 
     def _step_swap_own(self, action: int) -> None:
-        self.swap_index = self.hands[self.active].index(action - self.game.A_OWN)
+        g = self.game
+        self.swap_index = self.hands[self.active].index(action - g.A_OWN)
         self.phase = SWAP_THEIRS
 
     def _step_swap_theirs(self, action: int) -> None:
-        self._swap(self.hands[self.target].index(action - self.game.A_OWN))
+        g = self.game
+        self._swap(self.hands[self.target].index(action - g.A_OWN))
 
     def _step_drop(self, action: int) -> None:
-        self._drop(action - self.game.A_OWN)
+        g = self.game
+        self._drop(action - g.A_OWN)
 
     def _step_row(self, action: int) -> None:
-        self._row_choice(action - self.game.A_ROW)
+        g = self.game
+        self._row_choice(action - g.A_ROW)
 
     def _step_snatch_pick(self, action: int) -> None:
-        self._snatch(action - self.game.A_SNATCH)
+        g = self.game
+        self._snatch(action - g.A_SNATCH)
 
     def _step_snatch_draw(self, action: int) -> None:
-        self._draw(self.target, action - self.game.A_DRAW)
+        g = self.game
+        self._draw(self.target, action - g.A_DRAW)
         self._end_turn()
 
     def _step_draw(self, action: int) -> None:
@@ -171,19 +323,18 @@ class TurnRules:
         self._begin_turn((a + 1) % g.num_players)
 
     def _step_declare_red(self, action: int) -> None:
-        self.declarations.append([self.green_queue[0], action - self.game.A_NAME_RED, -1])
+        g = self.game
+        self.declarations.append([self.green_queue[0], action - g.A_NAME_RED, -1])
         self.phase = DECLARE_BLUE
 
     def _step_declare_blue(self, action: int) -> None:
-        self.declarations[-1][2] = action - self.game.A_NAME_BLUE
+        g = self.game
+        self.declarations[-1][2] = action - g.A_NAME_BLUE
         self.green_queue.pop(0)
         if not self.green_queue:
             self._finish_declarations()
         else:
             self.phase = DECLARE_RED
-
-    def _step_over(self, action: int) -> None:
-        """Nothing happens after the end (``_is_legal`` refuses every action there)."""
 
     # -- setup -------------------------------------------------------------------------------------
     def _deal_role(self, role: int) -> None:
@@ -192,7 +343,7 @@ class TurnRules:
         roles.append(role)
         positions = g.num_players + g.num_reserve
         if len(roles) == positions - 1:  # the last card has nowhere else to go
-            roles.append(next(r for r in range(g.num_roles) if r not in roles))
+            roles.append([r for r in range(g.num_roles) if r not in roles][0])
         if len(roles) < positions:
             return
         for s in range(g.num_players):
@@ -234,7 +385,8 @@ class TurnRules:
     # -- turn structure ----------------------------------------------------------------------------
     def _begin_turn(self, seat: int) -> None:
         """Start ``seat``'s turn; a seat with no cards skips (its turn still counts)."""
-        n = self.game.num_players
+        g = self.game
+        n = g.num_players
         hands = self.hands
         while True:
             self.active = seat
@@ -299,14 +451,15 @@ class TurnRules:
 
     def _file(self, card: int, known: int) -> None:
         """Add a face-down card to the row; past the limit the oldest face-down card turns up."""
+        g = self.game
         row_up = self.row_up
         self.row.append(card)
         row_up.append(0)
         self.row_known.append(known)
-        if row_up.count(0) > self.game.row_limit:
+        if row_up.count(0) > g.row_limit:
             oldest = row_up.index(0)
             row_up[oldest] = 1
-            self.row_known[oldest] = self.game.all_known
+            self.row_known[oldest] = g.all_known
 
     # -- effects -----------------------------------------------------------------------------------
     def _resolve(self, effect: int) -> None:
@@ -353,7 +506,8 @@ class TurnRules:
                     return True
             return False
         if eff == SNATCH:
-            a, size = self.active, self.game.snatch_hand
+            g = self.game
+            a, size = self.active, g.snatch_hand
             for s, hand in enumerate(self.hands):
                 if len(hand) == size and s != a:
                     return True
@@ -468,7 +622,7 @@ class TurnRules:
             role = self.roles[self.eliminated]
             colour = g.role_faction[role]
             informer = g.role_rank[role] == "Informer"
-            if any(g.card_colour[c] == colour for c in self.row):
+            if colour in [g.card_colour[c] for c in self.row]:
                 # whether cards leave the row shows everyone if the retired seat is an Informer
                 seen = g.informer_mask if informer else ~g.informer_mask
                 for masks in self.role_masks:
@@ -482,7 +636,7 @@ class TurnRules:
                 self.row = [self.row[i] for i in keep]
                 self.row_up = [1] * len(keep)
                 self.row_known = [g.all_known] * len(keep)
-        if any(g.card_colour[c] == GREEN for c in self.row):
+        if GREEN in [g.card_colour[c] for c in self.row]:
             self._finish(GREEN, "green_card")
             return
         n = g.num_players
@@ -516,32 +670,10 @@ class TurnRules:
 
     def _finish(self, faction: int, reason: str) -> None:
         g = self.game
-        seated = any(g.role_faction[self.roles[s]] == faction for s in range(g.num_players))
+        seated = faction in [g.role_faction[self.roles[s]] for s in range(g.num_players)]
         self.winner_faction = faction if seated else -1
         self.how = f"{self.how}:{reason}"
         self.phase = OVER
         full = [1 << r for r in self.roles]
         for v in range(len(self.role_masks)):  # the end reveals every role card
             self.role_masks[v] = full[:]
-
-
-STEPS: tuple[Callable[[Any, int], None], ...] = (
-    TurnRules._step_deal_role,     # DEAL_ROLES
-    TurnRules._step_deal_card,     # DEAL_CARDS
-    TurnRules._step_start,         # CHOOSE_START
-    TurnRules._step_pass,          # PASS
-    TurnRules._step_receive,       # RECEIVE
-    TurnRules._step_target,        # TARGET
-    TurnRules._step_retire,        # RETIRE_CHOICE
-    TurnRules._step_swap_own,      # SWAP_OWN
-    TurnRules._step_swap_theirs,   # SWAP_THEIRS
-    TurnRules._step_drop,          # DROP_CHOICE
-    TurnRules._step_row,           # ROW_CHOICE
-    TurnRules._step_snatch_pick,   # SNATCH_PICK
-    TurnRules._step_snatch_draw,   # SNATCH_DRAW
-    TurnRules._step_draw,          # DRAW
-    TurnRules._step_declare_red,   # DECLARE_RED
-    TurnRules._step_declare_blue,  # DECLARE_BLUE
-    TurnRules._step_over,          # OVER
-)
-"""``STEPS[phase](state, action)`` applies a legal action in that phase."""

@@ -1,0 +1,129 @@
+# Cython declarations for the compiled build (docs/performance.md); the pure build ignores this
+# file and turns.py stays the source. ``TurnTables`` (what the rules read from the game at every
+# step) and ``TurnRules`` (the state's fields and the steps) become extension types with C
+# fields; the steps are C methods with typed locals. The field list here must match the
+# annotations in turns.py (the conformance suite checks the class; a field missing here fails
+# to compile).
+cimport cython
+from fieldcraft.core.api cimport Game, State
+
+# The vocabulary as C ints in this module (imported from constants.py, which stays Python), so
+# that comparing a phase or an effect is a C comparison.
+cdef int BLUE, BURN, CHOOSE_START, DEAL_CARDS, DECLARE_BLUE, DECLARE_RED, DRAW, DROP
+cdef int DROP_CHOICE, EYE, FETCH, FLIP, GREEN, OVER, PASS, PEEK, RECEIVE, RED, RETIRE
+cdef int RETIRE_CHOICE, ROW_CHOICE, SCAN, SNATCH, SNATCH_DRAW, SNATCH_PICK, SPY, SWAP, SWAP_OWN
+cdef int SWAP_THEIRS, TARGET, THUMB, YELLOW
+cdef frozenset _TARGETED
+
+cpdef int balance_winner(int blue, int red, int yellow) except? -1
+
+cdef class TurnTables(Game):
+    cdef public int num_roles, num_reserve, num_cards, hand_size, row_limit, retire_min_row
+    cdef public int snatch_hand, all_known, full_role_mask
+    cdef public int A_FILE, A_USE, A_TARGET, A_RESERVE, A_OWN, A_ROW, A_RETIRE, A_NAME_RED
+    cdef public int A_NAME_BLUE, A_DRAW, A_ROLE, A_START, A_SNATCH
+    cdef public list role_faction, card_colour, card_effect, faction_mask, symbol_mask
+    cdef public list pass_rows, draw_odds, target_rows, flip_rows, retire_rows, start_odds
+
+cdef class TurnRules(State):
+    cdef public list actions
+    cdef public int phase
+    cdef public list roles, hands, hand_known, deck, row, row_up, row_known, discard, removed
+    cdef public list removed_known, role_masks, eye_record
+    cdef public int active, receiver, pending, pending_known
+    cdef public list saved_known
+    cdef public int effect, target, swap_index, start_seat, turn, final_left, eliminated
+    cdef public list green_queue, declarations
+    cdef public int winner_faction
+    cdef public str how
+    cdef public int draw_seat
+    cdef public bint sampled
+
+    @cython.locals(new=TurnRules)
+    cpdef clone(self)
+
+    # one step per phase
+    @cython.locals(g=TurnTables)
+    cdef void _step_deal_role(self, int action) except *
+    @cython.locals(g=TurnTables, seat=int, hand=list)
+    cdef void _step_deal_card(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_start(self, int action) except *
+    @cython.locals(g=TurnTables, card=int, to=int, a=int, hand=list, known=list, i=Py_ssize_t,
+                   j=Py_ssize_t, pair=int)
+    cdef void _step_pass(self, int action) except *
+    @cython.locals(g=TurnTables, card=int)
+    cdef void _step_receive(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_target(self, int action) except *
+    @cython.locals(g=TurnTables, seat=int, faction=int)
+    cdef void _step_retire(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_swap_own(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_swap_theirs(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_drop(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_row(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_snatch_pick(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_snatch_draw(self, int action) except *
+    @cython.locals(g=TurnTables, a=int, deck=list, hand=list)
+    cdef void _step_draw(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_declare_red(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_declare_blue(self, int action) except *
+
+    # setup
+    @cython.locals(g=TurnTables, roles=list, positions=int, s=int)
+    cdef void _deal_role(self, int role) except *
+    @cython.locals(g=TurnTables, n=int)
+    cdef void _identity_confirmation(self) except *
+    @cython.locals(g=TurnTables, n=int, seat=int, hands=list)
+    cdef void _next_setup_draw(self) except *
+
+    # turn structure
+    @cython.locals(g=TurnTables, n=int, hands=list)
+    cdef void _begin_turn(self, int seat) except *
+    @cython.locals(left=int)
+    cdef bint _count_turn(self) except -1
+    @cython.locals(g=TurnTables, a=int)
+    cdef void _end_turn(self) except *
+    cdef void _draw(self, int seat, int card) except *
+    @cython.locals(hand=list, known=list, i=Py_ssize_t, j=Py_ssize_t)
+    cdef int _take_from_hand(self, int seat, int card, int keep_mask) except? -1
+    @cython.locals(g=TurnTables, row_up=list, oldest=Py_ssize_t)
+    cdef void _file(self, int card, int known) except *
+
+    # effects
+    @cython.locals(g=TurnTables, a=int, bit=int, known=list, i=Py_ssize_t)
+    cdef void _resolve(self, int effect) except *
+    @cython.locals(g=TurnTables, eff=int, a=int, size=int, s=int, hand=list)
+    cdef bint _has_target(self) except -1
+    @cython.locals(a=int, eff=int, bit=int, known=list, i=Py_ssize_t)
+    cdef void _target(self, int seat) except *
+    @cython.locals(a=int, roles=list, masks=list)
+    cdef void _flip(self, int pos) except *
+    @cython.locals(a=int, t=int, pair=int, mine=int, theirs=int, mine_known=int,
+                   theirs_known=int)
+    cdef void _swap(self, int their_index) except *
+    @cython.locals(a=int, was_single=bint, old=int)
+    cdef void _drop(self, int card) except *
+    @cython.locals(t=int, was_single=bint, old=int)
+    cdef void _snatch(self, int card) except *
+    @cython.locals(a=int)
+    cdef void _row_choice(self, int index) except *
+    @cython.locals(g=TurnTables, masks=list)
+    cdef void _retire(self, int seat, int faction) except *
+
+    # scoring
+    @cython.locals(g=TurnTables)
+    cpdef void _score(self, str ending) except *  # cpdef: a test scores a set-up position
+    @cython.locals(g=TurnTables, roles=list)
+    cdef void _finish_declarations(self) except *
+    cdef void _balance(self) except *
+    @cython.locals(g=TurnTables)
+    cdef void _finish(self, int faction, str reason) except *
