@@ -5,7 +5,8 @@ source unchanged: pure-Python mode, ``annotation_typing=False`` so annotations k
 Python meaning), and then times both trees alternately, each round a fresh process per build,
 so the machine's swings hit both alike:
 
-- random playouts (``bench_game``: steps per second, wall time), every game;
+- random playouts (``bench_game``: steps per second, wall time, 600 games x 3 a round), every
+  game;
 - ISMCTS iterations per second (``bench_ismcts``: CPU time, best of its runs), every game;
 - the public-API loop (``api_loop``) of every game, and the API alone with the moves drawn
   beforehand (``api_replay_loop``), each beside pyspiel's C++ ``liars_dice`` when
@@ -101,7 +102,9 @@ def run_tree(tree: Path, games: int, iterations: int, seconds: float, seed: int,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--games", type=int, default=150, help="random playouts per run")
+    parser.add_argument("--games", type=int, default=600,
+                        help="random playouts per run (a compiled run of 150 lasts a few "
+                        "milliseconds: too short to time)")
     parser.add_argument("--iterations", type=int, default=400, help="ISMCTS iterations a search")
     parser.add_argument("--seconds", type=float, default=0.5, help="API loop time per game")
     parser.add_argument("--game", action="append", default=[], help="only these games")
