@@ -1,8 +1,9 @@
 """The event cards: shuffling the face-down pile, drawing on a 6, the challenge and each card's
 effect and target.
 
-A mixin of :class:`~.rules.AgainstTheCurrentState` (it works on that class's fields and
-declares none of its own). The pile is the game's only hidden information: it is dealt by
+A base class of :class:`~.rules.AgainstTheCurrentState`, built on the turn rules
+(:class:`~.turns.Turns`); it works on the fields of :class:`~.game.AgainstTheCurrentFields` and
+declares none of its own. The pile is the game's only hidden information: it is dealt by
 chance actions (``deck card X``) when shuffled and then drawn from the top without chance, so
 ``resample`` can re-deal the undrawn part and rewrite those actions.
 """
@@ -46,14 +47,15 @@ from .layout import (
     TARGET,
     TOKENS,
 )
+from .turns import Turns
 
 _TOKEN_MODES = {TAIL_CURRENT: E_FWD1, SAFE_SHELTER: E_SHELTER, RIVER_SUPPORT: E_SUPPORT}
 
 
-class EventDeck:
+class EventDeck(Turns):
     """The event-card rules of the state (see the module docstring)."""
 
-    __slots__ = ()  # the state declares every field
+    __slots__ = ()  # AgainstTheCurrentFields declares every field
 
     def _start_shuffle(self, counts: list[int]) -> None:
         """Deal a face-down pile by chance nodes; ``pile_hist`` remembers where in the history

@@ -2,13 +2,15 @@
 passed over), the roll, the ability windows, the landing and its terrain result, arrival in
 River Sanctuary and the tributary it claims, and the wheel turning after each round.
 
-A mixin of :class:`~.rules.AgainstTheCurrentState` (it works on that class's fields and
-declares none of its own), kept apart from the API and setup so the movement rules, the
-densest of the game, read on their own.
+A base class of :class:`~.rules.AgainstTheCurrentState`: it works on the fields of
+:class:`~.game.AgainstTheCurrentFields` and declares none of its own, and is kept apart from
+the API and setup so the movement rules, the densest of the game, read on their own. The event
+deck (:mod:`.events`) builds on it; the state class builds on that.
 """
 
 from __future__ import annotations
 
+from .game import AgainstTheCurrentFields
 from .layout import (
     A_BURST,
     A_ECHO_DOWN,
@@ -38,10 +40,10 @@ from .layout import (
 )
 
 
-class Turns:
+class Turns(AgainstTheCurrentFields):
     """The turn rules of the state (see the module docstring)."""
 
-    __slots__ = ()  # the state declares every field
+    __slots__ = ()  # AgainstTheCurrentFields declares every field
 
     def _begin_turn(self) -> None:
         """Start ``self.seat``'s turn, skipping finished players and players whose every token
@@ -273,6 +275,11 @@ class Turns:
                 np = self.pos[t] + r
                 self.pos[t] = np if np > 0 else 0
         self._after_move()
+
+    def _draw_event(self) -> None:
+        """Draw an event card: the event deck's step (:mod:`.events`, a subclass), declared
+        here so that a turn hands over to it as a C call in the compiled build."""
+        raise NotImplementedError
 
     def _after_move(self) -> None:
         g = self.game
