@@ -21,9 +21,9 @@ cdef class EventDeck(Turns):
     @cython.locals(phase=int)
     cdef _apply_event(self, int action)
     cdef _discard(self)
-    @cython.locals(sanct=int, pos=list)
+    @cython.locals(g=AgainstTheCurrentGame, sanct=int, pos=list)
     cdef list _own_unfinished(self, int s)
-    @cython.locals(tokens=list, low=int)
+    @cython.locals(tokens=list, low=int, pos=list)
     cdef list _rearmost(self, int s)
     @cython.locals(ev=int, s=int, n=int, opts=list, mode=int, o=int, tokens=list, high=int,
                    limit=int, stopped=list, g=AgainstTheCurrentGame)

@@ -119,7 +119,8 @@ class EventDeck(Turns):
         self.event = -1
 
     def _own_unfinished(self, s: int) -> list[int]:
-        sanct = self.game.sanctuary
+        g = self.game
+        sanct = g.sanctuary
         pos = self.pos
         return [t for t in range(TOKENS * s, TOKENS * s + TOKENS) if pos[t] < sanct]
 
@@ -127,8 +128,9 @@ class EventDeck(Turns):
         tokens = self._own_unfinished(s)
         if not tokens:
             return []
-        low = min(self.pos[t] for t in tokens)
-        return [t for t in tokens if self.pos[t] == low]
+        pos = self.pos
+        low = min([pos[t] for t in tokens])
+        return [t for t in tokens if pos[t] == low]
 
     def _effect(self) -> None:
         """Carry out the drawn card after a passed challenge: either at once or by asking the
@@ -136,12 +138,13 @@ class EventDeck(Turns):
         it)."""
         ev = self.event
         s = self.seat
-        n = self.game.num_players
+        g = self.game
+        n = g.num_players
         opts: list[int] = []
         mode = 0
         if ev == EXTRA_ROLL:
             self._discard()
-            if self.pos[self.mover] < self.game.sanctuary:
+            if self.pos[self.mover] < g.sanctuary:
                 self.extra = True
                 self.phase = ROLL
             else:
@@ -160,18 +163,18 @@ class EventDeck(Turns):
             for o in range(n):
                 if o != s and self.left[o]:
                     tokens = self._own_unfinished(o)
-                    high = max(self.pos[t] for t in tokens)
-                    opts.extend(A_TARGET_TOKEN + t for t in tokens if self.pos[t] == high)
+                    high = max([self.pos[t] for t in tokens])
+                    opts.extend([A_TARGET_TOKEN + t for t in tokens if self.pos[t] == high])
         elif ev == PRESSURE_WAVE:
             mode = E_WAVE
             for o in range(n):
                 if o != s:
-                    opts.extend(A_TARGET_TOKEN + t for t in self._own_unfinished(o))
+                    opts.extend([A_TARGET_TOKEN + t for t in self._own_unfinished(o)])
         elif ev == DETOUR or ev == HABITAT_SQUEEZE:
             mode = E_DETOUR if ev == DETOUR else E_SQUEEZE
             opts = [A_TARGET_SEAT + o for o in range(n) if o != s and self.left[o]]
         elif ev == SECOND_CHANCE:
-            limit = 2 if self.game.second_chance_served else 1
+            limit = 2 if g.second_chance_served else 1
             stopped = [t for t in self._own_unfinished(s) if 0 < self.stop[t] <= limit]
             if stopped:
                 opts = [A_TARGET_TOKEN + t for t in stopped]
@@ -180,7 +183,6 @@ class EventDeck(Turns):
                 opts = [A_TARGET_TOKEN + t for t in self._rearmost(s)]
                 mode = E_FWD1
         elif ev == CLEANUP_CREW:
-            g = self.game
             opts = [g.a_remove + m for m, card in enumerate(self.markers) if card >= 0]
             if not opts:
                 opts = [A_TARGET_TOKEN + t for t in self._own_unfinished(s)]

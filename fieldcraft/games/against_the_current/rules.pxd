@@ -18,7 +18,7 @@ cdef class AgainstTheCurrentState(EventDeck):
     cpdef int current_player(self) except? -99
     cpdef bint is_terminal(self) except -1
     cpdef bint is_chance_node(self) except -1
-    @cython.locals(phase=int)
+    @cython.locals(phase=int, g=TypedGame)
     cpdef list legal_actions(self)
     @cython.locals(phase=int, g=TypedGame, e=int, t=int, s=int)
     cpdef bint _is_legal(self, int action) except -1
@@ -31,5 +31,5 @@ cdef class AgainstTheCurrentState(EventDeck):
     cdef _apply_setup(self, int action)
     @cython.locals(g=TypedGame, out=list, t=int, i=int)
     cpdef list scores(self)
-    @cython.locals(out=list)
+    @cython.locals(out=list, g=TypedGame)
     cpdef list returns(self)

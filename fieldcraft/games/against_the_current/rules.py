@@ -145,7 +145,8 @@ class AgainstTheCurrentState(EventDeck):
     def legal_actions(self) -> list[int]:
         phase = self.phase
         if phase == ROLL:
-            return list(self.game.roll_actions)
+            g = self.game
+            return list(g.roll_actions)
         if not IS_CHANCE[phase]:
             return self.options[:]
         return [a for a, _ in self.chance_outcomes()]
@@ -154,11 +155,11 @@ class AgainstTheCurrentState(EventDeck):
         """One comparison per phase instead of a list: a decision is one of ``options`` (empty
         once the game is over), a chance outcome is checked against what is left to draw."""
         phase = self.phase
+        g = self.game
         if phase == ROLL:
-            return A_ROLL <= action < self.game.a_remove
+            return A_ROLL <= action < g.a_remove
         if not IS_CHANCE[phase]:
             return action in self.options
-        g = self.game
         if phase == SHUFFLE:
             e = action - A_SHUFFLE
             return 0 <= e < len(EVENTS) and self.pool[e] > 0
@@ -277,7 +278,8 @@ class AgainstTheCurrentState(EventDeck):
         return min(tied, key=self.finish.index)
 
     def returns(self) -> list[float]:
-        out = [0.0] * self.game.num_players
+        g = self.game
+        out = [0.0] * g.num_players
         if self.phase == END:
             out[self._winner()] = 1.0
         return out

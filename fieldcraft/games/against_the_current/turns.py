@@ -76,7 +76,7 @@ class Turns(AgainstTheCurrentFields):
                 if free:
                     if turn_detour and len(free) > 1:
                         first = base - A_MOVE
-                        low = min(pos[first + a] for a in free)
+                        low = min([pos[first + a] for a in free])
                         free = [a for a in free if pos[first + a] == low]
                     self.options = free
                     self.phase = TOKEN
@@ -100,8 +100,9 @@ class Turns(AgainstTheCurrentFields):
 
     def _rotate(self, steps: int) -> None:
         """Turn the wheel: cards (and the markers on them) move, tokens stay, Pressure clears."""
-        self.rot = (self.rot + steps) % self.game.wheel_currents
-        self.pressure = [-1] * self.game.num_players
+        g = self.game
+        self.rot = (self.rot + steps) % g.wheel_currents
+        self.pressure = [-1] * g.num_players
 
     def _end_turn(self) -> None:
         stop = self.stop
@@ -163,7 +164,8 @@ class Turns(AgainstTheCurrentFields):
         """The terrain a card resolves as: a marker on it overrides the printed terrain."""
         markers = self.markers
         if slot in markers:  # markers lie on distinct cards
-            return self.game.marker_terrain[markers.index(slot)]
+            g = self.game
+            return g.marker_terrain[markers.index(slot)]
         return self.ring[slot]
 
     def current_number(self) -> int:
@@ -265,7 +267,8 @@ class Turns(AgainstTheCurrentFields):
         if r:
             if r == 1:
                 np = self.pos[t] + 1
-                if np >= self.game.sanctuary:
+                g = self.game
+                if np >= g.sanctuary:
                     self._arrive(t, R_AFTER_MOVE)
                     return
                 self.pos[t] = np
@@ -290,7 +293,8 @@ class Turns(AgainstTheCurrentFields):
 
     def _arrive(self, t: int, resume: int) -> None:
         """Put a token in River Sanctuary; its owner then picks an unclaimed tributary."""
-        self.pos[t] = self.game.sanctuary
+        g = self.game
+        self.pos[t] = g.sanctuary
         self.stop[t] = self.shelter[t] = self.support[t] = self.wave[t] = 0
         owner = t // TOKENS
         self.left[owner] -= 1
@@ -299,15 +303,17 @@ class Turns(AgainstTheCurrentFields):
         self.arrived += 1
         self.mover = t
         self.resume = resume
-        self.options = [self.game.a_trib + i for i, c in enumerate(self.claimed) if c < 0]
+        base = g.a_trib
+        self.options = [base + i for i, c in enumerate(self.claimed) if c < 0]
         self.phase = TRIB
 
     def _apply_trib(self, action: int) -> None:
-        i = action - self.game.a_trib
+        g = self.game
+        i = action - g.a_trib
         t = self.mover
         self.claimed[i] = t
         self.trib_of[t] = i
-        if self.arrived == TOKENS * self.game.num_players:
+        if self.arrived == TOKENS * g.num_players:
             self.phase = END
             self.options = []
             return
