@@ -10,6 +10,7 @@ cdef int ATTEMPT, CHALLENGE, ROLL, SHUFFLE, TARGET, R_END_TURN, TOKENS
 cdef int BACKWASH, CLEANUP_CREW, CURRENT_SHIFT, DETOUR, EXTRA_ROLL, HABITAT_SQUEEZE
 cdef int MIGRATION_PUSH, PRESSURE_WAVE, RIVER_SUPPORT, SAFE_SHELTER, SECOND_CHANCE
 cdef int TAIL_CURRENT
+cdef tuple EVENTS
 cdef int E_BACK1, E_DETOUR, E_FWD1, E_FWD2, E_SHELTER, E_SQUEEZE, E_SUPPORT, E_UNSTOP, E_WAVE
 
 cdef class EventDeck(Turns):
@@ -21,12 +22,12 @@ cdef class EventDeck(Turns):
     @cython.locals(phase=int)
     cdef _apply_event(self, int action)
     cdef _discard(self)
-    @cython.locals(g=AgainstTheCurrentGame, sanct=int, pos=list)
+    @cython.locals(g=AgainstTheCurrentGame, sanct=int, pos=list, t=int)
     cdef list _own_unfinished(self, int s)
-    @cython.locals(tokens=list, low=int, pos=list)
+    @cython.locals(tokens=list, low=int, pos=list, t=int)
     cdef list _rearmost(self, int s)
     @cython.locals(ev=int, s=int, n=int, opts=list, mode=int, o=int, tokens=list, high=int,
-                   limit=int, stopped=list, g=AgainstTheCurrentGame)
+                   limit=int, stopped=list, g=AgainstTheCurrentGame, t=int, m=int, card=int)
     cdef _effect(self)
     @cython.locals(g=AgainstTheCurrentGame, o=int, t=int, mode=int, np=int)
     cdef _apply_target(self, int action)

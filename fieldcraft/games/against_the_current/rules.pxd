@@ -11,7 +11,7 @@ cdef int A_DEAL, A_FIRST, A_MOVE, A_PICK, A_ROLL, A_SHUFFLE
 cdef int AFTER_ROLL, ATTEMPT, CHALLENGE, DEAL, END, FIRST, LAND, MARKER, PICK, ROLL, SHUFFLE
 cdef int TOKEN, TRIB, R_AFTER_MOVE, TOKENS
 cdef int CHANCE, TERMINAL
-cdef tuple IS_CHANCE
+cdef tuple IS_CHANCE, EVENTS, TERRAINS
 
 cdef class AgainstTheCurrentState(EventDeck):
     @cython.locals(phase=int)
@@ -23,7 +23,7 @@ cdef class AgainstTheCurrentState(EventDeck):
     @cython.locals(phase=int, g=TypedGame, e=int, t=int, s=int)
     cpdef bint _is_legal(self, int action) except -1
     @cython.locals(phase=int, g=TypedGame, total=int, host=int, free=list, base=int,
-                   n=int)
+                   n=int, e=int, c=int, t=int, s=int)
     cpdef list chance_outcomes(self)
     @cython.locals(phase=int)
     cpdef _apply(self, int action)

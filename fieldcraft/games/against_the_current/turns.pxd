@@ -14,7 +14,7 @@ cdef int R_AFTER_MOVE, STOP_RESULT, TOKENS
 cdef class Turns(AgainstTheCurrentFields):
     @cython.locals(g=AgainstTheCurrentGame, n=int, s=int, base=int, t=int, sanct=int,
                    stop=list, pos=list, detour=list, squeeze=list, free=list,
-                   turn_detour=bint, first=int, low=int)
+                   turn_detour=bint, first=int, low=int, a=int)
     cdef _begin_turn(self)
     @cython.locals(g=AgainstTheCurrentGame)
     cdef _next_seat(self)
