@@ -53,7 +53,8 @@ _TOKEN_MODES = {TAIL_CURRENT: E_FWD1, SAFE_SHELTER: E_SHELTER, RIVER_SUPPORT: E_
 
 
 class EventDeck(Turns):
-    """The event-card rules of the state (see the module docstring)."""
+    """The event-card rules of the state (see the module docstring). As in :class:`Turns`, the
+    game's tables are read through a local ``g = self.game`` that ``events.pxd`` types."""
 
     __slots__ = ()  # AgainstTheCurrentFields declares every field
 
