@@ -137,7 +137,8 @@ class AgainstTheCurrentSearch(SearchModel):
         n = self.game.num_players
         if state.phase < TOKEN:
             return [1.0 / n] * n
-        eta, speed, boost = self.race_model()
+        model = self._race_model  # solved once; read directly, as this runs every iteration
+        eta, speed, boost = model if model is not None else self.race_model()
         return _race_returns(state, self.game, eta, speed, boost)
 
 
