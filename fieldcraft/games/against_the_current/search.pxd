@@ -21,7 +21,7 @@ cdef int A_SHUFFLE, AFTER_ROLL, END, ROLL, STOP_RESULT, TOKEN, TOKENS, TRIB, MAX
                ahead=int, hit=int, oi=int, ki=int, oj=int, top=int,
                sp=double, r=double, total=double, bonus=double, offset=double, c=double,
                ti=double, vi=double, bi=double, si=double, x=double, p=double, pq=double, step=double, rank=double,
-               frac=double, value=double, spread_k=double, w=double, diff=double,
+               frac=double, low=double, high=double, value=double, spread_k=double, w=double, diff=double,
                floor=double, sd=double)
 cdef list _race_returns(AgainstTheCurrentState state, AgainstTheCurrentGame g, list eta,
                         list speed, tuple boost)

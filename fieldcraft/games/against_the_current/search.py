@@ -289,7 +289,8 @@ def _race_returns(state: AgainstTheCurrentState, g: AgainstTheCurrentGame,
                 value = float(free[top])
             else:
                 frac = rank - k
-                value = free[k] * (1.0 - frac) + free[k + 1] * frac
+                low, high = free[k], free[k + 1]
+                value = low * (1.0 - frac) + high * frac
             score[owner[i]] += value
     else:
         step = 1.0
