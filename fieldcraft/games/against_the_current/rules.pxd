@@ -3,6 +3,7 @@
 # the C methods api.pxd declares (same signatures), with typed locals; the layout numbers they
 # compare with are C ints.
 cimport cython
+from fieldcraft.core.api cimport sample_chance
 from fieldcraft.games.against_the_current.events cimport EventDeck
 # (under another name: rules.py re-exports the Python name AgainstTheCurrentGame)
 from fieldcraft.games.against_the_current.game cimport AgainstTheCurrentGame as TypedGame
@@ -25,6 +26,8 @@ cdef class AgainstTheCurrentState(EventDeck):
     @cython.locals(phase=int, g=TypedGame, total=int, host=int, free=list, base=int,
                    n=int, e=int, c=int, t=int, s=int)
     cpdef list chance_outcomes(self)
+    @cython.locals(g=TypedGame, sides=int)
+    cpdef play_chance(self, rng)
     @cython.locals(phase=int)
     cpdef _apply(self, int action)
     @cython.locals(g=TypedGame, phase=int, t=int)

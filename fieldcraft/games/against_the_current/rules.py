@@ -36,9 +36,10 @@ Every chance outcome lies in ``[32, a_trib)`` (``GameInfo.chance_offset`` and
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from fieldcraft.core.api import CHANCE, TERMINAL
+from fieldcraft.core.api import CHANCE, TERMINAL, sample_chance
 
 from .events import EventDeck
 from .game import GAME_TYPE, AgainstTheCurrentGame
@@ -195,6 +196,17 @@ class AgainstTheCurrentState(EventDeck):
             n = g.num_players
             return [(A_FIRST + s, 1.0 / n) for s in range(n)]
         return []
+
+    def play_chance(self, rng: random.Random) -> None:
+        """One chance outcome, drawn exactly as ``sample_chance`` draws it (the same ``rng``
+        calls), so search plays the same games; a die roll, most of the chance a search meets,
+        is drawn without building its list of equally likely outcomes first."""
+        if self.phase == ROLL:
+            g = self.game
+            sides = g.die_sides
+            self._apply(A_ROLL if sides == 1 else A_ROLL + rng.randrange(sides))
+        else:
+            self._apply(sample_chance(self, rng))
 
     def _apply(self, action: int) -> None:
         self.actions.append(action)
