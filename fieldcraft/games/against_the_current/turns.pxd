@@ -31,7 +31,7 @@ cdef class Turns(AgainstTheCurrentFields):
     cpdef int _slot_at(self, int space) except? -1
     @cython.locals(g=AgainstTheCurrentGame)
     cpdef int _space_of(self, int slot) except? -1
-    @cython.locals(markers=list, g=AgainstTheCurrentGame)
+    @cython.locals(markers=list, g=AgainstTheCurrentGame, printed=int)
     cpdef int _terrain(self, int slot) except? -1
     @cython.locals(g=AgainstTheCurrentGame, t=int, np=int, slot=int, terr=int, s=int, a=int,
                    opts=list)

@@ -165,11 +165,13 @@ class Turns(AgainstTheCurrentFields):
 
     def _terrain(self, slot: int) -> int:
         """The terrain a card resolves as: a marker on it overrides the printed terrain."""
-        markers = self.markers
-        if slot in markers:  # markers lie on distinct cards
-            g = self.game
-            return g.marker_terrain[markers.index(slot)]
-        return self.ring[slot]
+        printed = self.ring[slot]
+        g = self.game
+        if printed == g.marker_host:  # markers are only ever placed on host cards
+            markers = self.markers
+            if slot in markers:  # and on distinct ones
+                return g.marker_terrain[markers.index(slot)]
+        return printed
 
     def current_number(self) -> int:
         """The Current (1-based) the wheel shows now."""
