@@ -38,6 +38,7 @@ HOT_MODULES: tuple[str, ...] = (
     "fieldcraft.agents.ismcts",
     "fieldcraft.agents.heuristic",
     "fieldcraft.games.against_the_current.events",
+    "fieldcraft.games.against_the_current.game",
     "fieldcraft.games.against_the_current.notation",
     "fieldcraft.games.against_the_current.rules",
     "fieldcraft.games.against_the_current.search",

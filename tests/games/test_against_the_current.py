@@ -718,6 +718,8 @@ def test_tributaries_override_takes_effect():
     {"terrain_table": {AXO: {OPEN: "PASS"}}},
     {"challenge_success": 1.5},
     {"seat_animals": ["Otter", AXO]},
+    {"wheel_shift": 1 << 40},  # the compiled rules compute with C ints: no overflow, refused
+    {"die_sides": 1 << 31},
 ])
 def test_bad_rulesets_raise(overrides):
     with pytest.raises(RulesetError):

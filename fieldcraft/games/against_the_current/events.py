@@ -1,8 +1,9 @@
 """The event cards: shuffling the face-down pile, drawing on a 6, the challenge and each card's
 effect and target.
 
-A mixin of :class:`~.rules.AgainstTheCurrentState` (it works on that class's fields and
-declares none of its own). The pile is the game's only hidden information: it is dealt by
+A base class of :class:`~.rules.AgainstTheCurrentState`, built on the turn rules
+(:class:`~.turns.Turns`); it works on the fields of :class:`~.game.AgainstTheCurrentFields` and
+declares none of its own. The pile is the game's only hidden information: it is dealt by
 chance actions (``deck card X``) when shuffled and then drawn from the top without chance, so
 ``resample`` can re-deal the undrawn part and rewrite those actions.
 """
@@ -46,14 +47,16 @@ from .layout import (
     TARGET,
     TOKENS,
 )
+from .turns import Turns
 
 _TOKEN_MODES = {TAIL_CURRENT: E_FWD1, SAFE_SHELTER: E_SHELTER, RIVER_SUPPORT: E_SUPPORT}
 
 
-class EventDeck:
-    """The event-card rules of the state (see the module docstring)."""
+class EventDeck(Turns):
+    """The event-card rules of the state (see the module docstring). As in :class:`Turns`, the
+    game's tables are read through a local ``g = self.game`` that ``events.pxd`` types."""
 
-    __slots__ = ()  # the state declares every field
+    __slots__ = ()  # AgainstTheCurrentFields declares every field
 
     def _start_shuffle(self, counts: list[int]) -> None:
         """Deal a face-down pile by chance nodes; ``pile_hist`` remembers where in the history
@@ -117,7 +120,8 @@ class EventDeck:
         self.event = -1
 
     def _own_unfinished(self, s: int) -> list[int]:
-        sanct = self.game.sanctuary
+        g = self.game
+        sanct = g.sanctuary
         pos = self.pos
         return [t for t in range(TOKENS * s, TOKENS * s + TOKENS) if pos[t] < sanct]
 
@@ -125,8 +129,9 @@ class EventDeck:
         tokens = self._own_unfinished(s)
         if not tokens:
             return []
-        low = min(self.pos[t] for t in tokens)
-        return [t for t in tokens if self.pos[t] == low]
+        pos = self.pos
+        low = min([pos[t] for t in tokens])
+        return [t for t in tokens if pos[t] == low]
 
     def _effect(self) -> None:
         """Carry out the drawn card after a passed challenge: either at once or by asking the
@@ -134,12 +139,13 @@ class EventDeck:
         it)."""
         ev = self.event
         s = self.seat
-        n = self.game.num_players
+        g = self.game
+        n = g.num_players
         opts: list[int] = []
         mode = 0
         if ev == EXTRA_ROLL:
             self._discard()
-            if self.pos[self.mover] < self.game.sanctuary:
+            if self.pos[self.mover] < g.sanctuary:
                 self.extra = True
                 self.phase = ROLL
             else:
@@ -158,18 +164,18 @@ class EventDeck:
             for o in range(n):
                 if o != s and self.left[o]:
                     tokens = self._own_unfinished(o)
-                    high = max(self.pos[t] for t in tokens)
-                    opts.extend(A_TARGET_TOKEN + t for t in tokens if self.pos[t] == high)
+                    high = max([self.pos[t] for t in tokens])
+                    opts.extend([A_TARGET_TOKEN + t for t in tokens if self.pos[t] == high])
         elif ev == PRESSURE_WAVE:
             mode = E_WAVE
             for o in range(n):
                 if o != s:
-                    opts.extend(A_TARGET_TOKEN + t for t in self._own_unfinished(o))
+                    opts.extend([A_TARGET_TOKEN + t for t in self._own_unfinished(o)])
         elif ev == DETOUR or ev == HABITAT_SQUEEZE:
             mode = E_DETOUR if ev == DETOUR else E_SQUEEZE
             opts = [A_TARGET_SEAT + o for o in range(n) if o != s and self.left[o]]
         elif ev == SECOND_CHANCE:
-            limit = 2 if self.game.second_chance_served else 1
+            limit = 2 if g.second_chance_served else 1
             stopped = [t for t in self._own_unfinished(s) if 0 < self.stop[t] <= limit]
             if stopped:
                 opts = [A_TARGET_TOKEN + t for t in stopped]
@@ -178,7 +184,6 @@ class EventDeck:
                 opts = [A_TARGET_TOKEN + t for t in self._rearmost(s)]
                 mode = E_FWD1
         elif ev == CLEANUP_CREW:
-            g = self.game
             opts = [g.a_remove + m for m, card in enumerate(self.markers) if card >= 0]
             if not opts:
                 opts = [A_TARGET_TOKEN + t for t in self._own_unfinished(s)]

@@ -1,9 +1,10 @@
 """Against the Current's fixed vocabulary: animals, terrains, event cards, phases, action ids.
 
-Kept apart from the rules so every module of the game (the rules and their two mixins, the
-notation, the view, the search model, the bot) reads the same numbers from one leaf module
-without importing one another in a circle. Nothing here depends on a ruleset; the ids that do
-(rolls, markers, tributaries) are laid out by :class:`~.rules.AgainstTheCurrentGame`.
+Kept apart from the rules so every module of the game (the game's tables, the rules and their
+two base classes, the notation, the view, the search model, the bot) reads the same numbers from
+one leaf module without importing one another in a circle. Nothing here depends on a ruleset;
+the ids that do (rolls, markers, tributaries) are laid out by
+:class:`~.game.AgainstTheCurrentGame`.
 """
 
 from __future__ import annotations

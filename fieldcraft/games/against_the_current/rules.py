@@ -11,10 +11,10 @@ when the deck is shuffled, then drawn from the top without further chance, which
 
 State is flat lists of ints indexed by token (``3 * seat + k``) or seat, so ``clone`` is a
 handful of slices. Rules defaults that the rulebook leaves open (RULINGS.md section 3) are read
-from ``ruleset.json``; see ``docs/rules/against-the-current.md``. This module holds the ruleset,
-the state's fields, the API and setup; a turn (who moves, the roll, the landing, the wheel) is
-in :mod:`.turns` and the event cards in :mod:`.events` (both mixed into the state), the numbers
-in :mod:`.layout`.
+from ``ruleset.json``; see ``docs/rules/against-the-current.md``. This module holds the state's API
+and setup; the ruleset's tables and the state's fields are in :mod:`.game`, a turn (who moves,
+the roll, the landing, the wheel) in :mod:`.turns` and the event cards in :mod:`.events` (base
+classes of the state), the numbers in :mod:`.layout`.
 
 Action ids (``S`` die sides, ``K`` markers, ``N`` wheel cards)::
 
@@ -36,17 +36,14 @@ Every chance outcome lies in ``[32, a_trib)`` (``GameInfo.chance_offset`` and
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from fieldcraft.core.api import CHANCE, TERMINAL, Game, RulesetError, State
-from fieldcraft.core.fields import StateMeta
-from fieldcraft.core.spec import CONSTANT_SUM, GameInfo, GameType
+from fieldcraft.core.api import CHANCE, TERMINAL, sample_chance
 
-from .bounds import length_bounds
 from .events import EventDeck
+from .game import GAME_TYPE, AgainstTheCurrentGame
 from .layout import (
-    A_CH_FAIL,
-    A_CH_PASS,
     A_DEAL,
     A_FIRST,
     A_MOVE,
@@ -64,10 +61,8 @@ from .layout import (
     IS_CHANCE,
     LAND,
     MARKER,
-    MODIFIERS,
     PICK,
     R_AFTER_MOVE,
-    RESULT_CODES,
     ROLL,
     SHUFFLE,
     TERRAINS,
@@ -75,223 +70,14 @@ from .layout import (
     TOKENS,
     TRIB,
 )
-from .turns import Turns
 
-GAME_TYPE = GameType(utility=CONSTANT_SUM)
-"""Sequential, explicit chance (deal, markers, shuffles, first player, dice, challenges) and
-imperfect information (the order of the event pile). Exactly one seat wins: the game ends only
-when every token has arrived, so every seat is in the finish order, and a tie on points goes to
-the seat whose third token arrived first, so the returns always add up to 1."""
+__all__ = ["GAME_TYPE", "AgainstTheCurrentGame", "AgainstTheCurrentState"]
 
 
-def _rerr(message: str) -> RulesetError:
-    return RulesetError(f"against-the-current: {message}")
-
-
-class AgainstTheCurrentGame(Game):
-    """Holds the resolved ruleset as flat tuples so the state's hot path never parses data."""
-
-    game_type = GAME_TYPE
-
-    def __init__(self, spec: Any, players: int, ruleset: dict[str, Any],
-                 overrides: dict[str, Any]):
-        super().__init__(spec, players, ruleset, overrides)
-        r = ruleset
-        counts = r["terrain_counts"]
-        if set(counts) != set(TERRAINS):
-            raise _rerr(f"terrain_counts must name exactly {', '.join(TERRAINS)}")
-        if any(c < 0 for c in counts.values()):
-            raise _rerr("terrain_counts must not be negative")
-        self.terrain_counts = tuple(counts[t] for t in TERRAINS)
-        self.cards = sum(self.terrain_counts)
-        if self.cards < 1:
-            raise _rerr("the wheel needs at least one terrain card")
-        self.sanctuary = self.cards + 1
-
-        table = r["terrain_table"]
-        if set(table) != set(ANIMALS):
-            raise _rerr(f"terrain_table must have one row per animal: {', '.join(ANIMALS)}")
-        rows = []
-        for animal in ANIMALS:
-            row = table[animal]
-            if set(row) != set(TERRAINS) or any(v not in RESULT_CODES for v in row.values()):
-                raise _rerr(
-                    f"terrain_table[{animal!r}] must map every terrain to one of "
-                    f"{', '.join(RESULT_CODES)}"
-                )
-            rows.append(tuple(RESULT_CODES[row[t]] for t in TERRAINS))
-        self.table = tuple(rows)
-
-        passes = r["boost_pass_terrains"]
-        if not set(passes) <= {"Axolotl", "European Eel"}:
-            raise _rerr("boost_pass_terrains only applies to Axolotl and European Eel")
-        pass_rows = []
-        for animal in ANIMALS:
-            names = passes.get(animal, [])
-            if any(n not in TERRAINS for n in names):
-                raise _rerr(f"boost_pass_terrains[{animal!r}] names an unknown terrain")
-            pass_rows.append(tuple(t in names for t in TERRAINS))
-        self.pass_terrains = tuple(pass_rows)
-
-        pressure = r["pressure_terrain"]
-        if set(pressure) != set(ANIMALS) or any(v not in TERRAINS for v in pressure.values()):
-            raise _rerr("pressure_terrain must give every animal one terrain")
-        self.pressure_terrain = tuple(TERRAINS.index(pressure[a]) for a in ANIMALS)
-
-        self.echo_change = r["echolocation_change"]
-        self.echo_floor = 0 if r["echolocation_allows_zero"] else 1
-        self.burst = r["migration_burst_spaces"]
-        if self.echo_change < 1 or self.burst < 0:
-            raise _rerr("echolocation_change must be >= 1 and migration_burst_spaces >= 0")
-
-        markers = r["markers"]
-        if any(m not in TERRAINS for m in markers) or len(set(markers)) != len(markers):
-            raise _rerr("markers must be distinct terrain names")
-        self.marker_terrain = tuple(TERRAINS.index(m) for m in markers)
-        if r["marker_start_terrain"] not in TERRAINS:
-            raise _rerr("marker_start_terrain must be a terrain name")
-        self.marker_host = TERRAINS.index(r["marker_start_terrain"])
-        if self.terrain_counts[self.marker_host] < len(markers):
-            raise _rerr("not enough marker_start_terrain cards for every marker")
-        mix = list(self.terrain_counts)
-        for m in self.marker_terrain:
-            if mix[self.marker_host] > 0:
-                mix[self.marker_host] -= 1
-                mix[m] += 1
-        self.setup_mix = tuple(mix)
-        """How many cards resolve as each terrain once every marker sits on a host card (the
-        same for every deal): the river's mix, which the race model and the bot both read."""
-
-        self.tributaries = tuple(r["tributaries"])
-        if len(self.tributaries) < TOKENS * players:
-            raise _rerr(f"{players} players need at least {TOKENS * players} tributaries")
-
-        self.wheel_shift = r["wheel_shift"]
-        self.wheel_currents = r["wheel_currents"]
-        if self.wheel_currents < 1:
-            raise _rerr("wheel_currents must be >= 1")
-        self.die_sides = r["die_sides"]
-        if self.die_sides < 1:
-            raise _rerr("die_sides must be >= 1")
-        self.event_roll = r["event_roll"]
-        self.event_modified = r["event_uses_modified_roll"]
-
-        deck = r["event_deck"]
-        if not set(deck) <= set(EVENTS) or any(c < 0 for c in deck.values()):
-            raise _rerr(f"event_deck counts must be >= 0 and name only: {', '.join(EVENTS)}")
-        self.deck_counts = tuple(deck.get(e, 0) for e in EVENTS)
-        self.deck_size = sum(self.deck_counts)
-        if self.deck_size < 1:
-            raise _rerr("event_deck must hold at least one card")
-
-        p = float(r["challenge_success"])
-        if not 0.0 <= p <= 1.0:
-            raise _rerr("challenge_success must be between 0 and 1")
-        self.challenge_success = p
-        if p >= 1.0:
-            self.challenge_outcomes = ((A_CH_PASS, 1.0),)
-        elif p <= 0.0:
-            self.challenge_outcomes = ((A_CH_FAIL, 1.0),)
-        else:
-            self.challenge_outcomes = ((A_CH_PASS, p), (A_CH_FAIL, 1.0 - p))
-        self.challenge_ids = frozenset(a for a, _ in self.challenge_outcomes)
-
-        order = r["modifier_order"]
-        if sorted(order) != sorted(MODIFIERS):
-            raise _rerr(f"modifier_order must be an ordering of {', '.join(MODIFIERS)}")
-        self.modifier_order = tuple(MODIFIERS.index(m) for m in order)
-        self.second_chance_served = r["second_chance_counts_served_stop"]
-        self.skip_uses_effects = r["skipped_turn_uses_up_effects"]
-
-        seat_animals = r["seat_animals"]
-        if seat_animals:
-            if (len(seat_animals) != players or any(a not in ANIMALS for a in seat_animals)
-                    or len(set(seat_animals)) != players):
-                raise _rerr(f"seat_animals must be {players} different animal names, or []")
-        self.seat_animals = tuple(ANIMALS.index(a) for a in seat_animals)
-
-        # The ruleset-sized tail of the action space (see the module docstring).
-        self.a_remove = A_ROLL + self.die_sides
-        self.a_marker = self.a_remove + len(self.marker_terrain)
-        self.a_trib = self.a_marker + len(self.marker_terrain) * self.cards
-        self.n_actions = self.a_trib + len(self.tributaries)
-        self.roll_actions = tuple(range(A_ROLL, A_ROLL + self.die_sides))
-        self.roll_outcomes = tuple((a, 1.0 / self.die_sides) for a in self.roll_actions)
-
-    def _info(self) -> GameInfo:
-        """Chance ids run from the first player's (32) to the last marker placement, the
-        Cleanup Crew removals among them; the length bounds are argued in :mod:`.bounds`
-        (``None`` under the default rules: a token can be kept on Start for ever)."""
-        decisions, chance = length_bounds(self)
-        return GameInfo(
-            num_players=self.num_players,
-            num_distinct_actions=self.n_actions,
-            max_chance_outcomes=self.a_trib - A_FIRST,
-            chance_offset=A_FIRST,
-            min_utility=0.0,
-            max_utility=1.0,
-            utility_sum=1.0,
-            max_game_length=decisions,
-            max_chance_nodes=chance,
-        )
-
-
-class AgainstTheCurrentState(Turns, EventDeck, State, metaclass=StateMeta):
-    """One position. Token fields are indexed ``3 * seat + k``; slot = a card's setup space - 1."""
-
-    phase: int
-    seat: int
-    first: int
-    animal: list[int]
-    ring: list[int]
-    """The wheel's printed terrains by slot, in the order dealt."""
-    deal_pool: list[int]
-    markers: list[int]
-    """The slot each marker lies on (-1: removed)."""
-    marker_i: int
-    pile: list[int]
-    pile_top: int
-    pile_hist: int
-    """Where in ``actions`` the current pile's shuffle began (``resample`` rewrites it)."""
-    pool: list[int]
-    pool_left: int
-    shuffle_setup: bool
-    discard: list[int]
-    event: int
-    pos: list[int]
-    stop: list[int]
-    """1: stopped on the owner's next turn; 2: serving it now."""
-    shelter: list[int]
-    support: list[int]
-    wave: list[int]
-    trib_of: list[int]
-    claimed: list[int]
-    left: list[int]
-    arrived: int
-    finish: list[int]
-    boost_used: list[int]
-    pressure_used: list[int]
-    pressure: list[int]
-    """The slot each seat's Pressure Marker lies on (-1: none); cleared when the wheel turns."""
-    detour: list[int]
-    squeeze: list[int]
-    rot: int
-    shift_pending: int
-    mover: int
-    roll: int
-    dist: int
-    used_ability: bool
-    turn_detour: bool
-    turn_squeeze: bool
-    extra: bool
-    land: int
-    resume: int
-    mode: int
-    options: list[int]
-    """The legal decisions while a seat is to decide (ascending)."""
-    actions: list[int]
-
-    game: AgainstTheCurrentGame
+class AgainstTheCurrentState(EventDeck):
+    """One position: the API and the setup. Its fields are declared in
+    :class:`~.game.AgainstTheCurrentFields`, the turn rules in :class:`~.turns.Turns` and the
+    event cards in :class:`~.events.EventDeck`, the chain of classes this one ends."""
 
     def __init__(self, game: AgainstTheCurrentGame):
         self.game = game
@@ -360,7 +146,8 @@ class AgainstTheCurrentState(Turns, EventDeck, State, metaclass=StateMeta):
     def legal_actions(self) -> list[int]:
         phase = self.phase
         if phase == ROLL:
-            return list(self.game.roll_actions)
+            g = self.game
+            return list(g.roll_actions)
         if not IS_CHANCE[phase]:
             return self.options[:]
         return [a for a, _ in self.chance_outcomes()]
@@ -369,11 +156,11 @@ class AgainstTheCurrentState(Turns, EventDeck, State, metaclass=StateMeta):
         """One comparison per phase instead of a list: a decision is one of ``options`` (empty
         once the game is over), a chance outcome is checked against what is left to draw."""
         phase = self.phase
+        g = self.game
         if phase == ROLL:
-            return A_ROLL <= action < self.game.a_remove
+            return A_ROLL <= action < g.a_remove
         if not IS_CHANCE[phase]:
             return action in self.options
-        g = self.game
         if phase == SHUFFLE:
             e = action - A_SHUFFLE
             return 0 <= e < len(EVENTS) and self.pool[e] > 0
@@ -409,6 +196,17 @@ class AgainstTheCurrentState(Turns, EventDeck, State, metaclass=StateMeta):
             n = g.num_players
             return [(A_FIRST + s, 1.0 / n) for s in range(n)]
         return []
+
+    def play_chance(self, rng: random.Random) -> None:
+        """One chance outcome, drawn exactly as ``sample_chance`` draws it (the same ``rng``
+        calls), so search plays the same games; a die roll, most of the chance a search meets,
+        is drawn without building its list of equally likely outcomes first."""
+        if self.phase == ROLL:
+            g = self.game
+            sides = g.die_sides
+            self._apply(A_ROLL if sides == 1 else A_ROLL + rng.randrange(sides))
+        else:
+            self._apply(sample_chance(self, rng))
 
     def _apply(self, action: int) -> None:
         self.actions.append(action)
@@ -492,7 +290,8 @@ class AgainstTheCurrentState(Turns, EventDeck, State, metaclass=StateMeta):
         return min(tied, key=self.finish.index)
 
     def returns(self) -> list[float]:
-        out = [0.0] * self.game.num_players
+        g = self.game
+        out = [0.0] * g.num_players
         if self.phase == END:
             out[self._winner()] = 1.0
         return out
@@ -574,5 +373,3 @@ class AgainstTheCurrentState(Turns, EventDeck, State, metaclass=StateMeta):
         # The legal decisions are listed ascending (the API promises sorted legal lists).
         assert self.options == sorted(set(self.options))
 
-
-AgainstTheCurrentGame.state_class = AgainstTheCurrentState

@@ -2,13 +2,15 @@
 passed over), the roll, the ability windows, the landing and its terrain result, arrival in
 River Sanctuary and the tributary it claims, and the wheel turning after each round.
 
-A mixin of :class:`~.rules.AgainstTheCurrentState` (it works on that class's fields and
-declares none of its own), kept apart from the API and setup so the movement rules, the
-densest of the game, read on their own.
+A base class of :class:`~.rules.AgainstTheCurrentState`: it works on the fields of
+:class:`~.game.AgainstTheCurrentFields` and declares none of its own, and is kept apart from
+the API and setup so the movement rules, the densest of the game, read on their own. The event
+deck (:mod:`.events`) builds on it; the state class builds on that.
 """
 
 from __future__ import annotations
 
+from .game import AgainstTheCurrentFields
 from .layout import (
     A_BURST,
     A_ECHO_DOWN,
@@ -38,10 +40,13 @@ from .layout import (
 )
 
 
-class Turns:
-    """The turn rules of the state (see the module docstring)."""
+class Turns(AgainstTheCurrentFields):
+    """The turn rules of the state (see the module docstring).
 
-    __slots__ = ()  # the state declares every field
+    The methods read the game's tables through a local ``g = self.game``: ``turns.pxd`` types
+    it, so in the compiled build each table read is a C field read, not a dict lookup."""
+
+    __slots__ = ()  # AgainstTheCurrentFields declares every field
 
     def _begin_turn(self) -> None:
         """Start ``self.seat``'s turn, skipping finished players and players whose every token
@@ -74,7 +79,7 @@ class Turns:
                 if free:
                     if turn_detour and len(free) > 1:
                         first = base - A_MOVE
-                        low = min(pos[first + a] for a in free)
+                        low = min([pos[first + a] for a in free])
                         free = [a for a in free if pos[first + a] == low]
                     self.options = free
                     self.phase = TOKEN
@@ -98,8 +103,9 @@ class Turns:
 
     def _rotate(self, steps: int) -> None:
         """Turn the wheel: cards (and the markers on them) move, tokens stay, Pressure clears."""
-        self.rot = (self.rot + steps) % self.game.wheel_currents
-        self.pressure = [-1] * self.game.num_players
+        g = self.game
+        self.rot = (self.rot + steps) % g.wheel_currents
+        self.pressure = [-1] * g.num_players
 
     def _end_turn(self) -> None:
         stop = self.stop
@@ -159,10 +165,13 @@ class Turns:
 
     def _terrain(self, slot: int) -> int:
         """The terrain a card resolves as: a marker on it overrides the printed terrain."""
-        markers = self.markers
-        if slot in markers:  # markers lie on distinct cards
-            return self.game.marker_terrain[markers.index(slot)]
-        return self.ring[slot]
+        printed = self.ring[slot]
+        g = self.game
+        if printed == g.marker_host:  # markers are only ever placed on host cards
+            markers = self.markers
+            if slot in markers:  # and on distinct ones
+                return g.marker_terrain[markers.index(slot)]
+        return printed
 
     def current_number(self) -> int:
         """The Current (1-based) the wheel shows now."""
@@ -263,7 +272,8 @@ class Turns:
         if r:
             if r == 1:
                 np = self.pos[t] + 1
-                if np >= self.game.sanctuary:
+                g = self.game
+                if np >= g.sanctuary:
                     self._arrive(t, R_AFTER_MOVE)
                     return
                 self.pos[t] = np
@@ -274,6 +284,11 @@ class Turns:
                 self.pos[t] = np if np > 0 else 0
         self._after_move()
 
+    def _draw_event(self) -> None:
+        """Draw an event card: the event deck's step (:mod:`.events`, a subclass), declared
+        here so that a turn hands over to it as a C call in the compiled build."""
+        raise NotImplementedError
+
     def _after_move(self) -> None:
         g = self.game
         if not self.extra and (self.dist if g.event_modified else self.roll) == g.event_roll:
@@ -283,7 +298,8 @@ class Turns:
 
     def _arrive(self, t: int, resume: int) -> None:
         """Put a token in River Sanctuary; its owner then picks an unclaimed tributary."""
-        self.pos[t] = self.game.sanctuary
+        g = self.game
+        self.pos[t] = g.sanctuary
         self.stop[t] = self.shelter[t] = self.support[t] = self.wave[t] = 0
         owner = t // TOKENS
         self.left[owner] -= 1
@@ -292,15 +308,17 @@ class Turns:
         self.arrived += 1
         self.mover = t
         self.resume = resume
-        self.options = [self.game.a_trib + i for i, c in enumerate(self.claimed) if c < 0]
+        base = g.a_trib
+        self.options = [base + i for i, c in enumerate(self.claimed) if c < 0]
         self.phase = TRIB
 
     def _apply_trib(self, action: int) -> None:
-        i = action - self.game.a_trib
+        g = self.game
+        i = action - g.a_trib
         t = self.mover
         self.claimed[i] = t
         self.trib_of[t] = i
-        if self.arrived == TOKENS * self.game.num_players:
+        if self.arrived == TOKENS * g.num_players:
             self.phase = END
             self.options = []
             return
