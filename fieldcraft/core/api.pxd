@@ -29,5 +29,7 @@ cdef class State:
 @cython.locals(i=Py_ssize_t, j=Py_ssize_t, r=double)
 cpdef shuffle(list items, rng)
 
+cpdef randbelow(rng, n)
+
 @cython.locals(legal=list, outcomes=list, first=double, r=double, acc=double, p=double)
 cpdef int sample_chance(State state, rng) except? -99

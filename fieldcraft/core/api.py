@@ -65,6 +65,7 @@ __all__ = [
     "RulesetError",
     "State",
     "UnknownGameError",
+    "randbelow",
     "random_playout",
     "sample_chance",
     "shuffle",
@@ -416,6 +417,24 @@ def shuffle(items: list[Any], rng: random.Random) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+_Random = random.Random
+
+
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` (``n`` >= 1): the same draw, without its two Python-level frames
+    (``randrange`` and ``_randbelow`` are Python code even in the compiled build, a quarter of a
+    compiled dice game's random playout). This is the rejection loop ``random.Random`` itself
+    runs on ``getrandbits``; a subclass of ``Random`` keeps its own ``randrange``."""
+    if type(rng) is not _Random:
+        return rng.randrange(n)
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
 def sample_chance(state: State, rng: random.Random) -> int:
     """Draw a chance outcome with the probabilities the state gives."""
     if state.uniform_chance:
@@ -426,10 +445,11 @@ def sample_chance(state: State, rng: random.Random) -> int:
         return outcomes[0][0]
     first = outcomes[0][1]
     for pair in outcomes:
-        if pair[1] != first:
+        p = pair[1]
+        if p != first:
             break
     else:  # every outcome equally likely
-        return outcomes[rng.randrange(len(outcomes))][0]
+        return outcomes[randbelow(rng, len(outcomes))][0]
     r = rng.random()
     acc = 0.0
     for action, p in outcomes:

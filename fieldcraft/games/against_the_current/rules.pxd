@@ -3,7 +3,7 @@
 # the C methods api.pxd declares (same signatures), with typed locals; the layout numbers they
 # compare with are C ints.
 cimport cython
-from fieldcraft.core.api cimport sample_chance
+from fieldcraft.core.api cimport randbelow, sample_chance
 from fieldcraft.games.against_the_current.events cimport EventDeck
 # (under another name: rules.py re-exports the Python name AgainstTheCurrentGame)
 from fieldcraft.games.against_the_current.game cimport AgainstTheCurrentGame as TypedGame

@@ -39,7 +39,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fieldcraft.core.api import CHANCE, TERMINAL, sample_chance
+from fieldcraft.core.api import CHANCE, TERMINAL, randbelow, sample_chance
 
 from .events import EventDeck
 from .game import GAME_TYPE, AgainstTheCurrentGame
@@ -204,7 +204,7 @@ class AgainstTheCurrentState(EventDeck):
         if self.phase == ROLL:
             g = self.game
             sides = g.die_sides
-            self._apply(A_ROLL if sides == 1 else A_ROLL + rng.randrange(sides))
+            self._apply(A_ROLL if sides == 1 else A_ROLL + randbelow(rng, sides))
         else:
             self._apply(sample_chance(self, rng))
 
