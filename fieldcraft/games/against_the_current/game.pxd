@@ -44,4 +44,5 @@ cdef class AgainstTheCurrentFields(State):
     cdef public int land, resume, mode
     cdef public list options, actions
     @cython.locals(new=AgainstTheCurrentFields)
+    @cython.locals(cls=type, new=AgainstTheCurrentFields)
     cpdef clone(self)

@@ -40,6 +40,7 @@ cdef class TurnRules(State):
     cdef public bint sampled
 
     @cython.locals(new=TurnRules)
+    @cython.locals(cls=type, new=TurnRules)
     cpdef clone(self)
 
     # one step per phase
