@@ -84,7 +84,11 @@ def token_outlook(tokens: list[int], occ: list[int], base: int, last: int, p: in
             while occ[base + t]:
                 t += 1
             v = tokens[base + t]
-            ev += pk * (v if v >= 0 else f[t])
+            if v >= 0:
+                ev += pk * v
+            else:
+                later = f[t]  # no token there: what the Staffer expects from there on
+                ev += pk * later
         f[x] = ev
     dist, x = 0, p
     while True:

@@ -8,14 +8,17 @@ two small caches beside the tiles (``nmask``: which tiles touch each cell, as a 
 code; ``frontier``: empty cells touching a tile) because finding legal placements is the hot
 path.
 
-:class:`GridRules` is mixed into the state class (``rules.UndercoverState``), which owns the
-fields it reads.
+:class:`GridRules` is the first link of the state's class chain after its fields
+(``base.UndercoverFields``, which declares every field the rules read; ``rules.UndercoverState``
+is the last link).
 """
 
 from __future__ import annotations
 
 from bisect import insort
 from itertools import combinations_with_replacement
+
+from .base import UndercoverFields
 
 N_COLOURS = 6
 N_AGENTS = 12
@@ -96,7 +99,7 @@ def pile_letter(k: int) -> str:
     return chr(ord("A") + k)
 
 
-class GridRules:
+class GridRules(UndercoverFields):
     """Putting tiles down and lifting them, and what a seat may activate or place.
 
     Legal placements follow the rulebook's order of resort: an orthogonal meeting whose
@@ -110,6 +113,7 @@ class GridRules:
     def _put(self, tile: int, y: int) -> None:
         """Put a tile on an empty cell and keep ``nmask``/``frontier`` in step (the four
         neighbours written out: this runs every turn)."""
+        g = self.game
         gcol = self.gcol
         nmask = self.nmask
         frontier = self.frontier
@@ -122,7 +126,7 @@ class GridRules:
         if nmask[y] > 0:
             frontier.remove(y)
         add = ADD[c]
-        w2 = self.game.w2
+        w2 = g.w2
         z = y - 1
         m = nmask[z]
         if m == 0 and gcol[z] == EMPTY:
@@ -146,6 +150,7 @@ class GridRules:
 
     def _lift(self, y: int) -> int:
         """Take the tile off cell ``y`` (the exact reverse of ``_put``)."""
+        g = self.game
         gcol = self.gcol
         nmask = self.nmask
         frontier = self.frontier
@@ -159,7 +164,7 @@ class GridRules:
                 self.agent_cells.remove(y)
             except ValueError:
                 pass  # an Agent under a File is not listed
-        w2 = self.game.w2
+        w2 = g.w2
         z = y - 1
         m = sub[nmask[z]]
         nmask[z] = m
@@ -242,12 +247,14 @@ class GridRules:
         """Legal placements as actions: the frontier cells whose neighbours the held tile
         accepts, in one plain loop (``p2a`` is monotone, so sorting actions sorts cells);
         ``_place_cells`` has the fallbacks."""
+        g = self.game
         ok = ACCEPT[self.tcol[self.held]]
-        p2a = self.game.p2a
+        p2a = g.p2a
         nmask = self.nmask
         acts = []
         for y in self.frontier:
-            if ok[nmask[y]]:
+            m = nmask[y]
+            if ok[m]:
                 acts.append(p2a[y])
         origin = self.origin  # empty now: in the frontier if it touches a tile
         if origin >= 0 and not self.flipped and nmask[origin] > 0 and ok[nmask[origin]]:

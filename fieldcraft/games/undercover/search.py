@@ -22,6 +22,12 @@ from collections.abc import Callable
 from fieldcraft.core.api import shuffle
 from fieldcraft.core.search import SearchModel
 
+try:
+    import cython
+except ImportError:  # pure build without Cython installed
+    from fieldcraft.core import _cython_shim as cython
+
+from .base import UndercoverTables
 from .estimate import (
     END_TEMP,
     add_lane,
@@ -132,6 +138,8 @@ class UndercoverSearch(SearchModel):
         return draw
 
     # -- evaluation -----------------------------------------------------------------------------
+    @cython.locals(state=UndercoverState, g=UndercoverTables, n=cython.int, mover=cython.int,
+                   lane=cython.int, opposite=list, totals=tuple, gains=list, work=list)
     def heuristic_returns(self, state: UndercoverState) -> list[float]:
         """Win chances guessed from the track (:mod:`.estimate`), so search can stop a rollout
         long before the end (a game is 40-90 turns of three decisions each).
@@ -176,6 +184,11 @@ class UndercoverSearch(SearchModel):
             temp = temperature(lead)
         return win_chances(scores, temp)
 
+    @cython.locals(state=UndercoverState, seat=cython.int, lane=cython.int, f=list,
+                   mult=cython.int, g=UndercoverTables, gain=list, p=cython.int,
+                   base=cython.int, occ=list, end=cython.int, m=cython.int, t=cython.int,
+                   last=cython.int, tokens=list, v=cython.int, here=cython.double,
+                   there=cython.double)
     def _gain(self, state: UndercoverState, seat: int, lane: int, f: list[float] | None,
               mult: int) -> Gain:
         """The mover's :data:`Gain` in one lane; ``f`` is its expected-token table there."""
@@ -197,15 +210,30 @@ class UndercoverSearch(SearchModel):
             return gain
         last = state.last_tok[lane]
         tokens = state.tokens
+        here = f[p]
         for m in range(1, 6):
             t = p + m if p + m < last else last
             while occ[base + t]:
                 t += 1
             v = tokens[base + t]
-            gain[m] = ((v * mult, -f[p] * mult) if v >= 0
-                       else (0.0, (f[t] - f[p]) * mult))
+            if v >= 0:
+                gain[m] = (v * mult, -here * mult)
+            else:
+                there = f[t]
+                gain[m] = (0.0, (there - here) * mult)
         return gain
 
+    @cython.locals(state=UndercoverState, mover=cython.int, gains=list, work=list,
+                   lead=cython.double, g=UndercoverTables, faces=set, bad_colour=cython.int,
+                   candidates=list, t=cython.int, held=cython.int, nmask=list, gcol=list,
+                   w2=cython.int, weight=cython.double, value=list, patterns=dict,
+                   cells=list, y=cython.int, key=cython.int, left=cython.int,
+                   right=cython.int, above=cython.int, below=cython.int, pattern=tuple,
+                   counts=tuple, touched=tuple, base=cython.double, lane=cython.int,
+                   k=cython.int, origin=cython.int, best_value=cython.double, c=cython.int,
+                   flipped=cython.bint, ok=tuple, own=list, steps=cython.int,
+                   v=cython.double, moves=list, m=cython.int, pair=tuple,
+                   best_bank=cython.double, best_future=cython.double, z=cython.int)
     def _best_placement(self, state: UndercoverState, mover: int, gains: list[Gain],
                         work: list[float], lead: float) -> tuple[float, float]:
         """(banked, open) points the mover's best placement adds: of the held tile (in the
@@ -241,7 +269,8 @@ class UndercoverSearch(SearchModel):
         patterns = self._patterns
         cells = []
         for y in state.frontier:
-            key = ((gcol[y - 1] * 9 + gcol[y + 1]) * 9 + gcol[y - w2]) * 9 + gcol[y + w2]
+            left, right, above, below = gcol[y - 1], gcol[y + 1], gcol[y - w2], gcol[y + w2]
+            key = ((left * 9 + right) * 9 + above) * 9 + below
             pattern = patterns.get(key)
             if pattern is None:
                 pattern = self._pattern(key)
@@ -285,6 +314,8 @@ class UndercoverSearch(SearchModel):
         return best_bank, best_future
 
 
+@cython.locals(old_cells=list, a=cython.int, loc=cython.int, actions=list, deal_lo=cython.int,
+               i=cython.int, old=cython.int)
 def _relabel(state: UndercoverState, mapping: list[int], deals: list[tuple[int, int]]) -> None:
     """Swap Agent identities by position (``mapping[old id]`` = new id). Only unflipped
     Agents with matching visible colours are exchanged, so per-Agent ``tcol``/``up``/
