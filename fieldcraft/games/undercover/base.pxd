@@ -2,6 +2,7 @@
 # file and base.py stays the source. The state's fields as C fields of the first class of its
 # chain, in the order of base.py's annotations (the conformance suite checks the class; a field
 # missing here fails to compile), and the game's per-step tables as C fields.
+cimport cython
 from fieldcraft.core.api cimport Game, State
 
 cdef class UndercoverTables(Game):
@@ -33,4 +34,5 @@ cdef class UndercoverFields(State):
     cdef public list final_scores, final_winners
     cdef public bint tiebreak_used
     cdef public list agent_cells
+    @cython.locals(new=UndercoverFields)
     cpdef clone(self)

@@ -18,3 +18,10 @@ cpdef list add_lane(UndercoverTables game, int lane, list opposite, list pos, li
                     int keep=*)
 
 cpdef double reach(double work, double lead) except? -1.0
+
+@cython.locals(b=cython.double, o=cython.double, w=cython.double)
+cpdef list open_scores(bint classified, list bank, list open_, list work, double lead)
+
+@cython.locals(top=cython.double, x=cython.double, exps=list, total=cython.double,
+               e=cython.double)
+cpdef list win_chances(list scores, double temp)

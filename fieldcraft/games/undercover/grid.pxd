@@ -4,6 +4,9 @@
 cimport cython
 from fieldcraft.games.undercover.base cimport UndercoverFields, UndercoverTables
 
+@cython.locals(i=Py_ssize_t, cell=int)
+cdef _remove(list cells, int y)
+
 cdef class GridRules(UndercoverFields):
     @cython.locals(g=UndercoverTables, gcol=list, nmask=list, frontier=list, c=int, add=tuple,
                    w2=int, z=int, m=int)
@@ -14,7 +17,7 @@ cdef class GridRules(UndercoverFields):
     @cython.locals(tcell=list, old=int)
     cpdef _move_file(self, int seat, int tile)
     @cython.locals(g=UndercoverTables, bad=int, gcol=list, take_of=list, acts=list, y=int,
-                   tcol=list, draw=int, pile=list)
+                   tcol=list, draw=int, pile=list, joker=int)
     cdef list _activate_actions(self)
     @cython.locals(g=UndercoverTables, tcol=list, acts=list, tcell=list)
     cdef list _activate_fallback(self, int bad)

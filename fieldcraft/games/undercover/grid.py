@@ -20,6 +20,11 @@ from itertools import combinations_with_replacement
 
 from .base import UndercoverFields
 
+try:
+    import cython
+except ImportError:  # pure build without Cython installed
+    from fieldcraft.core import _cython_shim as cython
+
 N_COLOURS = 6
 N_AGENTS = 12
 HQ0 = 12  # tile id of the Headquarters of colour c is HQ0 + c
@@ -99,6 +104,22 @@ def pile_letter(k: int) -> str:
     return chr(ord("A") + k)
 
 
+def _remove(cells: list[int], y: int) -> None:
+    """``cells.remove(y)``, as a loop that the compiled build runs on C ints: its
+    ``list.remove`` would compare the Python ints one by one through the object protocol, and
+    the frontier it searches is a few dozen cells long."""
+    for i in range(len(cells)):
+        cell = cells[i]
+        if cell == y:
+            del cells[i]
+            return
+    raise ValueError(f"{y} is not in the list")
+
+
+if not cython.compiled:
+    _remove = list.remove  # noqa: F811 - in Python the builtin is the fast way
+
+
 class GridRules(UndercoverFields):
     """Putting tiles down and lifting them, and what a seat may activate or place.
 
@@ -124,7 +145,7 @@ class GridRules(UndercoverFields):
         if tile < N_AGENTS and tile != self.held and tile not in self.files:
             insort(self.agent_cells, y)  # (the held tile is under its seat's File)
         if nmask[y] > 0:
-            frontier.remove(y)
+            _remove(frontier, y)
         add = ADD[c]
         w2 = g.w2
         z = y - 1
@@ -161,7 +182,7 @@ class GridRules(UndercoverFields):
         self.tcell[tile] = LOC_HELD
         if tile < N_AGENTS:
             try:
-                self.agent_cells.remove(y)
+                _remove(self.agent_cells, y)
             except ValueError:
                 pass  # an Agent under a File is not listed
         w2 = g.w2
@@ -169,22 +190,22 @@ class GridRules(UndercoverFields):
         m = sub[nmask[z]]
         nmask[z] = m
         if m == 0 and gcol[z] == EMPTY:
-            frontier.remove(z)
+            _remove(frontier, z)
         z = y + 1
         m = sub[nmask[z]]
         nmask[z] = m
         if m == 0 and gcol[z] == EMPTY:
-            frontier.remove(z)
+            _remove(frontier, z)
         z = y - w2
         m = sub[nmask[z]]
         nmask[z] = m
         if m == 0 and gcol[z] == EMPTY:
-            frontier.remove(z)
+            _remove(frontier, z)
         z = y + w2
         m = sub[nmask[z]]
         nmask[z] = m
         if m == 0 and gcol[z] == EMPTY:
-            frontier.remove(z)
+            _remove(frontier, z)
         if nmask[y] > 0:
             frontier.append(y)
         return tile
@@ -199,7 +220,7 @@ class GridRules(UndercoverFields):
         if old >= 0 and old < N_AGENTS and tcell[old] >= 0:
             insort(self.agent_cells, tcell[old])
         if tile >= 0 and tile < N_AGENTS and tcell[tile] >= 0:
-            self.agent_cells.remove(tcell[tile])
+            _remove(self.agent_cells, tcell[tile])
 
     # -- activation ----------------------------------------------------------------------------
     def _activate_actions(self) -> list[int]:
@@ -221,7 +242,8 @@ class GridRules(UndercoverFields):
             if pile and tcol[pile[-1]] != bad:
                 acts.append(draw)
             draw += 1
-        if g.has_jokers and self.tcell[JOKER0 + self.cur] == LOC_SUPPLY:
+        joker = JOKER0 + self.cur
+        if g.has_jokers and self.tcell[joker] == LOC_SUPPLY:
             acts.append(g.TAKE_JOKER)
         return acts or self._activate_fallback(bad)
 

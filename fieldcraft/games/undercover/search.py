@@ -119,19 +119,23 @@ class UndercoverSearch(SearchModel):
         deals = [(i, x - deal_lo) for i, x in enumerate(state.actions)
                  if deal_lo <= x < deal_lo + N_AGENTS]
 
+        @cython.locals(mapping=list, rest=set, olds=list, twins=list, i=cython.Py_ssize_t,
+                       old=cython.int, a=cython.int, pool=list, new=UndercoverState)
         def draw(rng: random.Random) -> UndercoverState:
             mapping = list(range(N_AGENTS))  # old id -> new id
             rest = set(unknown)
             for olds, twins in groups:
                 twins = twins[:]
                 shuffle(twins, rng)
-                for old, a in zip(olds, twins, strict=False):
+                # The Agents showing a colour are twins of it, so there are enough twins.
+                for i, old in enumerate(olds):
+                    a = twins[i]
                     mapping[old] = a
                     rest.discard(a)
             pool = sorted(rest)
             shuffle(pool, rng)
-            for old, a in zip(hidden, pool, strict=True):
-                mapping[old] = a
+            for i, old in enumerate(hidden):  # as many as the pool (both are the hidden ones)
+                mapping[old] = pool[i]
             new = state.clone()
             _relabel(new, mapping, deals)
             return new
@@ -232,7 +236,9 @@ class UndercoverSearch(SearchModel):
                    counts=tuple, touched=tuple, base=cython.double, lane=cython.int,
                    k=cython.int, origin=cython.int, best_value=cython.double, c=cython.int,
                    flipped=cython.bint, ok=tuple, own=list, steps=cython.int,
-                   v=cython.double, moves=list, m=cython.int, pair=tuple,
+                   v=cython.double, moves=list, m=cython.int, pair=tuple, part=cython.double,
+                   before=cython.double, after=cython.double, b=cython.double,
+                   f=cython.double,
                    best_bank=cython.double, best_future=cython.double, z=cython.int)
     def _best_placement(self, state: UndercoverState, mover: int, gains: list[Gain],
                         work: list[float], lead: float) -> tuple[float, float]:
@@ -277,7 +283,8 @@ class UndercoverSearch(SearchModel):
             counts, touched = pattern
             base = 0.0
             for lane, k in touched:
-                base += value[lane][k]
+                part = value[lane][k]
+                base += part
             cells.append((y, counts, base))
         origin = state.origin
         best_value = -1e9
@@ -292,10 +299,13 @@ class UndercoverSearch(SearchModel):
             own = value[c]
             steps = g.flip_steps if flipped else 1
             for y, counts, base in cells:
-                if not ok[nmask[y]] or (y == origin and not flipped):
+                m = nmask[y]
+                if not ok[m] or (y == origin and not flipped):
                     continue  # this face may not go there
                 k = counts[c]
-                v = base - own[k] + own[k + steps if k + steps < 6 else 5]
+                before = own[k]
+                after = own[k + steps if k + steps < 6 else 5]
+                v = base - before + after
                 if v > best_value:
                     best_value, best = v, (y, c, steps)
         best_bank = best_future = 0.0
