@@ -4,6 +4,12 @@
 cimport cython
 from fieldcraft.games.undercover.base cimport UndercoverTables
 
+# The model's constants, read only inside this module, as C values so that its arithmetic stays
+# in C (a Python global in a sum makes Cython box the other operand); the compiled module does
+# not expose them as attributes.
+cdef tuple STEP_P, GRAB_P
+cdef double SLACK, GAMMA_POW, TEMP0, TEMP1
+
 cpdef tuple blank(int players)
 
 @cython.locals(f=list, x=int, ev=cython.double, k=int, pk=cython.double, t=int, v=int,
@@ -19,7 +25,9 @@ cpdef list add_lane(UndercoverTables game, int lane, list opposite, list pos, li
 
 cpdef double reach(double work, double lead) except? -1.0
 
-@cython.locals(b=cython.double, o=cython.double, w=cython.double)
+cpdef double temperature(double lead) except? -1.0
+
+@cython.locals(seats=object, s=int)
 cpdef list open_scores(bint classified, list bank, list open_, list work, double lead)
 
 @cython.locals(top=cython.double, x=cython.double, exps=list, total=cython.double,

@@ -183,9 +183,10 @@ def one_turn_grab(grabs: list[float]) -> float:
 def open_scores(classified: bool, bank: list[float], open_: list[float], work: list[float],
                 lead: float) -> list[float]:
     """Expected final scores while the end is not yet triggered."""
+    seats = range(len(bank))
     if classified:
-        return [b + o * lead / N_COLOURS for b, o in zip(bank, open_, strict=True)]
-    return [b + reach(w, lead) * o for b, o, w in zip(bank, open_, work, strict=True)]
+        return [bank[s] + open_[s] * lead / N_COLOURS for s in seats]
+    return [bank[s] + reach(work[s], lead) * open_[s] for s in seats]
 
 
 def last_turn_scores(bank: list[float], grabs: list[list[float]], still: Any,
