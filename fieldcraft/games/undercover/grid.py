@@ -275,7 +275,7 @@ class GridRules(UndercoverFields):
         nmask = self.nmask
         acts = []
         for y in self.frontier:
-            m = nmask[y]
+            m = nmask[y]  # a C int in the compiled build, so ``ok`` is indexed in C
             if ok[m]:
                 acts.append(p2a[y])
         origin = self.origin  # empty now: in the frontier if it touches a tile
