@@ -275,7 +275,10 @@ class UndercoverSearch(SearchModel):
         patterns = self._patterns
         cells = []
         for y in state.frontier:
-            left, right, above, below = gcol[y - 1], gcol[y + 1], gcol[y - w2], gcol[y + w2]
+            left = gcol[y - 1]
+            right = gcol[y + 1]
+            above = gcol[y - w2]
+            below = gcol[y + w2]
             key = ((left * 9 + right) * 9 + above) * 9 + below
             pattern = patterns.get(key)
             if pattern is None:
