@@ -53,6 +53,7 @@ HOT_MODULES: tuple[str, ...] = (
     "fieldcraft.games.under_current.rules",
     "fieldcraft.games.under_current.search",
     "fieldcraft.games.under_current.turns",
+    "fieldcraft.games.undercover.base",
     "fieldcraft.games.undercover.estimate",
     "fieldcraft.games.undercover.grid",
     "fieldcraft.games.undercover.notation",

@@ -84,7 +84,11 @@ def token_outlook(tokens: list[int], occ: list[int], base: int, last: int, p: in
             while occ[base + t]:
                 t += 1
             v = tokens[base + t]
-            ev += pk * (v if v >= 0 else f[t])
+            if v >= 0:
+                ev += pk * v
+            else:
+                later = f[t]  # no token there: what the Staffer expects from there on
+                ev += pk * later
         f[x] = ev
     dist, x = 0, p
     while True:
@@ -179,9 +183,10 @@ def one_turn_grab(grabs: list[float]) -> float:
 def open_scores(classified: bool, bank: list[float], open_: list[float], work: list[float],
                 lead: float) -> list[float]:
     """Expected final scores while the end is not yet triggered."""
+    seats = range(len(bank))
     if classified:
-        return [b + o * lead / N_COLOURS for b, o in zip(bank, open_, strict=True)]
-    return [b + reach(w, lead) * o for b, o, w in zip(bank, open_, work, strict=True)]
+        return [bank[s] + open_[s] * lead / N_COLOURS for s in seats]
+    return [bank[s] + reach(work[s], lead) * open_[s] for s in seats]
 
 
 def last_turn_scores(bank: list[float], grabs: list[list[float]], still: Any,

@@ -8,14 +8,22 @@ two small caches beside the tiles (``nmask``: which tiles touch each cell, as a 
 code; ``frontier``: empty cells touching a tile) because finding legal placements is the hot
 path.
 
-:class:`GridRules` is mixed into the state class (``rules.UndercoverState``), which owns the
-fields it reads.
+:class:`GridRules` is the first link of the state's class chain after its fields
+(``base.UndercoverFields``, which declares every field the rules read; ``rules.UndercoverState``
+is the last link).
 """
 
 from __future__ import annotations
 
 from bisect import insort
 from itertools import combinations_with_replacement
+
+from .base import UndercoverFields
+
+try:
+    import cython
+except ImportError:  # pure build without Cython installed
+    from fieldcraft.core import _cython_shim as cython
 
 N_COLOURS = 6
 N_AGENTS = 12
@@ -96,7 +104,23 @@ def pile_letter(k: int) -> str:
     return chr(ord("A") + k)
 
 
-class GridRules:
+def _remove(cells: list[int], y: int) -> None:
+    """``cells.remove(y)``, as a loop that the compiled build runs on C ints: its
+    ``list.remove`` would compare the Python ints one by one through the object protocol, and
+    the frontier it searches is a few dozen cells long."""
+    for i in range(len(cells)):
+        cell = cells[i]
+        if cell == y:
+            del cells[i]
+            return
+    raise ValueError(f"{y} is not in the list")
+
+
+if not cython.compiled:
+    _remove = list.remove  # noqa: F811 - in Python the builtin is the fast way
+
+
+class GridRules(UndercoverFields):
     """Putting tiles down and lifting them, and what a seat may activate or place.
 
     Legal placements follow the rulebook's order of resort: an orthogonal meeting whose
@@ -110,6 +134,7 @@ class GridRules:
     def _put(self, tile: int, y: int) -> None:
         """Put a tile on an empty cell and keep ``nmask``/``frontier`` in step (the four
         neighbours written out: this runs every turn)."""
+        g = self.game
         gcol = self.gcol
         nmask = self.nmask
         frontier = self.frontier
@@ -120,9 +145,9 @@ class GridRules:
         if tile < N_AGENTS and tile != self.held and tile not in self.files:
             insort(self.agent_cells, y)  # (the held tile is under its seat's File)
         if nmask[y] > 0:
-            frontier.remove(y)
+            _remove(frontier, y)
         add = ADD[c]
-        w2 = self.game.w2
+        w2 = g.w2
         z = y - 1
         m = nmask[z]
         if m == 0 and gcol[z] == EMPTY:
@@ -146,6 +171,7 @@ class GridRules:
 
     def _lift(self, y: int) -> int:
         """Take the tile off cell ``y`` (the exact reverse of ``_put``)."""
+        g = self.game
         gcol = self.gcol
         nmask = self.nmask
         frontier = self.frontier
@@ -156,30 +182,30 @@ class GridRules:
         self.tcell[tile] = LOC_HELD
         if tile < N_AGENTS:
             try:
-                self.agent_cells.remove(y)
+                _remove(self.agent_cells, y)
             except ValueError:
                 pass  # an Agent under a File is not listed
-        w2 = self.game.w2
+        w2 = g.w2
         z = y - 1
         m = sub[nmask[z]]
         nmask[z] = m
         if m == 0 and gcol[z] == EMPTY:
-            frontier.remove(z)
+            _remove(frontier, z)
         z = y + 1
         m = sub[nmask[z]]
         nmask[z] = m
         if m == 0 and gcol[z] == EMPTY:
-            frontier.remove(z)
+            _remove(frontier, z)
         z = y - w2
         m = sub[nmask[z]]
         nmask[z] = m
         if m == 0 and gcol[z] == EMPTY:
-            frontier.remove(z)
+            _remove(frontier, z)
         z = y + w2
         m = sub[nmask[z]]
         nmask[z] = m
         if m == 0 and gcol[z] == EMPTY:
-            frontier.remove(z)
+            _remove(frontier, z)
         if nmask[y] > 0:
             frontier.append(y)
         return tile
@@ -194,7 +220,7 @@ class GridRules:
         if old >= 0 and old < N_AGENTS and tcell[old] >= 0:
             insort(self.agent_cells, tcell[old])
         if tile >= 0 and tile < N_AGENTS and tcell[tile] >= 0:
-            self.agent_cells.remove(tcell[tile])
+            _remove(self.agent_cells, tcell[tile])
 
     # -- activation ----------------------------------------------------------------------------
     def _activate_actions(self) -> list[int]:
@@ -216,7 +242,8 @@ class GridRules:
             if pile and tcol[pile[-1]] != bad:
                 acts.append(draw)
             draw += 1
-        if g.has_jokers and self.tcell[JOKER0 + self.cur] == LOC_SUPPLY:
+        joker = JOKER0 + self.cur
+        if g.has_jokers and self.tcell[joker] == LOC_SUPPLY:
             acts.append(g.TAKE_JOKER)
         return acts or self._activate_fallback(bad)
 
@@ -242,12 +269,14 @@ class GridRules:
         """Legal placements as actions: the frontier cells whose neighbours the held tile
         accepts, in one plain loop (``p2a`` is monotone, so sorting actions sorts cells);
         ``_place_cells`` has the fallbacks."""
+        g = self.game
         ok = ACCEPT[self.tcol[self.held]]
-        p2a = self.game.p2a
+        p2a = g.p2a
         nmask = self.nmask
         acts = []
         for y in self.frontier:
-            if ok[nmask[y]]:
+            m = nmask[y]  # a C int in the compiled build, so ``ok`` is indexed in C
+            if ok[m]:
                 acts.append(p2a[y])
         origin = self.origin  # empty now: in the frontier if it touches a tile
         if origin >= 0 and not self.flipped and nmask[origin] > 0 and ok[nmask[origin]]:

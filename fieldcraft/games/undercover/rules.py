@@ -4,8 +4,8 @@ A turn is three steps of one seat: activate a tile (take an Agent from the board
 of a pile, or take its Joker), flip the Agent or keep it as it is (Jokers skip this), and put it
 down where it meets other tiles; from the second round on the meeting moves the seat's Staffers
 along the Information Track (:mod:`.track`). The grid and placement legality are in
-:mod:`.grid`, the setup script in :mod:`.setup_steps`; this module holds the ruleset, the state's
-fields and the turn itself.
+:mod:`.grid`, the setup script in :mod:`.setup_steps`, the state's fields in :mod:`.base`; this
+module holds the ruleset and the turn itself.
 
 Action space (fixed per game; ``A`` = board cells, ``a = y * width + x``, ``P`` = piles)::
 
@@ -34,8 +34,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any
 
-from fieldcraft.core.api import CHANCE, TERMINAL, Game, MalformedActionError, RulesetError, State
-from fieldcraft.core.fields import StateMeta
+from fieldcraft.core.api import CHANCE, TERMINAL, MalformedActionError, RulesetError
 from fieldcraft.core.spec import (
     EXPLICIT_STOCHASTIC,
     GENERAL_SUM,
@@ -44,6 +43,7 @@ from fieldcraft.core.spec import (
     GameType,
 )
 
+from .base import UndercoverTables
 from .grid import (
     ACCEPT,
     EMPTY,
@@ -58,11 +58,10 @@ from .grid import (
     N_TILES,
     OPPOSITE,
     WALL,
-    GridRules,
     agent_faces,
 )
 from .setup_steps import K_COLOUR, SetupRules, setup_script, step_tables
-from .track import MEETING_KEYS, TrackRules
+from .track import MEETING_KEYS
 
 GAME_TYPE = GameType(chance_mode=EXPLICIT_STOCHASTIC, information=IMPERFECT_INFORMATION,
                      utility=GENERAL_SUM)
@@ -81,7 +80,7 @@ PHASE_NAMES = ("setup", "activate", "flip", "place", "over")
 VARIANTS = ("standard", "classified")
 
 
-class UndercoverGame(Game):
+class UndercoverGame(UndercoverTables):
     """Fixed parameters: player count, resolved ruleset, and the derived tables the hot path
     reads (grid geometry, action bases, the setup script)."""
 
@@ -294,55 +293,11 @@ class UndercoverGame(Game):
         return a % self.width, a // self.width
 
 
-class UndercoverState(SetupRules, GridRules, TrackRules, State, metaclass=StateMeta):
-    """One position. Lists are flat (``pos[seat * 6 + lane]``) so that ``clone`` is slicing.
+class UndercoverState(SetupRules):
+    """One position: its fields are declared in ``base.UndercoverFields``, the first class of
+    the chain this one ends (``GridRules`` -> ``TrackRules`` -> ``SetupRules`` -> here)."""
 
-    ``grid``/``gcol`` are tile ids and colour codes per padded cell; ``tcell``/``tcol`` are the
-    cell and visible colour per tile; ``up[a]`` is 1 when Agent ``a`` shows its undercover side
-    and ``revealed[a]`` is 1 once it has been flipped in front of everyone.
-    """
-
-    actions: list[int]
-    """Every action applied, chance included."""
-    setup_i: int
-    """The next step of the setup script (``game.setup_steps``)."""
-    start: int
-    colour: list[int]
-    cur: int
-    phase: int
-    turn: int
-    end_trig: bool
-    ended_by: str
-    grid: list[int]
-    gcol: list[int]
-    nmask: list[int]
-    frontier: list[int]
-    tcol: list[int]
-    tcell: list[int]
-    up: list[int]
-    revealed: list[int]
-    piles: list[list[int]]
-    """Agent ids, bottom first."""
-    held: int
-    origin: int
-    """The cell the held tile was taken from (-1: it came from a pile or the supply)."""
-    flipped: bool
-    files: list[int]
-    """The tile each seat's Instructions File lies on (-1: none yet)."""
-    pos: list[int]
-    frozen: list[int]
-    occ: list[int]
-    tokens: list[int]
-    taken: list[int]
-    ntaken: list[int]
-    last_tok: list[int]
-    final_scores: list[int]
-    final_winners: list[int]
-    tiebreak_used: bool
-    agent_cells: list[int]
-    """The cells holding Agents that no Instructions File lies on, in order: what a seat may
-    take from the board, bar its Opposite Side colour."""
-
+    __slots__ = ()
     game: UndercoverGame
 
     @property
@@ -521,12 +476,13 @@ class UndercoverState(SetupRules, GridRules, TrackRules, State, metaclass=StateM
             self.flipped = False
             self.phase = FLIP if t < N_AGENTS else PLACE
         elif ph == FLIP:
-            if action == self.game.FLIP:
+            g = self.game
+            if action == g.FLIP:
                 t = self.held
                 up = self.up[t] ^ 1
                 self.up[t] = up
                 self.revealed[t] = 1
-                self.tcol[t] = self.game.faces[t][up]
+                self.tcol[t] = g.faces[t][up]
                 self.flipped = True
             self.phase = PLACE
         else:

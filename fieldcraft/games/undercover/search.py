@@ -22,6 +22,12 @@ from collections.abc import Callable
 from fieldcraft.core.api import shuffle
 from fieldcraft.core.search import SearchModel
 
+try:
+    import cython
+except ImportError:  # pure build without Cython installed
+    from fieldcraft.core import _cython_shim as cython
+
+from .base import UndercoverTables
 from .estimate import (
     END_TEMP,
     add_lane,
@@ -113,25 +119,31 @@ class UndercoverSearch(SearchModel):
         deals = [(i, x - deal_lo) for i, x in enumerate(state.actions)
                  if deal_lo <= x < deal_lo + N_AGENTS]
 
+        @cython.locals(mapping=list, rest=set, olds=list, twins=list, i=cython.Py_ssize_t,
+                       old=cython.int, a=cython.int, pool=list, new=UndercoverState)
         def draw(rng: random.Random) -> UndercoverState:
             mapping = list(range(N_AGENTS))  # old id -> new id
             rest = set(unknown)
             for olds, twins in groups:
                 twins = twins[:]
                 shuffle(twins, rng)
-                for old, a in zip(olds, twins, strict=False):
+                # The Agents showing a colour are twins of it, so there are enough twins.
+                for i, old in enumerate(olds):
+                    a = twins[i]
                     mapping[old] = a
                     rest.discard(a)
             pool = sorted(rest)
             shuffle(pool, rng)
-            for old, a in zip(hidden, pool, strict=True):
-                mapping[old] = a
+            for i, old in enumerate(hidden):  # as many as the pool (both are the hidden ones)
+                mapping[old] = pool[i]
             new = state.clone()
             _relabel(new, mapping, deals)
             return new
         return draw
 
     # -- evaluation -----------------------------------------------------------------------------
+    @cython.locals(state=UndercoverState, g=UndercoverTables, n=cython.int, mover=cython.int,
+                   lane=cython.int, opposite=list, totals=tuple, gains=list, work=list)
     def heuristic_returns(self, state: UndercoverState) -> list[float]:
         """Win chances guessed from the track (:mod:`.estimate`), so search can stop a rollout
         long before the end (a game is 40-90 turns of three decisions each).
@@ -176,6 +188,11 @@ class UndercoverSearch(SearchModel):
             temp = temperature(lead)
         return win_chances(scores, temp)
 
+    @cython.locals(state=UndercoverState, seat=cython.int, lane=cython.int, f=list,
+                   mult=cython.int, g=UndercoverTables, gain=list, p=cython.int,
+                   base=cython.int, occ=list, end=cython.int, m=cython.int, t=cython.int,
+                   last=cython.int, tokens=list, v=cython.int, here=cython.double,
+                   there=cython.double)
     def _gain(self, state: UndercoverState, seat: int, lane: int, f: list[float] | None,
               mult: int) -> Gain:
         """The mover's :data:`Gain` in one lane; ``f`` is its expected-token table there."""
@@ -197,15 +214,32 @@ class UndercoverSearch(SearchModel):
             return gain
         last = state.last_tok[lane]
         tokens = state.tokens
+        here = f[p]
         for m in range(1, 6):
             t = p + m if p + m < last else last
             while occ[base + t]:
                 t += 1
             v = tokens[base + t]
-            gain[m] = ((v * mult, -f[p] * mult) if v >= 0
-                       else (0.0, (f[t] - f[p]) * mult))
+            if v >= 0:
+                gain[m] = (v * mult, -here * mult)
+            else:
+                there = f[t]
+                gain[m] = (0.0, (there - here) * mult)
         return gain
 
+    @cython.locals(state=UndercoverState, mover=cython.int, gains=list, work=list,
+                   lead=cython.double, g=UndercoverTables, faces=set, bad_colour=cython.int,
+                   candidates=list, t=cython.int, held=cython.int, nmask=list, gcol=list,
+                   w2=cython.int, weight=cython.double, value=list, patterns=dict,
+                   cells=list, y=cython.int, key=cython.int, left=cython.int,
+                   right=cython.int, above=cython.int, below=cython.int, pattern=tuple,
+                   counts=tuple, touched=tuple, base=cython.double, lane=cython.int,
+                   k=cython.int, origin=cython.int, best_value=cython.double, c=cython.int,
+                   flipped=cython.bint, ok=tuple, own=list, steps=cython.int,
+                   v=cython.double, moves=list, m=cython.int, pair=tuple, part=cython.double,
+                   before=cython.double, after=cython.double, b=cython.double,
+                   f=cython.double,
+                   best_bank=cython.double, best_future=cython.double, z=cython.int)
     def _best_placement(self, state: UndercoverState, mover: int, gains: list[Gain],
                         work: list[float], lead: float) -> tuple[float, float]:
         """(banked, open) points the mover's best placement adds: of the held tile (in the
@@ -241,14 +275,19 @@ class UndercoverSearch(SearchModel):
         patterns = self._patterns
         cells = []
         for y in state.frontier:
-            key = ((gcol[y - 1] * 9 + gcol[y + 1]) * 9 + gcol[y - w2]) * 9 + gcol[y + w2]
+            left = gcol[y - 1]
+            right = gcol[y + 1]
+            above = gcol[y - w2]
+            below = gcol[y + w2]
+            key = ((left * 9 + right) * 9 + above) * 9 + below
             pattern = patterns.get(key)
             if pattern is None:
                 pattern = self._pattern(key)
             counts, touched = pattern
             base = 0.0
             for lane, k in touched:
-                base += value[lane][k]
+                part = value[lane][k]
+                base += part
             cells.append((y, counts, base))
         origin = state.origin
         best_value = -1e9
@@ -263,10 +302,13 @@ class UndercoverSearch(SearchModel):
             own = value[c]
             steps = g.flip_steps if flipped else 1
             for y, counts, base in cells:
-                if not ok[nmask[y]] or (y == origin and not flipped):
+                m = nmask[y]
+                if not ok[m] or (y == origin and not flipped):
                     continue  # this face may not go there
                 k = counts[c]
-                v = base - own[k] + own[k + steps if k + steps < 6 else 5]
+                before = own[k]
+                after = own[k + steps if k + steps < 6 else 5]
+                v = base - before + after
                 if v > best_value:
                     best_value, best = v, (y, c, steps)
         best_bank = best_future = 0.0
@@ -285,6 +327,8 @@ class UndercoverSearch(SearchModel):
         return best_bank, best_future
 
 
+@cython.locals(old_cells=list, a=cython.int, loc=cython.int, actions=list, deal_lo=cython.int,
+               i=cython.int, old=cython.int)
 def _relabel(state: UndercoverState, mapping: list[int], deals: list[tuple[int, int]]) -> None:
     """Swap Agent identities by position (``mapping[old id]`` = new id). Only unflipped
     Agents with matching visible colours are exchanged, so per-Agent ``tcol``/``up``/

@@ -3,8 +3,8 @@ every lane (standard game) and the deal of the Agents into the piles, one step p
 
 The script is worked out once per game (:func:`setup_script`) so that a state only keeps its
 place in it (``setup_i``). Colours are a decision of the seat concerned when the ruleset lets
-players choose them, and a chance outcome otherwise. :class:`SetupRules` is mixed into the state
-class (``rules.UndercoverState``), which owns the fields it reads and hands over to play with
+players choose them, and a chance outcome otherwise. :class:`SetupRules` is the link of the state's
+class chain (see ``base``) before ``rules.UndercoverState``, which hands over to play with
 ``_finish_setup`` once the script is done.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 from fieldcraft.core.api import CHANCE
 
 from .grid import LOC_PILE, LOC_SUPPLY, N_AGENTS, N_COLOURS
+from .track import TrackRules
 
 # Setup step kinds: (kind, k, space) with k the colour step's order from the starting seat,
 # a token's lane or a dealt Agent's pile, and space a token's track space.
@@ -48,10 +49,14 @@ def step_tables(steps: list[tuple[int, int, int]], choose_colours: bool, lane_si
     return choosers, slices
 
 
-class SetupRules:
+class SetupRules(TrackRules):
     """Who acts in each setup step, what it may choose and what it does."""
 
     __slots__ = ()
+
+    def _finish_setup(self) -> None:
+        """Lay out the table once the script is done (``rules.UndercoverState`` does it)."""
+        raise NotImplementedError
 
     def _enter_setup_step(self) -> None:
         g = self.game
@@ -145,14 +150,15 @@ class SetupRules:
         """(legal actions, outcomes) of a deal step: every Agent still in supply, at even odds.
         Cached on the game by where the Agents are (in supply or dealt), a dozen steps a game
         from a few thousand possible sets."""
+        g = self.game
         key = tuple(self.tcell[:N_AGENTS])
-        entry = self.game.deal_odds.get(key)
+        entry = g.deal_odds.get(key)
         if entry is None:
-            deal = self.game.DEAL
+            deal = g.DEAL
             undealt = [a for a in range(N_AGENTS) if key[a] == LOC_SUPPLY]
             p = 1.0 / len(undealt) if undealt else 0.0
             entry = ([deal + a for a in undealt], [(deal + a, p) for a in undealt])
-            self.game.deal_odds[key] = entry
+            g.deal_odds[key] = entry
         return entry
 
     def _apply_setup(self, action: int) -> None:

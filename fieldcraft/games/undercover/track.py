@@ -4,13 +4,13 @@ how it is scored.
 
 Lists are flat, one entry per seat and lane (``pos[seat * 6 + lane]``), or per lane and space
 (``occ[lane * lane_size + space]``, space 0 being each seat's Information Center, which any
-number of Staffers share). :class:`TrackRules` is mixed into the state class
-(``rules.UndercoverState``), which owns the fields it reads.
+number of Staffers share). :class:`TrackRules` is a link of the state's class chain (see
+``base``), between ``grid.GridRules`` and ``setup_steps.SetupRules``.
 """
 
 from __future__ import annotations
 
-from .grid import JOKER, N_COLOURS, NEIGHBOURHOODS
+from .grid import JOKER, N_COLOURS, NEIGHBOURHOODS, GridRules
 
 MEETING_KEYS = len(NEIGHBOURHOODS) * (JOKER + 1) * 2
 """Keys of :func:`meeting_moves`: the placed cell's neighbourhood code, the placed tile's colour
@@ -48,7 +48,7 @@ def classified_landing(occ: list[int], base: int, p0: int, steps: int, end: int)
     return t
 
 
-class TrackRules:
+class TrackRules(GridRules):
     """Evaluation (step 4 of a turn), Staffer moves, the end conditions and the scores."""
 
     __slots__ = ()
@@ -61,7 +61,9 @@ class TrackRules:
         the lanes that move with their steps come from a table on the game
         (:func:`meeting_moves`), so only the lanes that move are visited."""
         g = self.game
-        key = (self.nmask[y] * 7 + self.tcol[t]) * 2  # + and * on ints need no new int
+        code = self.nmask[y]
+        colour = self.tcol[t]
+        key = (code * 7 + colour) * 2
         if self.flipped:
             key += 1
         moves = g.meetings[key]

@@ -1,0 +1,181 @@
+"""What every part of Undercover's rules builds on, declared once: the fields of a position and
+the tables of a game that the rules read at every step.
+
+The state class is one chain of classes, each holding the rules of one part of the game in its
+own module: :class:`UndercoverFields` (here) -> ``grid.GridRules`` (tiles and the grid) ->
+``track.TrackRules`` (the Information Track) -> ``setup_steps.SetupRules`` (the setup script)
+-> ``rules.UndercoverState`` (the turn). A chain rather than mixins because the compiled build
+makes each class an extension type (``base.pxd`` and the ``.pxd`` beside each module), which can
+have only one base, and whose fields must all be declared in one class: the first of the chain,
+so that every part's rules read them as C fields (docs/performance.md).
+
+:class:`UndercoverTables` is the base of ``rules.UndercoverGame``, which fills it: the game's
+geometry, action bases and caches that the rules read at every step, declared so that the
+compiled rules read them as C fields too. Everything else a game holds stays an ordinary
+attribute.
+
+This module imports nothing else of the game, so every other module can build on it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fieldcraft.core.api import Game, State
+
+if TYPE_CHECKING:
+    from .rules import UndercoverGame
+
+
+class UndercoverTables(Game):
+    """The tables of one game that the rules read at every step (``rules.UndercoverGame``
+    computes them from the ruleset; what each means is documented there)."""
+
+    # -- board geometry (padded by one wall cell on every side) --
+    w2: int
+    a2p: list[int]
+    p2a: list[int]
+    take_of: list[int]
+    diag: tuple[int, ...]
+    # -- rules switches and numbers --
+    classified: bool
+    has_jokers: bool
+    tokens_distinct: bool
+    end_when_stuck: bool
+    bottom_ignores_ban: bool
+    diag_agents_only: bool
+    evaluate_first_round: bool
+    first_evaluated_turn: int
+    flip_steps: int
+    multiplier: int
+    lane_size: int
+    track_len: int
+    black_line: int
+    past_line_to_end: int
+    tokens_to_end: int
+    blocked_last: bool
+    column_values: list[int]
+    token_values: list[int]
+    faces: list[tuple[int, int]]
+    meetings: list[Any]
+    # -- action bases --
+    TAKE: int
+    DRAW_TOP: int
+    DRAW_BOTTOM: int
+    TAKE_JOKER: int
+    FLIP: int
+    KEEP: int
+    DEAL: int
+    COLOUR: int
+    FIRST: int
+    TOKEN: int
+    # -- the setup script and its caches --
+    setup_steps: list[tuple[int, int, int]]
+    setup_choosers: list[int]
+    laid_slices: list[tuple[int, int]]
+    deal_odds: dict[tuple[int, ...], Any]
+    token_odds: dict[tuple[int, ...], Any]
+
+
+class UndercoverFields(State):
+    """Every field of a position, in the order saved states list them. Lists are flat
+    (``pos[seat * 6 + lane]``) so that ``clone`` is slicing.
+
+    ``grid``/``gcol`` are tile ids and colour codes per padded cell; ``tcell``/``tcol`` are the
+    cell and visible colour per tile; ``up[a]`` is 1 when Agent ``a`` shows its undercover side
+    and ``revealed[a]`` is 1 once it has been flipped in front of everyone.
+    """
+
+    actions: list[int]
+    """Every action applied, chance included."""
+    setup_i: int
+    """The next step of the setup script (``game.setup_steps``)."""
+    start: int
+    colour: list[int]
+    cur: int
+    phase: int
+    turn: int
+    end_trig: bool
+    ended_by: str
+    grid: list[int]
+    gcol: list[int]
+    nmask: list[int]
+    frontier: list[int]
+    tcol: list[int]
+    tcell: list[int]
+    up: list[int]
+    revealed: list[int]
+    piles: list[list[int]]
+    """Agent ids, bottom first."""
+    held: int
+    origin: int
+    """The cell the held tile was taken from (-1: it came from a pile or the supply)."""
+    flipped: bool
+    files: list[int]
+    """The tile each seat's Instructions File lies on (-1: none yet)."""
+    pos: list[int]
+    frozen: list[int]
+    occ: list[int]
+    tokens: list[int]
+    taken: list[int]
+    ntaken: list[int]
+    last_tok: list[int]
+    final_scores: list[int]
+    final_winners: list[int]
+    tiebreak_used: bool
+    agent_cells: list[int]
+    """The cells holding Agents that no Instructions File lies on, in order: what a seat may
+    take from the board, bar its Opposite Side colour."""
+
+    game: UndercoverGame
+
+    # An extension type cannot have StateMeta for a metaclass: so the three things it would make
+    # from the annotations above are written out here, and the conformance suite checks they say
+    # exactly what it would (fieldcraft.core.fields.written_out_problems).
+    __slots__ = (
+        "actions", "setup_i", "start", "colour", "cur", "phase", "turn", "end_trig", "ended_by",
+        "grid", "gcol", "nmask", "frontier", "tcol", "tcell", "up", "revealed", "piles", "held",
+        "origin", "flipped", "files", "pos", "frozen", "occ", "tokens", "taken", "ntaken",
+        "last_tok", "final_scores", "final_winners", "tiebreak_used", "agent_cells",
+    )
+    _fields = __slots__
+
+    def clone(self) -> UndercoverFields:
+        """An independent copy of this state (every field above, copied by its kind)."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        new.game = self.game
+        new.actions = self.actions[:]
+        new.setup_i = self.setup_i
+        new.start = self.start
+        new.colour = self.colour[:]
+        new.cur = self.cur
+        new.phase = self.phase
+        new.turn = self.turn
+        new.end_trig = self.end_trig
+        new.ended_by = self.ended_by
+        new.grid = self.grid[:]
+        new.gcol = self.gcol[:]
+        new.nmask = self.nmask[:]
+        new.frontier = self.frontier[:]
+        new.tcol = self.tcol[:]
+        new.tcell = self.tcell[:]
+        new.up = self.up[:]
+        new.revealed = self.revealed[:]
+        new.piles = [x[:] for x in self.piles]
+        new.held = self.held
+        new.origin = self.origin
+        new.flipped = self.flipped
+        new.files = self.files[:]
+        new.pos = self.pos[:]
+        new.frozen = self.frozen[:]
+        new.occ = self.occ[:]
+        new.tokens = self.tokens[:]
+        new.taken = self.taken[:]
+        new.ntaken = self.ntaken[:]
+        new.last_tok = self.last_tok[:]
+        new.final_scores = self.final_scores[:]
+        new.final_winners = self.final_winners[:]
+        new.tiebreak_used = self.tiebreak_used
+        new.agent_cells = self.agent_cells[:]
+        return new
