@@ -6,6 +6,15 @@ cimport cython
 from fieldcraft.core.api cimport State
 from fieldcraft.games.spy_tracker.game cimport SpyTrackerGame as TypedGame  # the name stays importable
 
+# The phases and the action layout's fixed numbers as C values in this module (so they are not
+# its attributes in the compiled build: other modules import them from game.py).
+cdef int CHANCE, TERMINAL, OPENING, DEALING, BIDDING, CHOOSING, OVER, BID_BASE
+
+@cython.locals(lo=Py_ssize_t, hi=Py_ssize_t, mid=Py_ssize_t, c=int)
+cdef Py_ssize_t _position(list pool, int card) except -1
+@cython.locals(n=Py_ssize_t, i=Py_ssize_t, key=Py_ssize_t)
+cdef list _gather(list table, list keys)
+
 cdef class SpyTrackerState(State):
     cdef public list actions
     cdef public int phase, player, round
@@ -25,7 +34,7 @@ cdef class SpyTrackerState(State):
     cpdef int current_player(self) except? -99
     cpdef bint is_terminal(self) except -1
     cpdef bint is_chance_node(self) except -1
-    @cython.locals(phase=int, count=int, ids=list, c=int, g=TypedGame)
+    @cython.locals(phase=int, count=int, ids=list, g=TypedGame)
     cpdef list legal_actions(self)
     @cython.locals(phase=int, pool=list, card=int, i=Py_ssize_t, standing=int, kind=int,
                    count=int, attr=int, g=TypedGame)

@@ -22,15 +22,8 @@ except ImportError:  # pure build without Cython installed
 
 from fieldcraft.core.search import SearchModel
 
-from .rules import (
-    BIDDING,
-    CALL,
-    CHOOSING,
-    NUM_ATTRIBUTES,
-    NUM_SPIES,
-    SPOT,
-    SpyTrackerState,
-)
+from .game import BIDDING, CALL, CHOOSING, NUM_ATTRIBUTES, NUM_SPIES, SPOT
+from .rules import SpyTrackerState
 
 if not cython.compiled:  # the compiled build cimports the extension type (search.pxd)
     from .game import SpyTrackerGame
