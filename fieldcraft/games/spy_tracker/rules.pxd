@@ -34,7 +34,7 @@ cdef class SpyTrackerState(State):
     cpdef int current_player(self) except? -99
     cpdef bint is_terminal(self) except -1
     cpdef bint is_chance_node(self) except -1
-    @cython.locals(phase=int, count=int, ids=list, g=TypedGame)
+    @cython.locals(phase=int, count=int, key=int, answers=list, raises=list, ids=list, g=TypedGame)
     cpdef list legal_actions(self)
     @cython.locals(phase=int, pool=list, card=int, i=Py_ssize_t, standing=int, kind=int,
                    count=int, attr=int, g=TypedGame)

@@ -224,12 +224,20 @@ class SpyTrackerState(State):
             g = self.game
             count = self.bid_count
             if count < 0:
-                return g.openings[self.in_play].copy()
-            return (g.answers[count << 9 | self.taken]
-                    + g.raises[count * g._in_play_stride + self.in_play])
+                return g.openings[self.in_play][:]
+            key = count << 9 | self.taken
+            answers = g.answers[key]
+            if answers is None:
+                answers = g.fill_answers(key)
+            key = count * g._in_play_stride + self.in_play
+            raises = g.raises[key]
+            if raises is None:
+                raises = g.fill_raises(key)
+            return answers + raises
         if phase == CHOOSING:
             g = self.game
-            return g.choosers[self.bidder][self.active][0].copy()
+            ids = g.choosers[self.bidder][self.active][0]
+            return ids[:]
         if phase == DEALING:
             g = self.game
             ids = g.deal_actions[self.deal_seat]
