@@ -30,6 +30,7 @@ cdef class SpyTrackerState(State):
     cdef public object reveal
     cdef public int winner
     cdef public object ending
+    @cython.locals(cls=type, new=SpyTrackerState)
     cpdef clone(self)
     cpdef int current_player(self) except? -99
     cpdef bint is_terminal(self) except -1
@@ -39,7 +40,7 @@ cdef class SpyTrackerState(State):
     @cython.locals(phase=int, pool=list, card=int, i=Py_ssize_t, standing=int, kind=int,
                    count=int, attr=int, g=TypedGame)
     cpdef bint _is_legal(self, int action) except -1
-    @cython.locals(bids=list, count=int, mask=long, i=Py_ssize_t)
+    @cython.locals(bids=list, count=int, attr=int, mask=long, i=Py_ssize_t)
     cpdef long traits_bid_at_count(self) except? -1
     @cython.locals(phase=int, g=TypedGame, pool=list, left=Py_ssize_t, pairs=list)
     cpdef list chance_outcomes(self)
@@ -47,7 +48,8 @@ cdef class SpyTrackerState(State):
                    hand=list, g=TypedGame)
     cpdef _apply(self, int action)
     @cython.locals(g=TypedGame, pool=list, hands=list, actions=list, cps=int, last=Py_ssize_t,
-                   i=Py_ssize_t, j=Py_ssize_t, r=double, seat=int, hand=list, ids=list, card=int)
+                   i=Py_ssize_t, j=Py_ssize_t, r=double, seat=int, hand=list, ids=list, card=int,
+                   _=Py_ssize_t)
     cpdef play_chance(self, rng)
     @cython.locals(later=long)
     cdef _hand_dealt(self, int seat)
@@ -57,7 +59,7 @@ cdef class SpyTrackerState(State):
     cdef int _next_active(self, int seat) except -1
     @cython.locals(active=long)
     cdef _start_deal(self)
-    @cython.locals(delta=list, total=int, hand=list, card=int)
+    @cython.locals(g=TypedGame, delta=list, total=int, hand=list, card=int, add=int)
     cpdef int true_count(self, int attr) except? -99999
     @cython.locals(true=int, challenger=int, bidder=int, right=bint)
     cpdef tuple resolve(self, bint spot)

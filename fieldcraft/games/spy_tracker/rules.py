@@ -297,7 +297,8 @@ class SpyTrackerState(State):
         mask = 0
         i = len(bids) - 4
         while i >= 0 and bids[i + 2] == count:
-            mask |= 1 << bids[i + 3]
+            attr = bids[i + 3]
+            mask |= 1 << attr
             i -= 4
         return mask
 
@@ -422,12 +423,14 @@ class SpyTrackerState(State):
     def true_count(self, attr: int) -> int:
         """Cards showing ``attr`` plus Mercenaries minus Traitors over every live hand (floored at
         zero only if the ruleset turns ``negative_counts`` off)."""
-        delta = self.game.delta[attr]
+        g = self.game
+        delta = g.delta[attr]
         total = 0
         for hand in self.hands:
             for card in hand:
-                total += delta[card]
-        if total < 0 and not self.game.negative_counts:
+                add = delta[card]
+                total += add
+        if total < 0 and not g.negative_counts:
             return 0
         return total
 

@@ -195,7 +195,8 @@ class SpyTrackerSearch(SearchModel):
                    made=cython.int, cap=cython.int, low=cython.int, start=cython.int, i=cython.int,
                    a=cython.int, k=cython.int, have=cython.int, value=cython.double,
                    r=cython.double, table=list, mine=tuple, hand=list, state=SpyTrackerState,
-                   g=SpyTrackerGame)
+                   g=SpyTrackerGame, s=cython.int, n=cython.int, p=cython.int,
+                   top_points=cython.int, top_sources=cython.int, top_draw=cython.double)
     def policy_action(self, state: SpyTrackerState, rng: random.Random) -> int:
         """A quick decision for the seat to move from its own hand and the public bids only:
         the heuristic bot's rule (challenge or bid by the odds its hand gives) on cached odds.
@@ -207,12 +208,17 @@ class SpyTrackerSearch(SearchModel):
         phase = state.phase
         seat = state.player
         if phase == CHOOSING:
-            best, key = -1, (-1, -1, -1.0)
-            for s, n in enumerate(state.sources):
+            # The rival with the most points, then the most Sources, ties broken by a draw: the
+            # tuple (points, Sources, draw) compared as C values, one draw per rival in order.
+            best, top_points, top_sources, top_draw = -1, -1, -1, -1.0
+            for s in range(len(state.sources)):
+                n = state.sources[s]
                 if n and s != state.bidder:
-                    rank = (state.points[s], n, rng.random())
-                    if rank > key:
-                        best, key = s, rank
+                    p = state.points[s]
+                    r = rng.random()
+                    if p > top_points or p == top_points and (
+                            n > top_sources or n == top_sources and r > top_draw):
+                        best, top_points, top_sources, top_draw = s, p, n, r
             return g.next_base + best
         if phase != BIDDING:
             legal = state.legal_actions()
