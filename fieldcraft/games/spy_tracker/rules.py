@@ -309,6 +309,8 @@ class SpyTrackerState(State):
             pool = self.pool
             left = len(pool)
             pairs = g.deal_pairs[self.deal_seat][left]
+            if cython.compiled:  # the same list, filled in C (see _gather)
+                return _gather(pairs, pool)
             if left == g.num_cards:  # the round's first card: every card is in the pool
                 return pairs.copy()
             if left == 1:  # (itemgetter of one index gives the item, not a tuple)
