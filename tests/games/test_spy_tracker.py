@@ -19,14 +19,14 @@ from fieldcraft.core import (
 )
 from fieldcraft.core.text import Text, game_messages
 from fieldcraft.games.spy_tracker import SPEC
-from fieldcraft.games.spy_tracker.render import render
-from fieldcraft.games.spy_tracker.rules import (
+from fieldcraft.games.spy_tracker.game import (
     ATTRIBUTES,
     BIDDING,
     CHOOSING,
     DEALING,
     OPENING,
 )
+from fieldcraft.games.spy_tracker.render import render
 
 GAME = "spy-tracker"
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .rules import ATTRIBUTES, BID_BASE, CALL, NUM_ATTRIBUTES, SPOT
+from .game import ATTRIBUTES, BID_BASE, CALL, NUM_ATTRIBUTES, SPOT
 
 BID_DISCOUNT = 0.85  # a bid passes the risk on; the round goes on
 SPOT_BONUS = 1.15  # a right SPOT also scores a point

@@ -15,7 +15,8 @@ from math import comb
 
 from fieldcraft.core.deduction import Belief, GameDeduction, Secret
 
-from .rules import ATTRIBUTES, BIDDING, CHOOSING, SpyTrackerGame, SpyTrackerState
+from .game import ATTRIBUTES, BIDDING, CHOOSING, SpyTrackerGame
+from .rules import SpyTrackerState
 
 
 class SpyTrackerDeduction(GameDeduction):

@@ -11,8 +11,10 @@ cdef class SpyTrackerGame(Game):
     cdef public bint opener_other_party, cap_in_play
     cdef public int max_count, raise_base, next_base, open_base, deal_base, num_actions
     cdef public list card_names, deck, delta, card_delta, bid_of, caps, openings
-    cdef public object answers, raises
+    cdef public list answers, raises
     cdef public int _in_play_stride
     cdef public list choosers, deal_actions, deal_pairs
     cpdef int bid_action(self, int count, int attr, bint raise_=*) except -1
     cpdef int round_cap(self, int in_play) except -1
+    cpdef list fill_answers(self, int key)
+    cpdef list fill_raises(self, int key)

@@ -62,19 +62,6 @@ def _spy_name(card: int) -> str:
     return f"{FACTIONS[card // 3 % 3]}/{ROLES[card // 9]}/{CITIES[card % 3]}"
 
 
-class _Table(dict):  # type: ignore[type-arg]
-    """A cache that makes a missing entry with ``make(key)`` and keeps it: a lookup is one
-    subscript, with no test for a miss in the hot path."""
-
-    def __init__(self, make: Any):
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: int) -> Any:
-        value = self[key] = self.make(key)
-        return value
-
-
 class SpyTrackerGame(Game):
     """Resolved ruleset plus the tables every state shares (card names, counting deltas, what
     each bid action names, the deal odds and the legal lists of the decision phases)."""
@@ -191,13 +178,15 @@ class SpyTrackerGame(Game):
         # openings[in_play]: the round's first bid, any count up to the cap;
         # answers[count << 9 | taken]: call, spot and the attributes still open at the count;
         # raises[count * _in_play_stride + in_play]: every raise up to the cap.
+        # Both are lists with an entry for every key, made on first use (None until then; see
+        # ``fill_answers``): most keys never come up, and a list index is cheaper than a dict's.
         self.openings: list[list[int]] = [
             list(range(BID_BASE, BID_BASE + (cap - self.min_bid + 1) * NUM_ATTRIBUTES))
             for cap in self.caps
         ]
-        self.answers: dict[int, list[int]] = _Table(self._answers)
+        self.answers: list[list[int] | None] = [None] * ((self.max_count + 1) << 9)
         self._in_play_stride = deal_max + 1
-        self.raises: dict[int, list[int]] = _Table(self._raises)
+        self.raises: list[list[int] | None] = [None] * ((self.max_count + 1) * (deal_max + 1))
         # choosers[bidder][active]: (legal list, legal set) of the bidder's "next: seat" choice,
         # ``active`` being the bitmask of seats with Sources.
         self.choosers: list[list[tuple[list[int], frozenset[int]]]] = []
@@ -270,16 +259,21 @@ class SpyTrackerGame(Game):
             return self.max_count
         return max(in_play, self.min_bid)
 
-    def _answers(self, key: int) -> list[int]:
-        """An entry of ``answers``: call, spot and the bids at the standing count on the
-        attributes not taken."""
+    def fill_answers(self, key: int) -> list[int]:
+        """Make and keep the entry ``key`` of ``answers``: call, spot and the bids at the
+        standing count on the attributes not taken."""
         count, taken = key >> 9, key & 511
         same = BID_BASE + (count - self.min_bid) * NUM_ATTRIBUTES
-        return [CALL, SPOT] + [same + a for a in range(NUM_ATTRIBUTES) if not taken >> a & 1]
+        entry = [CALL, SPOT] + [same + a for a in range(NUM_ATTRIBUTES) if not taken >> a & 1]
+        self.answers[key] = entry
+        return entry
 
-    def _raises(self, key: int) -> list[int]:
-        """An entry of ``raises``: every raise over the standing count up to the cap."""
+    def fill_raises(self, key: int) -> list[int]:
+        """Make and keep the entry ``key`` of ``raises``: every raise over the standing count
+        up to the cap."""
         count, in_play = divmod(key, self._in_play_stride)
         first = self.raise_base + (count + 1 - self.min_bid) * NUM_ATTRIBUTES
-        return list(range(first, self.raise_base + (self.caps[in_play] + 1 - self.min_bid)
-                          * NUM_ATTRIBUTES))
+        entry = list(range(first, self.raise_base + (self.caps[in_play] + 1 - self.min_bid)
+                           * NUM_ATTRIBUTES))
+        self.raises[key] = entry
+        return entry

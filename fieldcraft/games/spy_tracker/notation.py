@@ -18,7 +18,7 @@ from fieldcraft.core.errors import MalformedActionError
 from fieldcraft.core.notation import Notation, normalize, require_text
 from fieldcraft.core.text import Event
 
-from .rules import (
+from .game import (
     ATTRIBUTES,
     BID_BASE,
     BIDDING,
@@ -30,8 +30,8 @@ from .rules import (
     OPENING,
     SPOT,
     SpyTrackerGame,
-    SpyTrackerState,
 )
+from .rules import SpyTrackerState
 
 
 def card_kind(game: SpyTrackerGame, card: int) -> str:

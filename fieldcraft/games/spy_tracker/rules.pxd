@@ -6,6 +6,15 @@ cimport cython
 from fieldcraft.core.api cimport State
 from fieldcraft.games.spy_tracker.game cimport SpyTrackerGame as TypedGame  # the name stays importable
 
+# The phases and the action layout's fixed numbers as C values in this module (so they are not
+# its attributes in the compiled build: other modules import them from game.py).
+cdef int CHANCE, TERMINAL, OPENING, DEALING, BIDDING, CHOOSING, OVER, BID_BASE
+
+@cython.locals(lo=Py_ssize_t, hi=Py_ssize_t, mid=Py_ssize_t, c=int)
+cdef Py_ssize_t _position(list pool, int card) except -1
+@cython.locals(n=Py_ssize_t, i=Py_ssize_t, key=Py_ssize_t)
+cdef list _gather(list table, list keys)
+
 cdef class SpyTrackerState(State):
     cdef public list actions
     cdef public int phase, player, round
@@ -21,16 +30,17 @@ cdef class SpyTrackerState(State):
     cdef public object reveal
     cdef public int winner
     cdef public object ending
+    @cython.locals(cls=type, new=SpyTrackerState)
     cpdef clone(self)
     cpdef int current_player(self) except? -99
     cpdef bint is_terminal(self) except -1
     cpdef bint is_chance_node(self) except -1
-    @cython.locals(phase=int, count=int, ids=list, c=int, g=TypedGame)
+    @cython.locals(phase=int, count=int, key=int, answers=list, raises=list, ids=list, g=TypedGame)
     cpdef list legal_actions(self)
     @cython.locals(phase=int, pool=list, card=int, i=Py_ssize_t, standing=int, kind=int,
                    count=int, attr=int, g=TypedGame)
     cpdef bint _is_legal(self, int action) except -1
-    @cython.locals(bids=list, count=int, mask=long, i=Py_ssize_t)
+    @cython.locals(bids=list, count=int, attr=int, mask=long, i=Py_ssize_t)
     cpdef long traits_bid_at_count(self) except? -1
     @cython.locals(phase=int, g=TypedGame, pool=list, left=Py_ssize_t, pairs=list)
     cpdef list chance_outcomes(self)
@@ -38,7 +48,8 @@ cdef class SpyTrackerState(State):
                    hand=list, g=TypedGame)
     cpdef _apply(self, int action)
     @cython.locals(g=TypedGame, pool=list, hands=list, actions=list, cps=int, last=Py_ssize_t,
-                   i=Py_ssize_t, j=Py_ssize_t, r=double, seat=int, hand=list, ids=list, card=int)
+                   i=Py_ssize_t, j=Py_ssize_t, r=double, seat=int, hand=list, ids=list, card=int,
+                   _=Py_ssize_t)
     cpdef play_chance(self, rng)
     @cython.locals(later=long)
     cdef _hand_dealt(self, int seat)
@@ -48,7 +59,7 @@ cdef class SpyTrackerState(State):
     cdef int _next_active(self, int seat) except -1
     @cython.locals(active=long)
     cdef _start_deal(self)
-    @cython.locals(delta=list, total=int, hand=list, card=int)
+    @cython.locals(g=TypedGame, delta=list, total=int, hand=list, card=int, add=int)
     cpdef int true_count(self, int attr) except? -99999
     @cython.locals(true=int, challenger=int, bidder=int, right=bint)
     cpdef tuple resolve(self, bint spot)

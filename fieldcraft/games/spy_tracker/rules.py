@@ -3,7 +3,9 @@
 A position is plain ints and lists (so that ``clone`` is a few list copies and random playouts
 stay fast) and its rules are here: who acts, what is legal, what an action does, how a
 challenge comes out and when the game ends. The cards, the action layout and the ruleset's
-tables are in ``game.py``; the names used in the folder are importable from here too.
+tables are in ``game.py``; the names used in the folder are importable from here too, except
+the phases and ``BID_BASE``, which the compiled build makes C constants of this module (rules.pxd):
+import those from ``game.py``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,11 @@ import random
 from bisect import bisect_left
 from operator import itemgetter
 from typing import Any
+
+try:
+    import cython
+except ImportError:  # pure build without Cython installed
+    from fieldcraft.core import _cython_shim as cython
 
 from fieldcraft.core.api import CHANCE, TERMINAL, State, sample_chance
 from fieldcraft.core.fields import Shared
@@ -39,18 +46,12 @@ from .game import (
 
 __all__ = [
     "ATTRIBUTES",
-    "BIDDING",
-    "BID_BASE",
     "CALL",
-    "CHOOSING",
     "CITIES",
-    "DEALING",
     "FACTIONS",
     "GAME_TYPE",
     "NUM_ATTRIBUTES",
     "NUM_SPIES",
-    "OPENING",
-    "OVER",
     "PHASE_NAMES",
     "ROLES",
     "SPOT",
@@ -58,6 +59,44 @@ __all__ = [
     "SpyTrackerState",
     "spy_id",
 ]
+
+if cython.compiled:  # to fill a list made at its full size (the deal's legal list)
+    from cython.cimports.cpython.list import PyList_New, PyList_SET_ITEM
+    from cython.cimports.cpython.ref import Py_INCREF
+
+
+def _position(pool: list[int], card: int) -> int:
+    """Where ``card`` is (or would go) in the sorted ``pool``, as ``bisect_left`` says: a C loop
+    in the compiled build, where the library's bisection would be a Python call on a boxed card.
+    The pure build uses the library's (C there too; see below)."""
+    lo = 0
+    hi = len(pool)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        c = pool[mid]
+        if c < card:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+if not cython.compiled:
+    _position = bisect_left  # noqa: F811 - the same answer, from C
+
+
+def _gather(table: list[int], keys: list[int]) -> list[int]:
+    """``[table[k] for k in keys]`` for the compiled build: the list is made at its full size and
+    filled with the table's own int objects (a comprehension grows it as it goes). The pure
+    build runs the comprehension itself (``legal_actions``)."""
+    n = len(keys)
+    out = PyList_New(n)
+    for i in range(n):
+        key = keys[i]
+        item = table[key]
+        Py_INCREF(item)  # the list takes over this reference
+        PyList_SET_ITEM(out, i, item)
+    return out
 
 
 class SpyTrackerState(State):
@@ -185,13 +224,25 @@ class SpyTrackerState(State):
             g = self.game
             count = self.bid_count
             if count < 0:
-                return g.openings[self.in_play].copy()
-            return (g.answers[count << 9 | self.taken]
-                    + g.raises[count * g._in_play_stride + self.in_play])
+                return g.openings[self.in_play][:]
+            key = count << 9 | self.taken
+            answers = g.answers[key]
+            if answers is None:
+                answers = g.fill_answers(key)
+            key = count * g._in_play_stride + self.in_play
+            raises = g.raises[key]
+            if raises is None:
+                raises = g.fill_raises(key)
+            return answers + raises
         if phase == CHOOSING:
-            return self.game.choosers[self.bidder][self.active][0].copy()
+            g = self.game
+            ids = g.choosers[self.bidder][self.active][0]
+            return ids[:]
         if phase == DEALING:
-            ids = self.game.deal_actions[self.deal_seat]
+            g = self.game
+            ids = g.deal_actions[self.deal_seat]
+            if cython.compiled:
+                return _gather(ids, self.pool)
             return [ids[c] for c in self.pool]
         if phase == OPENING:
             g = self.game
@@ -205,7 +256,7 @@ class SpyTrackerState(State):
         if phase == DEALING:  # any other int is no card of the pool once deal_first is taken
             pool = self.pool
             card = action - self.deal_first
-            i = bisect_left(pool, card)
+            i = _position(pool, card)
             return i < len(pool) and pool[i] == card
         if phase == BIDDING:  # from the action's count and attribute: no set per position
             standing = self.bid_count
@@ -246,7 +297,8 @@ class SpyTrackerState(State):
         mask = 0
         i = len(bids) - 4
         while i >= 0 and bids[i + 2] == count:
-            mask |= 1 << bids[i + 3]
+            attr = bids[i + 3]
+            mask |= 1 << attr
             i -= 4
         return mask
 
@@ -257,6 +309,8 @@ class SpyTrackerState(State):
             pool = self.pool
             left = len(pool)
             pairs = g.deal_pairs[self.deal_seat][left]
+            if cython.compiled:  # the same list, filled in C (see _gather)
+                return _gather(pairs, pool)
             if left == g.num_cards:  # the round's first card: every card is in the pool
                 return pairs.copy()
             if left == 1:  # (itemgetter of one index gives the item, not a tuple)
@@ -270,17 +324,17 @@ class SpyTrackerState(State):
     def _apply(self, action: int) -> None:
         self.actions.append(action)
         phase = self.phase
+        g = self.game
         if phase == DEALING:  # the phases in the order of how often they come up
             card = action - self.deal_first
             pool = self.pool
-            del pool[bisect_left(pool, card)]  # the pool is sorted: no scan for the card
+            del pool[_position(pool, card)]  # the pool is sorted: no scan for the card
             seat = self.deal_seat
             hand = self.hands[seat]
             hand.append(card)
-            if len(hand) == self.sources[seat] * self.game.cards_per_source:
+            if len(hand) == self.sources[seat] * g.cards_per_source:
                 self._hand_dealt(seat)
             return
-        g = self.game
         if phase == BIDDING:
             if action < BID_BASE:
                 self._challenge(action == SPOT)
@@ -371,12 +425,14 @@ class SpyTrackerState(State):
     def true_count(self, attr: int) -> int:
         """Cards showing ``attr`` plus Mercenaries minus Traitors over every live hand (floored at
         zero only if the ruleset turns ``negative_counts`` off)."""
-        delta = self.game.delta[attr]
+        g = self.game
+        delta = g.delta[attr]
         total = 0
         for hand in self.hands:
             for card in hand:
-                total += delta[card]
-        if total < 0 and not self.game.negative_counts:
+                add = delta[card]
+                total += add
+        if total < 0 and not g.negative_counts:
             return 0
         return total
 

@@ -22,15 +22,8 @@ except ImportError:  # pure build without Cython installed
 
 from fieldcraft.core.search import SearchModel
 
-from .rules import (
-    BIDDING,
-    CALL,
-    CHOOSING,
-    NUM_ATTRIBUTES,
-    NUM_SPIES,
-    SPOT,
-    SpyTrackerState,
-)
+from .game import BIDDING, CALL, CHOOSING, NUM_ATTRIBUTES, NUM_SPIES, SPOT
+from .rules import SpyTrackerState
 
 if not cython.compiled:  # the compiled build cimports the extension type (search.pxd)
     from .game import SpyTrackerGame
@@ -58,77 +51,44 @@ class SpyTrackerSearch(SearchModel):
         self._hand_counts: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     # -- tables -----------------------------------------------------------------------------------
+    # The work is in the module's functions below (C functions in the compiled build), which the
+    # search calls directly rather than through these methods.
     def hand_counts(self, hand: list[int]) -> tuple[int, ...]:
-        """What ``hand`` adds to each trait's count. Cached: a search asks it for the same few
-        thousand hands (its pool of determinisations) hundreds of thousands of times, and the
-        sum over the hand was a fifth of a policy-played search. The cache is emptied when it
-        grows past ``HAND_CACHE`` hands, so memory stays bounded in long simulations."""
-        key = tuple(hand)
-        counts = self._hand_counts.get(key)
-        if counts is None:
-            if len(self._hand_counts) >= HAND_CACHE:
-                self._hand_counts.clear()
-            card_delta = self.game.card_delta
-            if hand:
-                counts = tuple(map(sum, zip(*[card_delta[c] for c in hand], strict=True)))
-            else:
-                counts = (0,) * NUM_ATTRIBUTES
-            self._hand_counts[key] = counts
-        return counts
+        """What ``hand`` adds to each trait's count (cached; see ``_hand_counts``)."""
+        return _hand_counts(self._hand_counts, self.game.card_delta, hand)
 
     def tail_chance(self, hidden: int, need: int) -> float:
-        """P(the ``hidden`` cards a seat cannot see add at least ``need`` to a trait's count),
-        each drawn independently with the whole deck's odds of +1 (a spy with the trait or a
-        Mercenary) and -1 (a Traitor); cached, since belief weights ask it millions of times."""
-        j = need + hidden
-        if j <= 0:
-            return 1.0
-        table = self.tail_table(hidden)
-        return table[j] if j < len(table) else 0.0
+        """P(the ``hidden`` cards a seat cannot see add at least ``need`` to a trait's count)
+        (see ``_tail_chance``)."""
+        return _tail_chance(self._tails, self.game, hidden, need)
 
     def tail_table(self, hidden: int) -> list[float]:
         """``tail_chance`` for every ``need`` at once: entry ``need + hidden`` (cached)."""
-        table = self._tails.get(hidden)
-        if table is None:
-            g = self.game
-            plus = (NUM_SPIES // 3 + g.num_mercenaries) / g.num_cards
-            minus = g.num_traitors / g.num_cards
-            dist = [1.0]  # dist[i]: P(sum = i - drawn so far)
-            for _ in range(hidden):
-                new = [0.0] * (len(dist) + 2)
-                for i, p in enumerate(dist):
-                    new[i] += p * minus
-                    new[i + 1] += p * (1.0 - plus - minus)
-                    new[i + 2] += p * plus
-                dist = new
-            table = [0.0] * len(dist)  # table[j]: P(sum >= j - hidden)
-            acc = 0.0
-            for j in range(len(dist) - 1, -1, -1):
-                acc += dist[j]
-                table[j] = acc
-            self._tails[hidden] = table
-        return table
+        return _tail_table(self._tails, self.game, hidden)
 
     # -- the model ------------------------------------------------------------------------------
-    @cython.locals(sample=SpyTrackerState, hidden=list, needed=cython.Py_ssize_t,
-                   last=cython.Py_ssize_t, i=cython.Py_ssize_t, j=cython.Py_ssize_t,
-                   r=cython.double, used=cython.Py_ssize_t, size=cython.Py_ssize_t,
-                   other=cython.int, hand=list, g=SpyTrackerGame, base=cython.int, history=list,
-                   first=cython.int, c=cython.int)
+    @cython.locals(state=SpyTrackerState, sample=SpyTrackerState, hidden=list,
+                   needed=cython.Py_ssize_t, last=cython.Py_ssize_t, i=cython.Py_ssize_t,
+                   j=cython.Py_ssize_t, r=cython.double, used=cython.Py_ssize_t,
+                   size=cython.Py_ssize_t, other=cython.int, hand=list, g=SpyTrackerGame,
+                   history=list, ids=list, c=cython.Py_ssize_t, pool=list)
     def resample(self, state: SpyTrackerState, seat: int, rng: random.Random
                  ) -> SpyTrackerState:
         """Re-deal every card ``seat`` cannot see (other live hands and the undealt pool) keeping
         hand sizes, and rewrite this round's deal actions to match so the sample's history
         replays to the sample and cannot be read for the true hands."""
+        g = self.game
         sample = state.clone()
-        hidden = sample.pool[:]
-        for other, hand in enumerate(sample.hands):
-            if other != seat:
-                hidden += hand
-        hidden.sort()  # canonical: depends on what the seat knows, not on the true deal
+        # Every card is in the pool or in one hand, so the cards the seat cannot see are the
+        # deck without its own hand, in order (canonical: it depends on what the seat knows,
+        # not on the true deal). Card ids are the deck's indices: deleting the seat's cards from
+        # the highest down leaves the lower ones where they are.
+        hidden = g.deck[:]
+        for c in sorted(sample.hands[seat], reverse=True):
+            del hidden[c]
         # Only the other hands need random cards (the pool is kept sorted), so shuffle just
         # their share into the front: a partial Fisher-Yates, a fraction of a full shuffle.
-        needed = sum(len(hand) for other, hand in enumerate(sample.hands) if other != seat)
+        needed = len(hidden) - len(sample.pool)
         random_ = rng.random
         last = len(hidden)
         for i in range(needed):
@@ -141,21 +101,24 @@ class SpyTrackerSearch(SearchModel):
                 size = len(hand)
                 sample.hands[other] = hidden[used : used + size]
                 used += size
-        sample.pool = sorted(hidden[used:])
-        g = self.game
-        base = g.deal_base
-        size = g.num_cards
+        pool = hidden[used:]
+        pool.sort()
+        sample.pool = pool
         history = sample.actions
         # This round's deal is one run of actions from ``deal_start``, seat after seat, each
-        # hand in the order it was dealt: rewrite the other seats' stretches of it.
+        # hand in the order it was dealt: rewrite the other seats' stretches of it (with the
+        # game's prepared action ints, see ``deal_actions``).
         i = sample.deal_start
         for other, hand in enumerate(sample.hands):
             if other != seat:
-                first = base + other * size
-                history[i : i + len(hand)] = [first + c for c in hand]
+                ids = g.deal_actions[other]
+                history[i : i + len(hand)] = [ids[c] for c in hand]
             i += len(hand)
         return sample
 
+    @cython.locals(state=SpyTrackerState, sources=list, rivals=list, points=list, weights=list,
+                   i=cython.Py_ssize_t, s=cython.double, p=cython.double, w=cython.double,
+                   total=cython.double, scale=cython.double)
     def heuristic_returns(self, state: SpyTrackerState) -> list[float] | None:
         """Win chances guessed from Sources and points, so search can stop rollouts early.
 
@@ -175,19 +138,27 @@ class SpyTrackerSearch(SearchModel):
             elif state.phase == BIDDING:
                 sources[state.player] -= 0.5
             else:
-                rivals = [s for s, n in enumerate(state.sources) if n and s != state.bidder]
-                for s in rivals:
-                    sources[s] -= 0.5 / len(rivals)
+                rivals = [r for r, n in enumerate(state.sources) if n and r != state.bidder]
+                for rival in rivals:
+                    sources[rival] -= 0.5 / len(rivals)
         # Sources over the starting number, times (1 + points) squared (a constant factor
-        # does not change the normalised result, so the division by start_sources is left out).
-        weights = [s * (1.0 + p) * (1.0 + p) if s > 0 else 0.0
-                   for s, p in zip(sources, state.points, strict=True)]
-        total = sum(weights)
+        # does not change the normalised result, so the division by start_sources is left out),
+        # added up in order (as ``sum`` does, and the same in both builds).
+        points = state.points
+        weights = []
+        total = 0.0
+        for i in range(len(sources)):
+            s = sources[i]
+            p = points[i]
+            w = s * (1.0 + p) * (1.0 + p) if s > 0 else 0.0
+            weights.append(w)
+            total += w
         if total <= 0:
             return [1.0 / len(weights)] * len(weights)
         scale = 1.0 / total
         return [w * scale for w in weights]
 
+    @cython.locals(state=SpyTrackerState, g=SpyTrackerGame, count=cython.int, attr=cython.int)
     def search_actions(self, state: SpyTrackerState) -> list[int]:
         """Challenges, and per trait the two lowest counts still open to this seat.
 
@@ -222,8 +193,10 @@ class SpyTrackerSearch(SearchModel):
                    count=cython.int, attr=cython.int, best=cython.int, best_value=cython.double,
                    j=cython.int, at_least=cython.double, above=cython.double, spot=cython.double,
                    made=cython.int, cap=cython.int, low=cython.int, start=cython.int, i=cython.int,
-                   a=cython.int, k=cython.int, value=cython.double, table=list, mine=tuple,
-                   hand=list, state=SpyTrackerState, g=SpyTrackerGame)
+                   a=cython.int, k=cython.int, have=cython.int, value=cython.double,
+                   r=cython.double, table=list, mine=tuple, hand=list, state=SpyTrackerState,
+                   g=SpyTrackerGame, s=cython.int, n=cython.int, p=cython.int,
+                   top_points=cython.int, top_sources=cython.int, top_draw=cython.double)
     def policy_action(self, state: SpyTrackerState, rng: random.Random) -> int:
         """A quick decision for the seat to move from its own hand and the public bids only:
         the heuristic bot's rule (challenge or bid by the odds its hand gives) on cached odds.
@@ -235,25 +208,32 @@ class SpyTrackerSearch(SearchModel):
         phase = state.phase
         seat = state.player
         if phase == CHOOSING:
-            best, key = -1, (-1, -1, -1.0)
-            for s, n in enumerate(state.sources):
+            # The rival with the most points, then the most Sources, ties broken by a draw: the
+            # tuple (points, Sources, draw) compared as C values, one draw per rival in order.
+            best, top_points, top_sources, top_draw = -1, -1, -1, -1.0
+            for s in range(len(state.sources)):
+                n = state.sources[s]
                 if n and s != state.bidder:
-                    rank = (state.points[s], n, rng.random())
-                    if rank > key:
-                        best, key = s, rank
+                    p = state.points[s]
+                    r = rng.random()
+                    if p > top_points or p == top_points and (
+                            n > top_sources or n == top_sources and r > top_draw):
+                        best, top_points, top_sources, top_draw = s, p, n, r
             return g.next_base + best
         if phase != BIDDING:
             legal = state.legal_actions()
             return legal[int(rng.random() * len(legal))]
         hand = state.hands[seat]
         hidden = state.in_play - len(hand)
-        table = self.tail_table(hidden)  # table[need + hidden] = P(hidden cards add >= need)
+        # table[need + hidden] = P(the hidden cards add at least ``need``)
+        table = _tail_table(self._tails, g, hidden)
         size = len(table)
-        mine = self.hand_counts(hand)
+        mine = _hand_counts(self._hand_counts, g.card_delta, hand)
         count, attr = state.bid_count, state.bid_attr
         best, best_value = -1, -1.0
         if count >= 0:
-            j = count - mine[attr] + hidden
+            have = mine[attr]
+            j = count - have + hidden
             at_least = 1.0 if j <= 0 else (table[j] if j < size else 0.0)
             j += 1
             above = 1.0 if j <= 0 else (table[j] if j < size else 0.0)
@@ -264,7 +244,8 @@ class SpyTrackerSearch(SearchModel):
         made = state.traits_bid_at_count() if count >= 0 else 0
         cap = g.round_cap(state.in_play)
         low = g.min_bid
-        start = int(rng.random() * NUM_ATTRIBUTES)  # ties go to a random trait
+        r = rng.random()
+        start = int(r * NUM_ATTRIBUTES)  # ties go to a random trait
         for i in range(NUM_ATTRIBUTES):
             a = (start + i) % NUM_ATTRIBUTES
             if count < 0:
@@ -275,8 +256,10 @@ class SpyTrackerSearch(SearchModel):
                 k += 1
             if k > cap:
                 continue
-            j = k - mine[a] + hidden
-            value = (1.0 if j <= 0 else (table[j] if j < size else 0.0)) * BID_DISCOUNT
+            have = mine[a]
+            j = k - have + hidden
+            value = 1.0 if j <= 0 else (table[j] if j < size else 0.0)
+            value *= BID_DISCOUNT
             if value > best_value:
                 best, best_value = g.bid_action(k, a, count >= 0 and k > count), value
         if best < 0:  # every bid made and no challenge possible (cannot happen in play)
@@ -284,6 +267,10 @@ class SpyTrackerSearch(SearchModel):
             return legal[int(rng.random() * len(legal))]
         return best
 
+    @cython.locals(state=SpyTrackerState, seat=cython.int, g=SpyTrackerGame, bids=list,
+                   hands=list, delta=list, tails=dict, in_play=cython.int, weight=cython.double,
+                   i=cython.Py_ssize_t, bidder=cython.int, hand=list, row=list, mine=cython.int,
+                   c=cython.Py_ssize_t)
     def belief_weight(self, state: SpyTrackerState, seat: int) -> float | None:
         """Plausibility of the other hands (in a resampled state) given this round's bids.
 
@@ -295,13 +282,16 @@ class SpyTrackerSearch(SearchModel):
         weigh, and search can skip drawing a pool.
         """
         bids = state.bids
-        if all(bids[i] == seat for i in range(0, len(bids), 4)):
+        for i in range(0, len(bids), 4):
+            if bids[i] != seat:
+                break
+        else:
             return None
         g = self.game
+        tails = self._tails
         hands, delta = state.hands, g.delta
         in_play = state.in_play
         weight = 1.0
-        tail_chance = self.tail_chance
         for i in range(0, len(bids), 4):
             bidder = bids[i]
             if bidder == seat:
@@ -311,5 +301,60 @@ class SpyTrackerSearch(SearchModel):
             mine = 0
             for c in hand:
                 mine += row[c]
-            weight *= BELIEF_FLOOR + tail_chance(in_play - len(hand), bids[i + 2] - mine)
+            weight *= BELIEF_FLOOR + _tail_chance(tails, g, in_play - len(hand),
+                                                  bids[i + 2] - mine)
         return weight
+
+
+def _hand_counts(cache: dict[tuple[int, ...], tuple[int, ...]], card_delta: list[tuple[int, ...]],
+                 hand: list[int]) -> tuple[int, ...]:
+    """What ``hand`` adds to each trait's count. Cached in ``cache``: a search asks it for the
+    same few thousand hands (its pool of determinisations) hundreds of thousands of times, and
+    the sum over the hand was a fifth of a policy-played search. The cache is emptied when it
+    grows past ``HAND_CACHE`` hands, so memory stays bounded in long simulations."""
+    key = tuple(hand)
+    counts = cache.get(key)
+    if counts is None:
+        if len(cache) >= HAND_CACHE:
+            cache.clear()
+        if hand:
+            counts = tuple(map(sum, zip(*[card_delta[c] for c in hand], strict=True)))
+        else:
+            counts = (0,) * NUM_ATTRIBUTES
+        cache[key] = counts
+    return counts
+
+
+def _tail_chance(tails: dict[int, list[float]], g: SpyTrackerGame, hidden: int,
+                 need: int) -> float:
+    """P(the ``hidden`` cards a seat cannot see add at least ``need`` to a trait's count),
+    each drawn independently with the whole deck's odds of +1 (a spy with the trait or a
+    Mercenary) and -1 (a Traitor); cached, since belief weights ask it millions of times."""
+    j = need + hidden
+    if j <= 0:
+        return 1.0
+    table = _tail_table(tails, g, hidden)
+    return table[j] if j < len(table) else 0.0
+
+
+def _tail_table(tails: dict[int, list[float]], g: SpyTrackerGame, hidden: int) -> list[float]:
+    """``_tail_chance`` for every ``need`` at once: entry ``need + hidden``, kept in ``tails``."""
+    table = tails.get(hidden)
+    if table is None:
+        plus = (NUM_SPIES // 3 + g.num_mercenaries) / g.num_cards
+        minus = g.num_traitors / g.num_cards
+        dist = [1.0]  # dist[i]: P(sum = i - drawn so far)
+        for _ in range(hidden):
+            new = [0.0] * (len(dist) + 2)
+            for i, p in enumerate(dist):
+                new[i] += p * minus
+                new[i + 1] += p * (1.0 - plus - minus)
+                new[i + 2] += p * plus
+            dist = new
+        table = [0.0] * len(dist)  # table[j]: P(sum >= j - hidden)
+        acc = 0.0
+        for j in range(len(dist) - 1, -1, -1):
+            acc += dist[j]
+            table[j] = acc
+        tails[hidden] = table
+    return table
