@@ -138,8 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--positions", type=int, default=4)
     s = sub.add_parser("strength")
     s.add_argument("--games", type=int, default=120)
-    s.add_argument("--pure", type=int, required=True, help="the pure build's time=1 budget")
-    s.add_argument("--compiled", type=int, required=True, help="the compiled build's budget")
+    s.add_argument("--pure", type=int, help="the pure build's time=1 budget")
+    s.add_argument("--compiled", type=int, help="the compiled build's time=1 budget")
     s.add_argument("--seed", type=int, default=2026)
     s.add_argument("--workers", type=int, default=2)
     t = sub.add_parser("study")
@@ -148,8 +148,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.what == "budget":
         result = budget(args.rounds, args.positions)
     elif args.what == "strength":
-        result = strength({"pure": args.pure, "compiled": args.compiled}, args.games, args.seed,
-                          args.workers)
+        budgets = {label: n for label, n in (("pure", args.pure), ("compiled", args.compiled))
+                   if n is not None}
+        if not budgets:
+            parser.error("strength needs --pure, --compiled or both (iterations per move)")
+        result = strength(budgets, args.games, args.seed, args.workers)
     else:
         result = study(args.games)
     print(json.dumps(result, indent=1))
