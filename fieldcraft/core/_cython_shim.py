@@ -16,6 +16,8 @@ ulong = "ulong"
 double = "double"
 Py_ssize_t = "Py_ssize_t"
 bint = "bint"
+p_schar = "p_schar"  # pointers (to signed chars, shorts)
+p_short = "p_short"
 
 
 def _same(function: Any) -> Any:

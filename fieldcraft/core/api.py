@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import operator
 import random
+from array import array
 from collections.abc import Callable, Iterable
 from functools import cached_property
 from typing import Any, ClassVar
@@ -181,9 +182,11 @@ class State:
     ``clone``; a state compiled as an extension type writes those three out instead (Spy
     Tracker's, see docs/performance.md). This base has no metaclass so that it can be an
     extension type itself in the compiled build (``api.pxd``). Fields are JSON-able plain data
-    (ints, bools, strings, None, lists and str-keyed dicts of those), which is what lets
-    ``to_json``, ``state_from_json``, ``==`` and ``clone`` work for every game without extra
-    code. The list of every action applied (chance included) is the field ``actions``.
+    (ints, bools, strings, None, lists and str-keyed dicts of those; or an ``array.array`` of
+    ints, which ``to_json`` writes as a list and the state's ``_load_fields`` makes again from
+    it), which is what lets ``to_json``, ``state_from_json``, ``==`` and ``clone`` work for
+    every game without extra code. The list of every action applied (chance included) is the
+    field ``actions``.
     """
 
     __slots__ = ("game",)
@@ -381,7 +384,7 @@ class State:
             "overrides": self.game.overrides,
             "state": {name: getattr(self, name) for name in self._field_names()},
         }
-        return json.dumps(doc, separators=(",", ":"))
+        return json.dumps(doc, separators=(",", ":"), default=_json_field)
 
     @classmethod
     def _field_names(cls) -> tuple[str, ...]:
@@ -457,6 +460,16 @@ def sample_chance(state: State, rng: random.Random) -> int:
         if r < acc:
             return action
     return outcomes[-1][0]
+
+
+def _json_field(value: Any) -> Any:
+    """What ``to_json`` writes for a field value JSON has no form for: an ``array.array`` field
+    (a compact board: Undercover's compiled build holds its board in arrays, which a clone
+    copies with one ``memcpy``) as the list of its items, so saved states stay plain JSON
+    whatever holds them in memory."""
+    if isinstance(value, array):
+        return value.tolist()
+    raise TypeError(f"a state field of type {type(value).__name__} is not JSON serializable")
 
 
 def _restore_state(cls: type[State], game: Game, values: list[Any]) -> State:

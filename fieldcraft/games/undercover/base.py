@@ -19,12 +19,54 @@ This module imports nothing else of the game, so every other module can build on
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from fieldcraft.core.api import Game, State
 
+try:
+    import cython
+except ImportError:  # pure build without Cython installed
+    from fieldcraft.core import _cython_shim as cython
+
 if TYPE_CHECKING:
     from .rules import UndercoverGame
+
+
+BOARD_TYPECODES = {"grid": "b", "gcol": "b", "nmask": "h"}
+"""The ``array`` typecodes of the board fields (one entry per padded cell) in the compiled
+build: ``grid`` holds tile ids (0-23, -1 for an empty cell) and ``gcol`` colour codes (0-8), so
+signed bytes; ``nmask`` holds neighbourhood codes (0-329, ``grid.NEIGHBOURHOODS``), so shorts."""
+
+
+def new_board(name: str, items: Iterable[int]) -> list[int]:
+    """A value for the board field ``name`` (``grid``, ``gcol`` or ``nmask``) holding ``items``.
+
+    A list in the pure build, which the interpreter indexes fastest (an ``array.array`` item
+    costs it several times a list item's, and writing one parses the value). In the compiled
+    build an ``array.array`` (:data:`BOARD_TYPECODES`): a search clones the state at every
+    iteration, and an array's copy is one ``memcpy`` where a list's copy and its freeing touch
+    the reference count of each of its 1,521 items (a third of a compiled search); the rules
+    read and write it through a C pointer (:func:`cells8`, :func:`cells16`). Either reads as
+    ints and slices the same, ``State.to_json`` writes both as lists, and ``==`` compares those.
+    """
+    if cython.compiled:
+        return array(BOARD_TYPECODES[name], items)  # type: ignore[return-value]
+    return list(items)
+
+
+if not cython.compiled:
+    def cells8(board: list[int]) -> list[int]:
+        """The items of a board field, to index in a hot loop. In the compiled build
+        (``base.pxd``, ``cells8`` for ``grid``/``gcol``, ``cells16`` for ``nmask``) a C pointer
+        to the array's items, with no bounds check: only for cells of the board and their four
+        neighbours, which the wall border keeps inside it. Here the list itself; the hot loops
+        write ``cells8(board) if cython.compiled else board`` so that the pure build does not
+        pay a call for it."""
+        return board
+
+    cells16 = cells8
 
 
 class UndercoverTables(Game):
@@ -84,6 +126,10 @@ class UndercoverFields(State):
     ``grid``/``gcol`` are tile ids and colour codes per padded cell; ``tcell``/``tcol`` are the
     cell and visible colour per tile; ``up[a]`` is 1 when Agent ``a`` shows its undercover side
     and ``revealed[a]`` is 1 once it has been flipped in front of everyone.
+
+    The three fields with an entry per padded cell (``grid``, ``gcol``, ``nmask``: 1,521 on the
+    default board) are made by :func:`new_board`: lists in the pure build, ``array.array``s in
+    the compiled one (a clone copies them with one ``memcpy``). Saved states hold lists.
     """
 
     actions: list[int]
@@ -97,7 +143,7 @@ class UndercoverFields(State):
     turn: int
     end_trig: bool
     ended_by: str
-    grid: list[int]
+    grid: list[int]  # these three: new_board (an array.array in the compiled build)
     gcol: list[int]
     nmask: list[int]
     frontier: list[int]
@@ -139,6 +185,15 @@ class UndercoverFields(State):
         "last_tok", "final_scores", "final_winners", "tiebreak_used", "agent_cells",
     )
     _fields = __slots__
+
+    def _load_fields(self, fields: dict[str, Any]) -> None:
+        """A saved state (``to_json``) holds the board as lists: make them boards again
+        (:func:`new_board`)."""
+        fields = dict(fields)
+        for name in BOARD_TYPECODES:
+            if name in fields:
+                fields[name] = new_board(name, fields[name])
+        State._load_fields(self, fields)
 
     def clone(self) -> UndercoverFields:
         """An independent copy of this state (every field above, copied by its kind)."""

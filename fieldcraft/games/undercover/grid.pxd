@@ -2,31 +2,36 @@
 # GridRules is the first rules class of the state's chain (base.pxd declares its fields): the
 # methods every step calls are C methods with typed locals.
 cimport cython
-from fieldcraft.games.undercover.base cimport UndercoverFields, UndercoverTables
+from fieldcraft.games.undercover.base cimport (
+    UndercoverFields,
+    UndercoverTables,
+    cells8,
+    cells16,
+)
 
 @cython.locals(i=Py_ssize_t, cell=int)
 cdef _remove(list cells, int y)
 
 cdef class GridRules(UndercoverFields):
-    @cython.locals(g=UndercoverTables, gcol=list, nmask=list, frontier=list, c=int, add=tuple,
-                   w2=int, z=int, m=int)
+    @cython.locals(g=UndercoverTables, grid=cython.p_schar, gcol=cython.p_schar,
+                   nmask=cython.p_short, frontier=list, c=int, add=tuple, w2=int, z=int, m=int)
     cpdef _put(self, int tile, int y)
-    @cython.locals(g=UndercoverTables, gcol=list, nmask=list, frontier=list, tile=int,
-                   sub=tuple, w2=int, z=int, m=int)
+    @cython.locals(g=UndercoverTables, grid=cython.p_schar, gcol=cython.p_schar,
+                   nmask=cython.p_short, frontier=list, tile=int, sub=tuple, w2=int, z=int, m=int)
     cpdef int _lift(self, int y) except? -1
     @cython.locals(tcell=list, old=int)
     cpdef _move_file(self, int seat, int tile)
-    @cython.locals(g=UndercoverTables, bad=int, gcol=list, take_of=list, acts=list, y=int,
+    @cython.locals(g=UndercoverTables, bad=int, gcol=cython.p_schar, take_of=list, acts=list, y=int,
                    tcol=list, draw=int, pile=list, joker=int)
     cdef list _activate_actions(self)
     @cython.locals(g=UndercoverTables, tcol=list, acts=list, tcell=list)
     cdef list _activate_fallback(self, int bad)
-    @cython.locals(g=UndercoverTables, ok=tuple, p2a=list, nmask=list, acts=list, y=int, m=int,
-                   origin=int)
+    @cython.locals(g=UndercoverTables, ok=tuple, p2a=list, nmask=cython.p_short, acts=list, y=int,
+                   m=int, origin=int)
     cdef list _place_actions(self)
     cdef list _place_fallback(self)
-    @cython.locals(ok=tuple, nmask=list, cells=list, origin=int)
+    @cython.locals(ok=tuple, nmask=object, cells=list, origin=int)
     cdef list _place_cells(self)
-    @cython.locals(g=UndercoverTables, gcol=list, nmask=list, grid=list, found=set, barred=int,
-                   t=int, x=int, d=int, z=int)
+    @cython.locals(g=UndercoverTables, gcol=object, nmask=object, grid=object, found=set,
+                   barred=int, t=int, x=int, d=int, z=int)
     cdef list _diagonal_cells(self)

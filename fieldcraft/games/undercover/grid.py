@@ -25,6 +25,9 @@ try:
 except ImportError:  # pure build without Cython installed
     from fieldcraft.core import _cython_shim as cython
 
+if not cython.compiled:  # the compiled build has them from base.pxd, as C functions
+    from .base import cells8, cells16
+
 N_COLOURS = 6
 N_AGENTS = 12
 HQ0 = 12  # tile id of the Headquarters of colour c is HQ0 + c
@@ -135,11 +138,13 @@ class GridRules(UndercoverFields):
         """Put a tile on an empty cell and keep ``nmask``/``frontier`` in step (the four
         neighbours written out: this runs every turn)."""
         g = self.game
-        gcol = self.gcol
-        nmask = self.nmask
+        # The board fields as C pointers in the compiled build (base.cells8: y is a board cell).
+        grid = cells8(self.grid) if cython.compiled else self.grid
+        gcol = cells8(self.gcol) if cython.compiled else self.gcol
+        nmask = cells16(self.nmask) if cython.compiled else self.nmask
         frontier = self.frontier
         c = self.tcol[tile]
-        self.grid[y] = tile
+        grid[y] = tile
         gcol[y] = c
         self.tcell[tile] = y
         if tile < N_AGENTS and tile != self.held and tile not in self.files:
@@ -172,12 +177,14 @@ class GridRules(UndercoverFields):
     def _lift(self, y: int) -> int:
         """Take the tile off cell ``y`` (the exact reverse of ``_put``)."""
         g = self.game
-        gcol = self.gcol
-        nmask = self.nmask
+        # The board fields as C pointers in the compiled build (base.cells8: y is a board cell).
+        grid = cells8(self.grid) if cython.compiled else self.grid
+        gcol = cells8(self.gcol) if cython.compiled else self.gcol
+        nmask = cells16(self.nmask) if cython.compiled else self.nmask
         frontier = self.frontier
-        tile = self.grid[y]
+        tile = grid[y]
         sub = SUB[gcol[y]]
-        self.grid[y] = -1
+        grid[y] = -1
         gcol[y] = EMPTY
         self.tcell[tile] = LOC_HELD
         if tile < N_AGENTS:
@@ -230,7 +237,7 @@ class GridRules(UndercoverFields):
         comprehension's own setup costs more than the loop."""
         g = self.game
         bad = OPPOSITE[self.colour[self.cur]]
-        gcol = self.gcol
+        gcol = cells8(self.gcol) if cython.compiled else self.gcol  # (base.cells8)
         take_of = g.take_of  # cells are numbered row by row, as the take actions are
         acts = []
         for y in self.agent_cells:
@@ -272,7 +279,7 @@ class GridRules(UndercoverFields):
         g = self.game
         ok = ACCEPT[self.tcol[self.held]]
         p2a = g.p2a
-        nmask = self.nmask
+        nmask = cells16(self.nmask) if cython.compiled else self.nmask  # (base.cells8)
         acts = []
         for y in self.frontier:
             m = nmask[y]  # a C int in the compiled build, so ``ok`` is indexed in C

@@ -43,7 +43,7 @@ from fieldcraft.core.spec import (
     GameType,
 )
 
-from .base import UndercoverTables
+from .base import UndercoverTables, new_board
 from .grid import (
     ACCEPT,
     EMPTY,
@@ -107,11 +107,13 @@ class UndercoverGame(UndercoverTables):
         self.p2a = [-1] * self.padded
         for a, p in enumerate(self.a2p):
             self.p2a[p] = a
-        self.empty_grid = [-1] * self.padded
-        self.empty_gcol = [WALL] * self.padded
+        # The empty board fields every new state copies (base.new_board: lists or arrays).
+        self.empty_grid = new_board("grid", [-1] * self.padded)
+        empty_gcol = [WALL] * self.padded
         for p in self.a2p:
-            self.empty_gcol[p] = EMPTY
-        self.empty_nmask = [0] * self.padded
+            empty_gcol[p] = EMPTY
+        self.empty_gcol = new_board("gcol", empty_gcol)
+        self.empty_nmask = new_board("nmask", [0] * self.padded)
         # Padded cell -> the action taking the tile there (see the action space).
         self.take_of = [-1] * self.padded
         for a, p in enumerate(self.a2p):

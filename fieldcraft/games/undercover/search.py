@@ -43,6 +43,9 @@ from .grid import ACCEPT, JOKER, JOKER0, LOC_SUPPLY, N_AGENTS, N_COLOURS, agent_
 from .rules import ACTIVATE, FLIP, OVER, SETUP, UndercoverGame, UndercoverState
 from .track import classified_landing
 
+if not cython.compiled:  # the compiled build has them from base.pxd, as C functions
+    from .base import cells8, cells16
+
 Gain = list[tuple[float, float]]
 """The seat to move's change in one lane if its Staffer moves ``m`` spaces (index 1-5), as
 (banked points, open-lane value)."""
@@ -229,7 +232,8 @@ class UndercoverSearch(SearchModel):
 
     @cython.locals(state=UndercoverState, mover=cython.int, gains=list, work=list,
                    lead=cython.double, g=UndercoverTables, faces=set, bad_colour=cython.int,
-                   candidates=list, t=cython.int, held=cython.int, nmask=list, gcol=list,
+                   candidates=list, t=cython.int, held=cython.int, nmask=cython.p_short,
+                   gcol=cython.p_schar,
                    w2=cython.int, weight=cython.double, value=list, patterns=dict,
                    cells=list, y=cython.int, key=cython.int, left=cython.int,
                    right=cython.int, above=cython.int, below=cython.int, pattern=tuple,
@@ -265,7 +269,11 @@ class UndercoverSearch(SearchModel):
             if state.phase == FLIP:
                 off, back = agent_faces(held)
                 faces.add((off if state.up[held] else back, True))
-        nmask, gcol, w2 = state.nmask, state.gcol, g.w2
+        # C pointers in the compiled build (base.cells8): read at frontier cells and their
+        # four neighbours only.
+        nmask = cells16(state.nmask) if cython.compiled else state.nmask
+        gcol = cells8(state.gcol) if cython.compiled else state.gcol
+        w2 = g.w2
         # Open lanes are worthless at the end.
         weight = 0.0 if state.end_trig else reach(work[mover], lead)
         # A placement moves each lane by the tiles it touches, plus its own lane by the
@@ -328,18 +336,20 @@ class UndercoverSearch(SearchModel):
 
 
 @cython.locals(old_cells=list, a=cython.int, loc=cython.int, actions=list, deal_lo=cython.int,
-               i=cython.int, old=cython.int)
+               i=cython.int, old=cython.int, grid=cython.p_schar)
 def _relabel(state: UndercoverState, mapping: list[int], deals: list[tuple[int, int]]) -> None:
     """Swap Agent identities by position (``mapping[old id]`` = new id). Only unflipped
     Agents with matching visible colours are exchanged, so per-Agent ``tcol``/``up``/
     ``revealed`` stay valid as they are. ``deals``: (index in the action list, Agent dealt)
     for every deal outcome, rewritten to the Agent's new id."""
     old_cells = state.tcell[:N_AGENTS]
+    # A C pointer in the compiled build (base.cells8): loc is a board cell.
+    grid = cells8(state.grid) if cython.compiled else state.grid
     for a in range(N_AGENTS):
         state.tcell[mapping[a]] = old_cells[a]
         loc = old_cells[a]
         if loc >= 0:
-            state.grid[loc] = mapping[a]
+            grid[loc] = mapping[a]
     state.piles = [[mapping[a] for a in pile] for pile in state.piles]
     if 0 <= state.held < N_AGENTS:
         state.held = mapping[state.held]
