@@ -107,6 +107,8 @@ def pile_letter(k: int) -> str:
     return chr(ord("A") + k)
 
 
+@cython.boundscheck(False)  # i runs over range(len(cells)), and the list does not change
+@cython.wraparound(False)  # before the loop ends: every index is in range and non-negative
 def _remove(cells: list[int], y: int) -> None:
     """``cells.remove(y)``, as a loop that the compiled build runs on C ints: its
     ``list.remove`` would compare the Python ints one by one through the object protocol, and
