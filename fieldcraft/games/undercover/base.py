@@ -34,6 +34,16 @@ if TYPE_CHECKING:
     from .rules import UndercoverGame
 
 
+# Phases (``UndercoverFields.phase``). Defined here, not in rules.py, because the compiled
+# build makes them C constants of rules (rules.pxd), which are then not its attributes: the
+# other modules of the game import them from here.
+SETUP = 0
+ACTIVATE = 1
+FLIP = 2
+PLACE = 3
+OVER = 4
+PHASE_NAMES = ("setup", "activate", "flip", "place", "over")
+
 BOARD_TYPECODES = {"grid": "b", "gcol": "b", "nmask": "h"}
 """The ``array`` typecodes of the board fields (one entry per padded cell) in the compiled
 build: ``grid`` holds tile ids (0-23, -1 for an empty cell) and ``gcol`` colour codes (0-8), so

@@ -40,6 +40,7 @@ import math
 import random
 from typing import Any
 
+from .base import ACTIVATE, FLIP, OVER, PLACE
 from .estimate import (
     END_TEMP,
     Totals,
@@ -53,7 +54,6 @@ from .estimate import (
     win_chances,
 )
 from .grid import ACCEPT, JOKER, N_AGENTS, N_COLOURS, agent_faces
-from .rules import ACTIVATE, FLIP, OVER, PLACE
 from .track import classified_landing
 
 STALL_TURNS = 40

@@ -19,8 +19,9 @@ from typing import Any
 
 from fieldcraft.core.deduction import Belief, GameDeduction, Secret
 
+from .base import OVER, SETUP
 from .grid import N_AGENTS, agent_faces, pile_letter
-from .rules import OVER, SETUP, UndercoverGame, UndercoverState
+from .rules import UndercoverGame, UndercoverState
 
 
 class UndercoverDeduction(GameDeduction):

@@ -9,6 +9,9 @@ from fieldcraft.games.undercover.base cimport (
     cells16,
 )
 
+cdef enum:
+    _MAX_FRONTIER = 96  # grid.py: 4 * N_TILES
+
 @cython.locals(i=Py_ssize_t, cell=int)
 cdef _remove(list cells, int y)
 
@@ -26,8 +29,9 @@ cdef class GridRules(UndercoverFields):
     cdef list _activate_actions(self)
     @cython.locals(g=UndercoverTables, tcol=list, acts=list, tcell=list)
     cdef list _activate_fallback(self, int bad)
-    @cython.locals(g=UndercoverTables, ok=tuple, p2a=list, nmask=cython.p_short, acts=list, y=int,
-                   m=int, origin=int)
+    @cython.locals(g=UndercoverTables, ok=tuple, p2a=list, nmask=object, codes=cython.p_short,
+                   acts=list, y=int, m=int, origin=int, frontier=list, barred=int, n=Py_ssize_t,
+                   i=Py_ssize_t)
     cdef list _place_actions(self)
     cdef list _place_fallback(self)
     @cython.locals(ok=tuple, nmask=object, cells=list, origin=int)

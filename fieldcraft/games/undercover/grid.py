@@ -107,6 +107,8 @@ def pile_letter(k: int) -> str:
     return chr(ord("A") + k)
 
 
+@cython.boundscheck(False)  # i runs over range(len(cells)), and the list does not change
+@cython.wraparound(False)  # before the loop ends: every index is in range and non-negative
 def _remove(cells: list[int], y: int) -> None:
     """``cells.remove(y)``, as a loop that the compiled build runs on C ints: its
     ``list.remove`` would compare the Python ints one by one through the object protocol, and
@@ -121,6 +123,11 @@ def _remove(cells: list[int], y: int) -> None:
 
 if not cython.compiled:
     _remove = list.remove  # noqa: F811 - in Python the builtin is the fast way
+
+
+if not cython.compiled:  # the compiled build has it from grid.pxd, as a C constant
+    _MAX_FRONTIER = 4 * N_TILES
+    """The frontier's longest possible length: the empty cells touching some tile."""
 
 
 class GridRules(UndercoverFields):
@@ -279,10 +286,34 @@ class GridRules(UndercoverFields):
         g = self.game
         ok = ACCEPT[self.tcol[self.held]]
         p2a = g.p2a
-        nmask = cells16(self.nmask) if cython.compiled else self.nmask  # (base.cells8)
+        nmask = self.nmask
+        frontier = self.frontier
+        if cython.compiled and len(frontier) <= _MAX_FRONTIER:
+            # The same list built in cell order on C ints: an insertion sort of the accepted
+            # cells into a C array, skipping the cell the tile came from (which
+            # ``acts.remove`` drops below), then their actions. ``acts.sort()`` would compare
+            # Python ints through the object protocol. (base.cells16: C pointer reads.)
+            codes = cells16(self.nmask)
+            keys = cython.declare(cython.int[_MAX_FRONTIER])
+            barred = self.origin if not self.flipped else -1
+            n = 0
+            for y in frontier:
+                if y != barred and ok[codes[y]]:
+                    i = n
+                    while i > 0 and keys[i - 1] > y:
+                        keys[i] = keys[i - 1]
+                        i -= 1
+                    keys[i] = y
+                    n += 1
+            if n == 0:
+                return self._place_fallback()
+            acts = []  # (a loop: a comprehension would make p2a a closure cell in Python)
+            for i in range(n):
+                acts.append(p2a[keys[i]])
+            return acts
         acts = []
-        for y in self.frontier:
-            m = nmask[y]  # a C int in the compiled build, so ``ok`` is indexed in C
+        for y in frontier:
+            m = nmask[y]
             if ok[m]:
                 acts.append(p2a[y])
         origin = self.origin  # empty now: in the frontier if it touches a tile

@@ -38,8 +38,9 @@ from fieldcraft.core.errors import MalformedActionError
 from fieldcraft.core.notation import Notation, require_text
 from fieldcraft.core.text import Event
 
+from .base import ACTIVATE, FLIP, OVER, PLACE, SETUP
 from .grid import HQ0, JOKER0, N_COLOURS, agent_faces, pile_letter
-from .rules import ACTIVATE, FLIP, OVER, PLACE, SETUP, UndercoverGame, UndercoverState
+from .rules import UndercoverGame, UndercoverState
 from .setup_steps import K_COLOUR, K_START, K_TOKEN
 
 

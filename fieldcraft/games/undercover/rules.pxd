@@ -5,6 +5,12 @@ cimport cython
 from fieldcraft.games.undercover.base cimport UndercoverTables
 from fieldcraft.games.undercover.setup_steps cimport SetupRules
 
+# The phases and the constants the step compares with, as C values of this module (so they are
+# not its attributes in the compiled build: the game's modules import the phases from base.py,
+# and rules.__getattr__ forwards them for code outside the game).
+cdef int SETUP, ACTIVATE, FLIP, PLACE, OVER, CHANCE, TERMINAL
+cdef int EMPTY, JOKER0, LOC_HELD, LOC_SUPPLY, N_AGENTS
+
 cdef class UndercoverState(SetupRules):
     @cython.locals(g=UndercoverTables, c=int, s=int)
     cdef _finish_setup(self)

@@ -43,7 +43,16 @@ from fieldcraft.core.spec import (
     GameType,
 )
 
-from .base import UndercoverTables, new_board
+from . import base
+from .base import (
+    ACTIVATE,
+    FLIP,
+    OVER,
+    PLACE,
+    SETUP,
+    UndercoverTables,
+    new_board,
+)
 from .grid import (
     ACCEPT,
     EMPTY,
@@ -69,15 +78,19 @@ GAME_TYPE = GameType(chance_mode=EXPLICIT_STOCHASTIC, information=IMPERFECT_INFO
 General-sum: a seat that wins scores 1, and seats still level after the tie-break share the
 win, so the returns add up to 1 or more."""
 
-# Phases.
-SETUP = 0
-ACTIVATE = 1
-FLIP = 2
-PLACE = 3
-OVER = 4
-PHASE_NAMES = ("setup", "activate", "flip", "place", "over")
-
 VARIANTS = ("standard", "classified")
+
+_FROM_BASE = frozenset(("SETUP", "ACTIVATE", "FLIP", "PLACE", "OVER"))
+
+
+def __getattr__(name: str) -> Any:
+    """``rules.PLACE`` and the other phases for code outside the game (a test imports
+    ``ACTIVATE`` from here): the compiled build makes them C constants of this module
+    (rules.pxd), which are then not its attributes. The game's own modules import them from
+    ``base``."""
+    if name in _FROM_BASE:
+        return getattr(base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class UndercoverGame(UndercoverTables):

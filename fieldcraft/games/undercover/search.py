@@ -27,7 +27,7 @@ try:
 except ImportError:  # pure build without Cython installed
     from fieldcraft.core import _cython_shim as cython
 
-from .base import UndercoverTables
+from .base import ACTIVATE, FLIP, OVER, SETUP, UndercoverTables
 from .estimate import (
     END_TEMP,
     add_lane,
@@ -40,7 +40,7 @@ from .estimate import (
     win_chances,
 )
 from .grid import ACCEPT, JOKER, JOKER0, LOC_SUPPLY, N_AGENTS, N_COLOURS, agent_faces
-from .rules import ACTIVATE, FLIP, OVER, SETUP, UndercoverGame, UndercoverState
+from .rules import UndercoverGame, UndercoverState
 from .track import classified_landing
 
 if not cython.compiled:  # the compiled build has them from base.pxd, as C functions

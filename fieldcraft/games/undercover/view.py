@@ -53,6 +53,7 @@ from typing import Any
 
 from fieldcraft.core.view import Observer, Piece, Plane, plane_offsets
 
+from .base import OVER, PHASE_NAMES, SETUP
 from .grid import (
     HQ0,
     JOKER0,
@@ -66,7 +67,7 @@ from .grid import (
     pile_letter,
     ring_neighbours,
 )
-from .rules import OVER, PHASE_NAMES, SETUP, UndercoverGame, UndercoverState
+from .rules import UndercoverGame, UndercoverState
 
 ENDED_BY = ("tokens", "line", "stuck")
 
