@@ -259,7 +259,7 @@ def test_the_games_exploration_constant_is_the_default(monkeypatch):
 
 def _undercover_turn_start(seed: int):
     """A two-player Undercover game played by random moves up to seat 0's third turn start."""
-    from fieldcraft.games.undercover.rules import ACTIVATE
+    from fieldcraft.games.undercover.base import ACTIVATE
 
     game = load_game("undercover", players=2)
     s = game.new_initial_state()
@@ -278,7 +278,7 @@ def _undercover_turn_start(seed: int):
 
 
 def test_search_tree_is_kept_within_a_turn_and_dropped_after_other_moves():
-    from fieldcraft.games.undercover.rules import ACTIVATE
+    from fieldcraft.games.undercover.base import ACTIVATE
 
     s, rng = _undercover_turn_start(4)
     assert s.phase == ACTIVATE

@@ -4,8 +4,10 @@ A turn is three steps of one seat: activate a tile (take an Agent from the board
 of a pile, or take its Joker), flip the Agent or keep it as it is (Jokers skip this), and put it
 down where it meets other tiles; from the second round on the meeting moves the seat's Staffers
 along the Information Track (:mod:`.track`). The grid and placement legality are in
-:mod:`.grid`, the setup script in :mod:`.setup_steps`, the state's fields in :mod:`.base`; this
-module holds the ruleset and the turn itself.
+:mod:`.grid`, the setup script in :mod:`.setup_steps`, the state's fields and the phases in
+:mod:`.base`; this module holds the ruleset and the turn itself. Import the phases (``SETUP`` ..
+``OVER``) from :mod:`.base`: the compiled build makes them C constants of this module
+(rules.pxd), which are then not its attributes.
 
 Action space (fixed per game; ``A`` = board cells, ``a = y * width + x``, ``P`` = piles)::
 
@@ -43,7 +45,6 @@ from fieldcraft.core.spec import (
     GameType,
 )
 
-from . import base
 from .base import (
     ACTIVATE,
     FLIP,
@@ -79,18 +80,6 @@ General-sum: a seat that wins scores 1, and seats still level after the tie-brea
 win, so the returns add up to 1 or more."""
 
 VARIANTS = ("standard", "classified")
-
-_FROM_BASE = frozenset(("SETUP", "ACTIVATE", "FLIP", "PLACE", "OVER"))
-
-
-def __getattr__(name: str) -> Any:
-    """``rules.PLACE`` and the other phases for code outside the game (a test imports
-    ``ACTIVATE`` from here): the compiled build makes them C constants of this module
-    (rules.pxd), which are then not its attributes. The game's own modules import them from
-    ``base``."""
-    if name in _FROM_BASE:
-        return getattr(base, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class UndercoverGame(UndercoverTables):
