@@ -5,9 +5,15 @@ source unchanged: pure-Python mode, ``annotation_typing=False`` so annotations k
 Python meaning), and then times both trees alternately, each round a fresh process per build,
 so the machine's swings hit both alike:
 
-- random playouts (``bench_game``: steps per second, wall time, 600 games x 3 a round), every
+- random playouts (``random_playout``, steps per second: the same 600 seeded games a run), every
   game;
-- ISMCTS iterations per second (``bench_ismcts``: CPU time, best of its runs), every game;
+- ISMCTS iterations per second (400-iteration searches of the same four positions as
+  ``bench_ismcts``, seed 0), every game;
+
+  both in CPU time: each run repeats its fixed work until it lasts ``--min-seconds`` (1 s;
+  ``timeit``'s autorange) and the best of ``--runs`` (3) counts. The same work every run makes
+  the fastest run the one the shared machine disturbed least; runs of a few dozen
+  milliseconds, as a compiled playout run of 600 games is, swing by a quarter;
 - the public-API loop (``api_loop``) of every game, and the API alone with the moves drawn
   beforehand (``api_replay_loop``), each beside pyspiel's C++ ``liars_dice`` when
   ``open_spiel`` is installed.
@@ -46,26 +52,60 @@ from fieldcraft.build import make_compiled_copy  # noqa: E402
 HOT_MODULES = _HOT  # what is compiled: see fieldcraft/build.py
 
 _WORKER = r"""
-import json, sys, time
-from fieldcraft.sim.bench import (api_loop, api_replay_loop, bench_game, bench_ismcts,
-                                  record_random_games)
-from fieldcraft.core.registry import list_games, load_game
-games, iterations, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[4])
-seconds = float(sys.argv[3])
-names = sys.argv[5:] or list_games()
+import json, random, sys, time
+from fieldcraft.agents import View
+from fieldcraft.agents.ismcts import ISMCTSAgent
+from fieldcraft.core.api import random_playout
+from fieldcraft.sim.bench import api_loop, api_replay_loop, decision_positions, \
+    record_random_games
+from fieldcraft.core.registry import game_spec, list_games, load_game
+games, iterations, seconds, seed = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), \
+    int(sys.argv[4])
+runs, min_seconds = int(sys.argv[5]), float(sys.argv[6])
+names = sys.argv[7:] or list_games()
+
+def best_rate(work):
+    # work() does the same work every call and returns how many units it did. Repeat it until
+    # one run lasts min_seconds of CPU time (timeit's autorange), then the best of runs.
+    reps = 1
+    while True:
+        start = time.process_time()
+        units = sum(work() for _ in range(reps))
+        elapsed = time.process_time() - start
+        if elapsed >= min_seconds:
+            break
+        reps = max(reps + 1, int(reps * min_seconds / max(elapsed, 1e-3) * 1.1))
+    rates = [units / elapsed]
+    for _ in range(runs - 1):
+        start = time.process_time()
+        units = sum(work() for _ in range(reps))
+        rates.append(units / (time.process_time() - start))
+    return max(rates)
+
 from fieldcraft.build import active_build
 out = {"build": active_build()["build"], "games": {}}
 for name in names:
-    playouts = bench_game(name, games=games, runs=3, seed=seed)
-    search = bench_ismcts(name, positions=4, iterations=iterations, runs=2)
-    make = load_game(name).new_initial_state
-    loop = api_loop(make, seconds, seed)
-    replay = api_replay_loop(make, record_random_games(make, seed=seed), seconds)
+    game = load_game(name)
+
+    def playouts():
+        rng = random.Random(seed)
+        return sum(random_playout(game.new_initial_state(), rng) for _ in range(games))
+
+    states = decision_positions(name, game_spec(name).default_players, 4)
+
+    def searches():
+        agent = ISMCTSAgent(iterations=iterations, seed=0)
+        for state in states:
+            agent.search(View(state, state.current_player()))
+        return iterations * len(states)
+
+    make = game.new_initial_state
     out["games"][name] = {
-        "playout_steps_per_second": playouts["steps_per_second"],
-        "ismcts_iterations_per_second": search["ismcts_iterations_per_second_best"],
-        "api_steps_per_second": round(loop),
-        "api_replay_steps_per_second": round(replay)}
+        "playout_steps_per_second": best_rate(playouts),
+        "ismcts_iterations_per_second": best_rate(searches),
+        "api_steps_per_second": round(api_loop(make, seconds, seed)),
+        "api_replay_steps_per_second": round(
+            api_replay_loop(make, record_random_games(make, seed=seed), seconds))}
 try:
     import pyspiel
 except ImportError:
@@ -88,13 +128,14 @@ def build(build_dir: Path) -> float:
 
 
 def run_tree(tree: Path, games: int, iterations: int, seconds: float, seed: int,
-             names: list[str], pure: bool = False) -> dict:
+             names: list[str], pure: bool = False, runs: int = 3,
+             min_seconds: float = 1.0) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree))
     env.pop("FIELDCRAFT_PURE", None)
     if pure:
         env["FIELDCRAFT_PURE"] = "1"
     done = subprocess.run([sys.executable, "-c", _WORKER, str(games), str(iterations),
-                           str(seconds), str(seed), *names],
+                           str(seconds), str(seed), str(runs), str(min_seconds), *names],
                           cwd=tree, env=env, check=True, capture_output=True, text=True)
     return json.loads(done.stdout)
 
@@ -107,6 +148,10 @@ def main(argv: list[str] | None = None) -> int:
                         "milliseconds: too short to time)")
     parser.add_argument("--iterations", type=int, default=400, help="ISMCTS iterations a search")
     parser.add_argument("--seconds", type=float, default=0.5, help="API loop time per game")
+    parser.add_argument("--runs", type=int, default=3,
+                        help="timed runs of the playouts and of the searches; the best counts")
+    parser.add_argument("--min-seconds", type=float, default=1.0,
+                        help="CPU seconds a timed run lasts at least (the work is repeated)")
     parser.add_argument("--game", action="append", default=[], help="only these games")
     parser.add_argument("--build-dir", type=Path, default=None)
     parser.add_argument("--pure-dir", type=Path, default=None,
@@ -130,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
         order = ("pure", "compiled") if round_ % 2 == 0 else ("compiled", "pure")
         for label in order:
             result = run_tree(trees[label], args.games, args.iterations, args.seconds, round_,
-                              args.game, pure=label == "pure")
+                              args.game, pure=label == "pure", runs=args.runs,
+                              min_seconds=args.min_seconds)
             if result["build"] != label:
                 raise SystemExit(f"{trees[label]} ran the {result['build']} build, not {label}")
             samples[label].append(result)

@@ -16,7 +16,8 @@ ulong = "ulong"
 double = "double"
 Py_ssize_t = "Py_ssize_t"
 bint = "bint"
-p_schar = "p_schar"  # pointers (to signed chars, shorts)
+p_schar = "p_schar"  # pointers (to signed and unsigned chars, shorts)
+p_uchar = "p_uchar"
 p_short = "p_short"
 
 
