@@ -14,6 +14,8 @@ cdef enum:
 
 @cython.locals(i=Py_ssize_t, cell=int)
 cdef _remove(list cells, int y)
+@cython.locals(i=Py_ssize_t, cell=int)
+cdef _insort(list cells, int y)
 
 cdef class GridRules(UndercoverFields):
     @cython.locals(g=UndercoverTables, grid=cython.p_schar, gcol=cython.p_schar,
@@ -24,14 +26,15 @@ cdef class GridRules(UndercoverFields):
     cpdef int _lift(self, int y) except? -1
     @cython.locals(tcell=list, old=int)
     cpdef _move_file(self, int seat, int tile)
+    cdef _add_agent_cell(self, int y)
     @cython.locals(g=UndercoverTables, bad=int, gcol=cython.p_schar, take_of=list, acts=list, y=int,
                    tcol=list, draw=int, pile=list, joker=int)
     cdef list _activate_actions(self)
     @cython.locals(g=UndercoverTables, tcol=list, acts=list, tcell=list)
     cdef list _activate_fallback(self, int bad)
     @cython.locals(g=UndercoverTables, ok=tuple, p2a=list, nmask=object, codes=cython.p_short,
-                   acts=list, y=int, m=int, origin=int, frontier=list, barred=int, n=Py_ssize_t,
-                   i=Py_ssize_t)
+                   accept=cython.p_uchar, acts=list, y=int, m=int, origin=int, frontier=list,
+                   barred=int, n=Py_ssize_t, i=Py_ssize_t)
     cdef list _place_actions(self)
     cdef list _place_fallback(self)
     @cython.locals(ok=tuple, nmask=object, cells=list, origin=int)

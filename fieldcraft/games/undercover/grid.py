@@ -71,6 +71,8 @@ ACCEPT = tuple(
     for c in range(N_COLOURS)
 ) + ((True,) * len(NEIGHBOURHOODS),)
 """ACCEPT[c][code]: a tile of colour code c (JOKER included) may meet these neighbours."""
+ACCEPT_BYTES = tuple(bytes(row) for row in ACCEPT)
+"""ACCEPT's rows as bytes, which the compiled ``_place_actions`` reads through a C pointer."""
 OPPOSITE = tuple((c + 3) % N_COLOURS for c in range(N_COLOURS))
 """Each colour's Opposite Side: the colour a seat may not activate."""
 
@@ -125,6 +127,22 @@ if not cython.compiled:
     _remove = list.remove  # noqa: F811 - in Python the builtin is the fast way
 
 
+def _insort(cells: list[int], y: int) -> None:
+    """``bisect.insort(cells, y)`` for a short sorted list (the dozen Agents' cells), on C ints:
+    a Python call of ``insort`` cost the compiled build more than the whole scan."""
+    i = len(cells)
+    while i > 0:
+        cell = cells[i - 1]
+        if cell <= y:
+            break
+        i -= 1
+    cells.insert(i, y)
+
+
+if not cython.compiled:
+    _insort = insort  # noqa: F811 - in Python the builtin is the fast way
+
+
 if not cython.compiled:  # the compiled build has it from grid.pxd, as a C constant
     _MAX_FRONTIER = 4 * N_TILES
     """The frontier's longest possible length: the empty cells touching some tile."""
@@ -155,7 +173,7 @@ class GridRules(UndercoverFields):
         gcol[y] = c
         self.tcell[tile] = y
         if tile < N_AGENTS and tile != self.held and tile not in self.files:
-            insort(self.agent_cells, y)  # (the held tile is under its seat's File)
+            self._add_agent_cell(y)  # (the held tile is under its seat's File)
         if nmask[y] > 0:
             _remove(frontier, y)
         add = ADD[c]
@@ -180,6 +198,11 @@ class GridRules(UndercoverFields):
         if m == 0 and gcol[z] == EMPTY:
             frontier.append(z)
         nmask[z] = add[m]
+
+    def _add_agent_cell(self, y: int) -> None:
+        """List an Agent's cell in ``agent_cells`` (kept sorted): a method so that the rules
+        module reaches the C loop of ``_insort`` too."""
+        _insort(self.agent_cells, y)
 
     def _lift(self, y: int) -> int:
         """Take the tile off cell ``y`` (the exact reverse of ``_put``)."""
@@ -232,7 +255,7 @@ class GridRules(UndercoverFields):
         old = self.files[seat]
         self.files[seat] = tile
         if old >= 0 and old < N_AGENTS and tcell[old] >= 0:
-            insort(self.agent_cells, tcell[old])
+            self._add_agent_cell(tcell[old])
         if tile >= 0 and tile < N_AGENTS and tcell[tile] >= 0:
             _remove(self.agent_cells, tcell[tile])
 
@@ -283,10 +306,7 @@ class GridRules(UndercoverFields):
         """Legal placements as actions: the frontier cells whose neighbours the held tile
         accepts, in one plain loop (``p2a`` is monotone, so sorting actions sorts cells);
         ``_place_cells`` has the fallbacks."""
-        g = self.game
-        ok = ACCEPT[self.tcol[self.held]]
-        p2a = g.p2a
-        nmask = self.nmask
+        p2a = self.game.p2a
         frontier = self.frontier
         if cython.compiled and len(frontier) <= _MAX_FRONTIER:
             # The same list built in cell order on C ints: an insertion sort of the accepted
@@ -294,11 +314,12 @@ class GridRules(UndercoverFields):
             # ``acts.remove`` drops below), then their actions. ``acts.sort()`` would compare
             # Python ints through the object protocol. (base.cells16: C pointer reads.)
             codes = cells16(self.nmask)
+            accept = ACCEPT_BYTES[self.tcol[self.held]]
             keys = cython.declare(cython.int[_MAX_FRONTIER])
             barred = self.origin if not self.flipped else -1
             n = 0
             for y in frontier:
-                if y != barred and ok[codes[y]]:
+                if y != barred and accept[codes[y]]:
                     i = n
                     while i > 0 and keys[i - 1] > y:
                         keys[i] = keys[i - 1]
@@ -311,6 +332,8 @@ class GridRules(UndercoverFields):
             for i in range(n):
                 acts.append(p2a[keys[i]])
             return acts
+        ok = ACCEPT[self.tcol[self.held]]
+        nmask = self.nmask
         acts = []
         for y in frontier:
             m = nmask[y]

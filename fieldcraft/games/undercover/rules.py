@@ -33,7 +33,6 @@ flipped tile, its back.
 
 from __future__ import annotations
 
-from bisect import insort
 from typing import Any
 
 from fieldcraft.core.api import CHANCE, TERMINAL, MalformedActionError, RulesetError
@@ -476,7 +475,7 @@ class UndercoverState(SetupRules):
             old = files[self.cur]
             files[self.cur] = t
             if old >= 0 and old < N_AGENTS and self.tcell[old] >= 0:
-                insort(self.agent_cells, self.tcell[old])
+                self._add_agent_cell(self.tcell[old])
             self.flipped = False
             self.phase = FLIP if t < N_AGENTS else PLACE
         elif ph == FLIP:

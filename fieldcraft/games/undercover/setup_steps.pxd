@@ -4,11 +4,14 @@ cimport cython
 from fieldcraft.games.undercover.base cimport UndercoverTables
 from fieldcraft.games.undercover.track cimport TrackRules
 
+cdef int LOC_PILE, LOC_SUPPLY, N_AGENTS, N_COLOURS  # imported from grid.py
+
 cdef class SetupRules(TrackRules):
     cdef _finish_setup(self)
     @cython.locals(g=UndercoverTables, i=int, chooser=int)
     cdef _enter_setup_step(self)
-    @cython.locals(g=UndercoverTables, kind=int)
+    @cython.locals(g=UndercoverTables, kind=int, tcell=list, deal=int, acts=list, a=int, c=int,
+                   colour=list)
     cdef list _setup_legal(self)
     @cython.locals(g=UndercoverTables, i=int, kind=int, entry=tuple)
     cpdef list chance_outcomes(self)

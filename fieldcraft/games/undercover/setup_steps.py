@@ -10,6 +10,11 @@ class chain (see ``base``) before ``rules.UndercoverState``, which hands over to
 
 from __future__ import annotations
 
+try:
+    import cython
+except ImportError:  # pure build without Cython installed
+    from fieldcraft.core import _cython_shim as cython
+
 from fieldcraft.core.api import CHANCE
 
 from .grid import LOC_PILE, LOC_SUPPLY, N_AGENTS, N_COLOURS
@@ -71,10 +76,25 @@ class SetupRules(TrackRules):
         g = self.game
         kind, k, space = g.setup_steps[self.setup_i]
         if kind == K_DEAL:
+            if cython.compiled:  # the cached entry's list, made in C for less than its key
+                tcell = self.tcell
+                deal = g.DEAL
+                acts = []
+                for a in range(N_AGENTS):
+                    if tcell[a] == LOC_SUPPLY:
+                        acts.append(deal + a)
+                return acts
             return self._deal_odds()[0][:]
         if kind == K_TOKEN:
             return self._token_odds()[0][:]
-        return [a for a, _ in self._seat_odds(kind)]
+        if kind == K_START:  # _seat_odds's actions, without its odds
+            return list(range(g.FIRST, g.FIRST + g.num_players))
+        colour = self.colour
+        acts = []
+        for c in range(N_COLOURS):
+            if c not in colour:
+                acts.append(g.COLOUR + c)
+        return acts
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Chance acts only in the setup; its steps are tested in order of how many a game has
