@@ -65,6 +65,8 @@ if cython.compiled:  # to fill a list made at its full size (the deal's legal li
     from cython.cimports.cpython.ref import Py_INCREF
 
 
+@cython.boundscheck(False)  # mid stays in range(len(pool)), which does not change meanwhile
+@cython.wraparound(False)
 def _position(pool: list[int], card: int) -> int:
     """Where ``card`` is (or would go) in the sorted ``pool``, as ``bisect_left`` says: a C loop
     in the compiled build, where the library's bisection would be a Python call on a boxed card.
@@ -85,6 +87,8 @@ if not cython.compiled:
     _position = bisect_left  # noqa: F811 - the same answer, from C
 
 
+@cython.boundscheck(False)  # i runs over range(len(keys)); keys are card ids, which index table
+@cython.wraparound(False)  # (a deal's action of each card): no negative or outside index
 def _gather(table: list[int], keys: list[int]) -> list[int]:
     """``[table[k] for k in keys]`` for the compiled build: the list is made at its full size and
     filled with the table's own int objects (a comprehension grows it as it goes). The pure
