@@ -199,7 +199,7 @@ class SpyTrackerSearch(SearchModel):
                    j=cython.int, at_least=cython.double, above=cython.double, spot=cython.double,
                    made=cython.int, cap=cython.int, low=cython.int, start=cython.int, i=cython.int,
                    a=cython.int, k=cython.int, have=cython.int, value=cython.double,
-                   r=cython.double, table=list, mine=tuple, hand=list, state=SpyTrackerState,
+                   r=cython.double, table=list, hand=list, state=SpyTrackerState,
                    g=SpyTrackerGame, s=cython.int, n=cython.int, p=cython.int,
                    top_points=cython.int, top_sources=cython.int, top_draw=cython.double,
                    deltas=cython.p_uchar, row=cython.p_uchar, c=cython.Py_ssize_t)
@@ -243,12 +243,12 @@ class SpyTrackerSearch(SearchModel):
                 row = deltas + c * NUM_ATTRIBUTES
                 for a in range(NUM_ATTRIBUTES):
                     counts[a] += row[a]
-        else:
-            mine = _hand_counts(self._hand_counts, g.card_delta, hand)
+        else:  # (a tuple here: ``counts[a]`` reads the same in both builds)
+            counts = _hand_counts(self._hand_counts, g.card_delta, hand)
         count, attr = state.bid_count, state.bid_attr
         best, best_value = -1, -1.0
         if count >= 0:
-            have = counts[attr] if cython.compiled else mine[attr]
+            have = counts[attr]
             j = count - have + hidden
             at_least = 1.0 if j <= 0 else (table[j] if j < size else 0.0)
             j += 1
@@ -272,7 +272,7 @@ class SpyTrackerSearch(SearchModel):
                 k += 1
             if k > cap:
                 continue
-            have = counts[a] if cython.compiled else mine[a]
+            have = counts[a]
             j = k - have + hidden
             value = 1.0 if j <= 0 else (table[j] if j < size else 0.0)
             value *= BID_DISCOUNT
