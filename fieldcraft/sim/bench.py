@@ -116,10 +116,11 @@ def api_loop(new_state: Any, seconds: float, seed: int = 0) -> float:
     """Steps per second of random playouts through the public API only: the README's loop
     (``chance_outcomes`` at chance nodes, ``legal_actions`` at decisions, ``apply_action``),
     which is how a researcher drives a game from Python. Works on any OpenSpiel-shaped state,
-    so pyspiel's own games can run in the very same loop."""
+    so pyspiel's own games can run in the very same loop. Timed in CPU seconds, as
+    ``bench_ismcts`` is: other load on the shared machine then disturbs it less."""
     rng = random.Random(seed)
     steps = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
     while True:
         state = new_state()
@@ -131,7 +132,7 @@ def api_loop(new_state: Any, seconds: float, seed: int = 0) -> float:
                 action = rng.choice(state.legal_actions())
             state.apply_action(action)
             steps += 1
-        now = time.perf_counter()
+        now = time.process_time()
         if now >= deadline:
             return steps / (now - start)
 
@@ -165,9 +166,9 @@ def api_replay_loop(new_state: Any, games: list[list[int]], seconds: float) -> f
     (``record_random_games``). ``api_loop`` also times drawing them in Python (``rng.choices``
     over a chance node's odds costs more than a C++ game's whole step), which depends on how
     many chance nodes a game has and how wide they are, not on the game's code; this loop
-    compares what two games' APIs cost a researcher per step."""
+    compares what two games' APIs cost a researcher per step. CPU seconds, as ``api_loop``."""
     steps = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
     while True:
         for moves in games:
@@ -182,7 +183,7 @@ def api_replay_loop(new_state: Any, games: list[list[int]], seconds: float) -> f
             if next(following, None) is not None:
                 raise ValueError("a replayed game ended before its recorded moves did")
             steps += len(moves)
-        now = time.perf_counter()
+        now = time.process_time()
         if now >= deadline:
             return steps / (now - start)
 
