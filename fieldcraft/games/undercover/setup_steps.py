@@ -87,14 +87,7 @@ class SetupRules(TrackRules):
             return self._deal_odds()[0][:]
         if kind == K_TOKEN:
             return self._token_odds()[0][:]
-        if kind == K_START:  # _seat_odds's actions, without its odds
-            return list(range(g.FIRST, g.FIRST + g.num_players))
-        colour = self.colour
-        acts = []
-        for c in range(N_COLOURS):
-            if c not in colour:
-                acts.append(g.COLOUR + c)
-        return acts
+        return self._seat_actions(kind)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Chance acts only in the setup; its steps are tested in order of how many a game has
@@ -117,12 +110,21 @@ class SetupRules(TrackRules):
         """The starting seat (any, evenly) or a colour (any not taken yet, evenly). Apart from
         the hot steps, so that their comprehensions do not make ``self`` a closure cell in
         ``chance_outcomes``."""
+        acts = self._seat_actions(kind)
+        p = 1.0 / len(acts)
+        return [(a, p) for a in acts]
+
+    def _seat_actions(self, kind: int) -> list[int]:
+        """The starting seat's or colour's actions, which ``_seat_odds`` gives even odds."""
         g = self.game
         if kind == K_START:
-            n = g.num_players
-            return [(g.FIRST + s, 1.0 / n) for s in range(n)]
-        free = [c for c in range(N_COLOURS) if c not in self.colour]
-        return [(g.COLOUR + c, 1.0 / len(free)) for c in free]
+            return list(range(g.FIRST, g.FIRST + g.num_players))
+        colour = self.colour
+        acts = []
+        for c in range(N_COLOURS):
+            if c not in colour:
+                acts.append(g.COLOUR + c)
+        return acts
 
     def _setup_is_legal(self, action: int) -> bool:
         """``action in self.legal_actions()`` in a setup step, from one look (or the cached
