@@ -225,12 +225,17 @@ class Room:
 
     def pending_answer(self, seat: int | None, version: int, action: int | None
                        ) -> dict[str, Any]:
-        """Whether the move a seat sent at ``version`` landed: the action that made version
-        ``version + 1`` is the one it sent, and that seat was the one to move there."""
-        history = self.table.history()
+        """Whether the move a seat sent at ``version`` landed: that seat was the one to move
+        there, and the action that made version ``version + 1`` is the one it sent.
+
+        Only a version at which the asking seat moved is answered (as lichess and BGA
+        acknowledge a client's own move only): asked of anyone else's move, or of a chance
+        draw, the answer would say whether a guessed hidden action was played, and a seat
+        asking about every action at every version would rebuild the whole deal."""
         landed = False
-        if seat is not None and 0 <= version < len(history):
-            landed = action is None or history[version] == action
+        if seat is not None and 0 <= version < self.version \
+                and self.table.movers[version] == seat:
+            landed = action is None or self.table.history()[version] == action
         return {"version": version, "action": action, "landed": landed}
 
     # -- messages ----------------------------------------------------------------------------------

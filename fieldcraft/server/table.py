@@ -90,6 +90,7 @@ class Table:
         self.snapshot_every = snapshot_every
         self.last_snapshot = 0
         self._lines: list[tuple[Entry | None, ...]] | None = None
+        self._movers: list[int] | None = None
         self._views: dict[tuple[int | None, bool], str] = {}
         self._views_at = -1
 
@@ -101,6 +102,7 @@ class Table:
         else:
             table = cls(game, start.clone(), snapshot_every, start=start.clone())
         table._lines = []
+        table._movers = []
         return table
 
     @classmethod
@@ -129,13 +131,28 @@ class Table:
         """Per action, the log line of every seat and (last) of a spectator. Built lazily by
         replaying the history, since a resumed table may never be asked for its old log."""
         if self._lines is None:
-            scratch = self.first_state()
-            built = []
-            for action in self.history():
-                built.append(self._describe(scratch, action))
-                scratch.apply_action(action)
-            self._lines = built
+            self._replay_log()
+        assert self._lines is not None
         return self._lines
+
+    @property
+    def movers(self) -> list[int]:
+        """Per action, who chose it: the seat that was to move, or ``CHANCE`` for a draw.
+        Public (every view names the seat to move), and what lets the room acknowledge a
+        seat's own move without telling it anyone else's."""
+        if self._movers is None:
+            self._replay_log()
+        assert self._movers is not None
+        return self._movers
+
+    def _replay_log(self) -> None:
+        scratch = self.first_state()
+        lines, movers = [], []
+        for action in self.history():
+            lines.append(self._describe(scratch, action))
+            movers.append(scratch.current_player())
+            scratch.apply_action(action)
+        self._lines, self._movers = lines, movers
 
     def _describe(self, state: State, action: int) -> tuple[Entry | None, ...]:
         """Per seat and (last) a spectator: the compact line and the event for people, or
@@ -283,5 +300,9 @@ class Table:
             self._moves.extend(action for action, _, _ in commit.rows)
         if commit.snapshot is not None:
             self.last_snapshot = commit.version
-        if commit.lines is not None and self._lines is not None:
-            self._lines.extend(commit.lines)
+        if self._lines is not None and self._movers is not None:
+            if commit.lines is None:  # the log was built while this commit was being stored
+                self._lines = self._movers = None
+            else:
+                self._lines.extend(commit.lines)
+                self._movers.extend(actor for _, actor, _ in commit.rows)

@@ -133,6 +133,41 @@ def test_a_hello_asks_whether_a_pending_move_landed(client: TestClient) -> None:
     c0.__exit__(None, None, None)
 
 
+@pytest.mark.no_limits  # it asks about every version at machine speed
+def test_a_seat_is_told_only_whether_its_own_move_landed(client: TestClient) -> None:
+    """The re-check answers for the asking seat's own moves only: asked about the other
+    seat's move or a chance draw (the deal), even with the action really played there, it
+    says ``landed: false``, so asking every action at every version rebuilds nothing."""
+    tid, tok0, tok1 = two_people(client)
+    room = client.app.state.hub.rooms[tid]
+    c0, s0 = connect(client, tid, tok0)
+    c1, s1 = connect(client, tid, tok1)
+    try:
+        for _ in range(6):  # a few moves of each seat (Spy Tracker: one move a turn)
+            mover = room.state.current_player()
+            sock, tok = (s0, tok0) if mover == 0 else (s1, tok1)
+            sock.until_version(room.version)
+            view = sock.my_turn()
+            sock.send({"type": "act", "token": tok, "version": sock.version,
+                       "action": view["choices"][0]["action"]})
+            sock.until(lambda m: m["type"] == "ack")
+        history, movers = room.table.history(), []
+        replay = room.table.game.new_initial_state()
+        for action in history:
+            movers.append(replay.current_player())
+            replay.apply_action(action)
+        assert -1 in movers and 0 in movers and 1 in movers  # chance, and both seats
+        for version, (action, mover) in enumerate(zip(history, movers, strict=True)):
+            for seat, sock, tok in ((0, s0, tok0), (1, s1, tok1)):
+                sock.send({"type": "sync", "token": tok, "last_version": room.version,
+                           "pending_version": version, "pending_action": action})
+                answer = sock.until(lambda m: m["type"] == "sync")["pending"]
+                assert answer["landed"] is (mover == seat), (version, mover, seat)
+    finally:
+        c0.__exit__(None, None, None)
+        c1.__exit__(None, None, None)
+
+
 # -- rematch ------------------------------------------------------------------------------
 def test_rematch_makes_one_table_like_the_last_and_seats_each_asker(client: TestClient) -> None:
     made = create_table(client, game="spy-tracker", players=3,
