@@ -44,6 +44,7 @@ BAD_TOKEN = "auth.bad_token"
 SPECTATOR = "auth.spectator"
 BAD_ORIGIN = "auth.bad_origin"  # a browser page of another site (see guard.py)
 NOT_SEATED = "auth.not_seated"  # a rematch is asked for by a seat of the finished table
+SEAT_RESERVED = "auth.seat_reserved"  # a rematch's seats are its last game's players' only
 # table.*: the table is not in a state that allows it
 NO_SUCH_TABLE = "table.no_such_table"
 NOT_WAITING = "table.not_waiting"
@@ -91,7 +92,7 @@ STATUS: dict[str, int] = {
     TABLE_EXPIRED: 410, RATE_LIMITED: 429, TOO_MANY_WAITING: 429, SERVER_FULL: 429,
     TOO_MANY_SOCKETS: 429,
     CHAT_TOO_LONG: 400, CHAT_EMPTY: 400, CHAT_BAD_TEXT: 400, CHAT_UNKNOWN_PHRASE: 400,
-    CHAT_TOO_FAST: 429, NOT_SEATED: 403,
+    CHAT_TOO_FAST: 429, NOT_SEATED: 403, SEAT_RESERVED: 403,
     TOO_DEEP: 400, BAD_UNICODE: 400, NOT_JSON_BODY: 415, BAD_ORIGIN: 403, INTERNAL: 500,
     ANALYSIS_BUSY: 429, ANALYSIS_FAILED: 503,
 }

@@ -191,24 +191,27 @@ class Hub:
                       ) -> tuple[Room, str, int, str | None, bool]:
         """The table after a finished one: the same game, player count, ruleset, settings
         (but never its seed) and seat kinds (each bot the same spec), the asking person in
-        their seat, the other people's seats open. The first player to ask creates it (and
-        is its host); the others who ask get their old seat there if it is still free (else
-        any free one). Returns (room, seat token, seat, host token or None, created)."""
+        their seat, the other people's seats kept for them. The first player to ask creates
+        it (and is its host); the others who ask get their old seat there. It is private and
+        its seats are bound: only this table's players take them, through this method with
+        their seat token here (``auth.seat_reserved`` for anyone else), so a spectator or a
+        stranger holding its id can watch it but not sit at it. Returns (room, seat token,
+        seat, host token or None, created)."""
         async with room.lock:
             if room.status != "finished":
                 raise TableError(E.NOT_FINISHED, "a rematch follows a finished game")
             name = room.seats[seat].name or "Player"
             if room.rematch_id is not None:
                 follow = await self.require(room.rematch_id)
-                free = follow.seats.free()
-                got, token = await follow.claim(seat if seat in free else None, name)
+                got, token = await follow.claim(seat, name, rematch=True)
                 return follow, token, got, None, False
             self.limits.check_create_rate(address or "")
             kinds = [(s.kind, s.bot if s.kind == "bot" else None) for s in room.seats]
             settings = {k: v for k, v in room.settings.items() if k != "seed"}
+            settings["rematch_of"] = room.id
             follow, host_token, _ = await self.create(
                 room.game_name, room.players, kinds, dict(room.overrides), settings, seat,
-                name, public=room.public, address=address)
+                name, public=False, address=address)
             await self.writer.submit(store.job_set_rematch(room.id, follow.id))
             room.set_rematch(follow.id)
             return follow, host_token, seat, host_token, True

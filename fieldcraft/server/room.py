@@ -131,7 +131,8 @@ class Room:
     def table_info(self) -> dict[str, Any]:
         """What anyone holding the table's link is told about it (the page, the API, every
         seat's ``sync``): public facts only. Holding the link is the invitation, so this
-        includes the join code; whether the deals are ``seeded`` is told to everyone."""
+        includes the join code; whether the deals are ``seeded`` is told to everyone. The
+        rematch is not here: it is offered to the seated players only (:meth:`you`)."""
         return {"id": self.id, "game": self.game_name, "players": self.players,
                 "overrides": self.overrides,
                 "turn_seconds": self.settings.get("turn_seconds"),
@@ -140,7 +141,7 @@ class Room:
                 "join_code": access.show_join_code(self.join_code),
                 "status": self.status, "version": self.version, "seats": self.seats.public(),
                 "created_at": self.created_at.isoformat() if self.created_at else None,
-                "rematch": self.rematch_url(), **self.branch_info()}
+                **self.branch_info()}
 
     def branch_info(self) -> dict[str, Any]:
         """Where a branch came from (all ``None`` for an ordinary table): the original table,
@@ -152,6 +153,13 @@ class Room:
 
     def rematch_url(self) -> str | None:
         return None if self.rematch_id is None else f"/t/{self.rematch_id}"
+
+    def you(self, seat: int | None) -> dict[str, Any] | None:
+        """What a seat's own ``sync`` says of it (``None`` for a spectator): its number, its
+        name and the follow-up table if a rematch was made, which only players are told."""
+        if seat is None:
+            return None
+        return {"seat": seat, "name": self.seats[seat].name, "rematch": self.rematch_url()}
 
     def idle(self) -> bool:
         return not self.spectators and not self.seats.connected()
@@ -213,7 +221,7 @@ class Room:
         chat and, for ``pending`` (the version and action of a move the client sent and never
         heard back about), whether that move is in the history."""
         since = last_version if last_version is not None and last_version <= self.version else 0
-        you = None if seat is None else {"seat": seat, "name": self.seats[seat].name}
+        you = self.you(seat)
         extra = ""
         if pending is not None:
             extra = f',"pending":{dumps(self.pending_answer(seat, *pending))}'
@@ -390,10 +398,11 @@ class Room:
 
     # -- rematch ------------------------------------------------------------------------------
     def set_rematch(self, rematch_id: str) -> None:
-        """Remember the follow-up table and tell every page at this one."""
+        """Remember the follow-up table and tell the seated players' pages (not the
+        spectators': the rematch's seats are kept for this table's players)."""
         self.rematch_id = rematch_id
         text = dumps({"type": "rematch", "url": self.rematch_url(), "id": rematch_id})
-        for _, conns in self._audience():
+        for _, conns in self.seats.connected():
             for c in list(conns):
                 c.send(text)
 
@@ -452,10 +461,22 @@ class Room:
         self.kick()
 
     # -- seats -------------------------------------------------------------------------------------
-    async def claim(self, seat: int | None, name: str) -> tuple[int, str]:
+    @property
+    def rematch_of(self) -> str | None:
+        """The finished table this one is the rematch of: its seats are kept for that
+        table's players, each taken only through :meth:`Hub.rematch` with their old token."""
+        return self.settings.get("rematch_of")
+
+    async def claim(self, seat: int | None, name: str, *, rematch: bool = False
+                    ) -> tuple[int, str]:
         """Give a person an unclaimed human seat; returns (seat, token). Starts the game when
-        every human seat is taken."""
+        every human seat is taken. A rematch's seats are taken only with ``rematch`` (the
+        hub has checked the asker's seat at the last game)."""
         async with self.lock:
+            if self.rematch_of is not None and not rematch:
+                raise TableError(E.SEAT_RESERVED, "this table is a rematch: its seats are "
+                                 "kept for the players of the last game, who take them "
+                                 "with its rematch button")
             if self.status != "waiting":
                 raise TableError(E.NOT_WAITING, "this table is no longer taking players")
             free = self.seats.free()

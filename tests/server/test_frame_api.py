@@ -206,6 +206,7 @@ def test_rematch_makes_one_table_like_the_last_and_seats_each_asker(client: Test
     assert client.get(replay + str(said_at - 1)).json()["chat"] == []
     assert [m["phrase"] for m in client.get(replay + str(said_at)).json()["chat"]] == ["thinking"]
     watch_ctx, watcher = connect(client, tid, tok0)
+    spy_ctx, spy = connect(client, tid, None)
     try:
         first = client.post(f"/api/tables/{tid}/rematch", json={"token": tok2})
         assert first.status_code == 201, first.text
@@ -218,16 +219,32 @@ def test_rematch_makes_one_table_like_the_last_and_seats_each_asker(client: Test
             [("human", None), ("bot", "heuristic"), ("human", None)]
         assert info["status"] == "waiting"
         assert [s["claimed"] for s in info["seats"]] == [False, True, True]
-        # the other player's page is told, and their seat waits for them
+        # the other player's page is told, and their seat waits for them; the rematch is
+        # private and offered to the players only: not in the public table info, not to a
+        # spectator, and its seats cannot be taken by anyone holding its id or join code
         told = watcher.until(lambda m: m["type"] == "rematch")
         assert told["url"] == new["url"]
-        assert client.get(f"/api/tables/{tid}").json()["rematch"] == new["url"]
+        assert "rematch" not in client.get(f"/api/tables/{tid}").json()
+        assert info["public"] is False
+        watcher.send({"type": "sync", "token": tok0, "last_version": room.version})
+        assert watcher.until(lambda m: m["type"] == "sync")["you"]["rematch"] == new["url"]
+        spy.send({"type": "sync", "last_version": room.version})
+        synced = spy.until(lambda m: m["type"] == "sync")
+        assert synced["you"] is None and "rematch" not in synced["table"]
+        assert not any(m["type"] == "rematch" for m in spy.messages)
+        assert new["id"] not in "".join(spy.raw) and new["id"] not in client.get(f"/t/{tid}").text
+        for seat in (None, 0):
+            body = {} if seat is None else {"seat": seat}
+            stolen = client.post(f"/api/tables/{new['id']}/join", json=body)
+            assert stolen.status_code == 403, stolen.text
+            assert stolen.json()["error"]["code"] == "auth.seat_reserved"
         second = client.post(f"/api/tables/{tid}/rematch", json={"token": tok0})
         assert second.status_code == 200 and second.json()["id"] == new["id"]
         assert second.json()["seat"] == 0 and not second.json()["created"]
         assert client.get(f"/api/tables/{new['id']}").json()["status"] == "playing"
     finally:
         watch_ctx.__exit__(None, None, None)
+        spy_ctx.__exit__(None, None, None)
 
 
 # -- the ruleset check ---------------------------------------------------------------------------

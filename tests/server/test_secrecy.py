@@ -40,7 +40,7 @@ VIEW_KEYS = {"version", "status", "current_player", "terminal", "observation", "
              "seats", "deadline_in", "result"}
 SEAT_KEYS = {"seat", "kind", "bot", "name", "claimed", "connected", "away"}
 TABLE_KEYS = {"id", "game", "players", "overrides", "turn_seconds", "away_bot", "status",
-              "version", "seats", "created_at", "seeded", "public", "join_code", "rematch",
+              "version", "seats", "created_at", "seeded", "public", "join_code",
               "branch_of", "branch_step", "branch_seat"}
 
 # (game, players, seats played by people, seed)
@@ -209,8 +209,9 @@ def audit_connection(audit: Audit, seat: int | None, humans: tuple[int, ...],
         if kind == "sync":
             assert set(msg["table"]) == TABLE_KEYS
             assert msg["table"]["seeded"] is True  # every seat is told its deals are seeded
+            # a seat's own part: the rematch (none during play) is told to players only
             assert msg["you"] == (None if seat is None else {"seat": seat, "name": msg["you"][
-                "name"]})
+                "name"], "rematch": None})
         since, version = msg["since"], msg["version"]
         check_view(audit, seat, humans, msg["view"], version)
         got = [(e["version"], e["line"], e["event"]) for e in msg["events"]]

@@ -77,7 +77,7 @@ def test_seat_sees_own_hand_and_choices_only_on_its_turn(client: TestClient) -> 
         assert view["observation"]["hand"] != other.view["observation"]["hand"]
         labels = [c["label"] for c in view["choices"]]
         assert labels == [state.action_to_string(a) for a in state.legal_actions()]
-        assert s0.messages[0]["you"] == {"seat": 0, "name": "Host"}
+        assert s0.messages[0]["you"] == {"seat": 0, "name": "Host", "rematch": None}
     finally:
         c0.__exit__(None, None, None)
         c1.__exit__(None, None, None)

@@ -107,6 +107,7 @@
         view = msg.view;
         info = msg.table;
         you = msg.you;
+        info.rematch = you ? you.rematch : null; // offered to the seated players only
         waiting = false;
         pending = null;
         if (msg.chat) chat = msg.chat;
