@@ -53,7 +53,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from fieldcraft.core.api import State
+from fieldcraft.core.api import CHANCE, State
 from fieldcraft.server import store
 from fieldcraft.server.connection import Connection, dumps
 from fieldcraft.server.hub import Hub
@@ -198,6 +198,7 @@ class SeatTwins:
         self.rng = random.Random(seed)
         self.coverage = coverage
         self.lines: list[str | None] = []
+        self.moves: list[int] = []  # the move each line's twin world played
         self.states: dict[int, State] = {}
         self.tables: dict[int, TwinTable] = {}
 
@@ -212,10 +213,32 @@ class SeatTwins:
 
     def lines_upto(self, version: int) -> list[str | None]:
         while len(self.lines) < version:
-            self.lines.append(self._line(len(self.lines) + 1))
+            line, move = self._line(len(self.lines) + 1)
+            self.lines.append(line)
+            self.moves.append(self._other_draw(len(self.lines), line, move))
         return self.lines[:version]
 
-    def _line(self, version: int) -> str | None:
+    def _other_draw(self, version: int, line: str | None, move: int) -> int:
+        """For the twin's history: where chance drew ``move`` and another outcome would have
+        told the viewer exactly the same (its observation, its log line, the seat to move
+        next), that outcome; else ``move``. (The log-line audit keeps the same draw in another
+        deal; a question about the history needs the draw itself to differ.)"""
+        before, after = self.world.at(version - 1), self.world.at(version)
+        if before.current_player() != CHANCE:
+            return move
+        want, mover_after = after.observation(self.viewer), after.current_player()
+        world = twin_state(before, self.viewer, self.rng)
+        others = [a for a in world.legal_actions() if a != move]
+        self.rng.shuffle(others)
+        for other in others:
+            trial = world.clone()
+            trial.apply_action(other)
+            if trial.current_player() == mover_after and trial.observation(self.viewer) == want \
+                    and self.table._describe(world, other)[self.col] == line:
+                return other
+        return move
+
+    def _line(self, version: int) -> tuple[str | None, int]:
         before, after = self.world.at(version - 1), self.world.at(version)
         action = self.world.history[version - 1]
         viewer = self.viewer
@@ -246,7 +269,7 @@ class SeatTwins:
                 line = self.table._describe(world, move)[self.col]
                 if move != action:
                     self.coverage.lines_moved += 1
-                    return line
+                    return line, move
                 if not found_same:
                     same, found_same = line, True
                 break
@@ -255,9 +278,9 @@ class SeatTwins:
                 break
         if found_same:
             self.coverage.lines_same += 1
-            return same
+            return same, action
         self.coverage.lines_self += 1
-        return self.table._describe(before, action)[self.col]
+        return self.table._describe(before, action)[self.col], action
 
     def twin_table(self, version: int) -> TwinTable:
         if version not in self.tables:
@@ -280,6 +303,16 @@ class TwinTable(Table):
 
     def state_at(self, step: int) -> State:
         return self._twins.state(step)
+
+    def history(self) -> list[int]:
+        """The twin worlds' moves: another seat's hidden move or another deal where the
+        viewer cannot tell, its own moves as they were."""
+        return self._twins.moves[:self.version]
+
+    @property
+    def movers(self) -> list[int]:
+        """Who moved at each version: public (every view names the seat to move)."""
+        return self._twins.table.movers[:self.version]
 
 
 class _NoWriter:
