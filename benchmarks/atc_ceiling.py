@@ -41,7 +41,7 @@ from fieldcraft.games.against_the_current.layout import (
     TRIB,
 )
 from fieldcraft.sim.simulate import game_seed
-from fieldcraft.sim.tournament import wilson
+from fieldcraft.sim.stats import wilson
 
 MODES = ("random-token", "knows-roll", "lookahead")
 

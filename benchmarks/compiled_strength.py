@@ -100,7 +100,7 @@ def _strength_game(job: tuple[int, int, int]) -> float:
 
 def strength(budgets: dict[str, int], games: int, seed: int, workers: int) -> dict:
     from fieldcraft.build import active_build
-    from fieldcraft.sim.tournament import wilson
+    from fieldcraft.sim.stats import wilson
 
     if active_build()["build"] != "compiled":
         raise SystemExit("run the strength games on the compiled build (pip install -e .)")

@@ -19,7 +19,7 @@ import sys
 
 from fieldcraft.core.registry import load_game
 from fieldcraft.sim.simulate import game_seed, play_game
-from fieldcraft.sim.tournament import wilson
+from fieldcraft.sim.stats import wilson
 
 
 def one_vs_field(name: str, players: int, agent: str, games: int, seed: int,

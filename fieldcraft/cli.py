@@ -11,6 +11,7 @@ import json
 import sys
 from typing import Any
 
+from fieldcraft.agents.specs import split_agents
 from fieldcraft.core.api import FieldcraftError
 
 
@@ -235,22 +236,6 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     console.print(f"wins by seat: {result['wins_by_seat']}; mean length "
                   f"{result['mean_length']:.1f} actions")
     return 0
-
-
-def split_agents(text: str) -> list[str]:
-    """Split ``ismcts(time=1, c=0.5),heuristic`` on the commas outside parentheses."""
-    parts, depth, current = [], 0, ""
-    for ch in text:
-        if ch == "," and depth == 0:
-            parts.append(current.strip())
-            current = ""
-            continue
-        depth += ch == "("
-        depth -= ch == ")"
-        current += ch
-    if current.strip():
-        parts.append(current.strip())
-    return parts
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:

@@ -11,7 +11,8 @@ from fieldcraft.agents import View, make_agent, parse_agent_spec
 from fieldcraft.core.registry import default_ruleset, list_games
 from fieldcraft.sim.bench import decision_positions
 from fieldcraft.sim.simulate import play_game
-from fieldcraft.sim.tournament import tournament, wilson
+from fieldcraft.sim.stats import wilson
+from fieldcraft.sim.tournament import tournament
 
 GAMES = [g for g in list_games()]
 SPECS = ["random", "heuristic", "ismcts(iterations=25)"]

@@ -12,15 +12,10 @@ pytest.importorskip("pyarrow")
 pytest.importorskip("matplotlib")
 
 from fieldcraft.cli import main  # noqa: E402
-from fieldcraft.sim.compare import compare, newcombe, write_comparison  # noqa: E402
-from fieldcraft.sim.paired import (  # noqa: E402
-    newcombe_paired,
-    paired_metrics,
-    paired_t,
-    pairing_problem,
-    summary,
-)
-from fieldcraft.sim.report import _rate  # noqa: E402
+from fieldcraft.sim.compare import compare, write_comparison  # noqa: E402
+from fieldcraft.sim.paired import paired_metrics, pairing_problem, summary  # noqa: E402
+from fieldcraft.sim.stats import newcombe, newcombe_paired, paired_t  # noqa: E402
+from fieldcraft.sim.stats import rate as _rate  # noqa: E402
 from fieldcraft.sim.study import load_results, run_study  # noqa: E402
 
 

@@ -15,8 +15,10 @@ pytest.importorskip("matplotlib")
 
 from fieldcraft.core.api import FieldcraftError, RulesetError  # noqa: E402
 from fieldcraft.core.registry import default_ruleset  # noqa: E402
-from fieldcraft.sim.compare import compare, newcombe, welch, write_comparison  # noqa: E402
-from fieldcraft.sim.report import _rate, write_report  # noqa: E402
+from fieldcraft.sim.compare import compare, write_comparison  # noqa: E402
+from fieldcraft.sim.report import write_report  # noqa: E402
+from fieldcraft.sim.stats import newcombe, welch  # noqa: E402
+from fieldcraft.sim.stats import rate as _rate  # noqa: E402
 from fieldcraft.sim.study import (  # noqa: E402
     RESULTS,
     STUDY,

@@ -17,48 +17,13 @@ games and the ratio of the two widths.
 from __future__ import annotations
 
 import json
-import math
 import statistics
 from pathlib import Path
 from typing import Any
 
-from fieldcraft.sim.report import Rate, summarize
+from fieldcraft.sim.report import summarize
+from fieldcraft.sim.stats import newcombe, welch
 from fieldcraft.sim.study import load_results
-
-Z95 = 1.959963984540054
-
-
-def newcombe(a: Rate, b: Rate) -> tuple[float, float, float]:
-    """Difference ``b - a`` of two proportions with Newcombe's 95% hybrid score interval."""
-    d = b["rate"] - a["rate"]
-    low = d - math.sqrt((b["rate"] - b["low"]) ** 2 + (a["high"] - a["rate"]) ** 2)
-    high = d + math.sqrt((b["high"] - b["rate"]) ** 2 + (a["rate"] - a["low"]) ** 2)
-    return d, low, high
-
-
-def _t95(df: float) -> float:
-    """Two-sided 95% Student t quantile (Cornish–Fisher expansion; within 0.01 for df >= 3),
-    so the comparison needs no scipy."""
-    if not math.isfinite(df) or df <= 0:
-        return Z95
-    z = Z95
-    return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
-            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
-
-
-def welch(a: list[float], b: list[float]) -> tuple[float, float, float]:
-    """Difference of means ``mean(b) - mean(a)`` with Welch's 95% interval."""
-    d = statistics.fmean(b) - statistics.fmean(a)
-    va = statistics.variance(a) / len(a) if len(a) > 1 else 0.0
-    vb = statistics.variance(b) / len(b) if len(b) > 1 else 0.0
-    se = math.sqrt(va + vb)
-    if se == 0:
-        return d, d, d
-    denom = (va ** 2 / (len(a) - 1) if len(a) > 1 else 0) + \
-        (vb ** 2 / (len(b) - 1) if len(b) > 1 else 0)
-    df = (va + vb) ** 2 / denom if denom else math.inf
-    half = _t95(df) * se
-    return d, d - half, d + half
 
 
 def _entry(metric: str, players: int, a: Any, b: Any, diff: tuple[float, float, float]

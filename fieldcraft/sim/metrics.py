@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fieldcraft.core.api import TERMINAL, Game
-from fieldcraft.sim.tournament import wilson
+from fieldcraft.sim.stats import BOOTSTRAP, bootstrap, wilson
 
 Vector = Sequence[float]
 
@@ -44,7 +44,6 @@ THRESHOLD = 0.5
 """Decisiveness: the winner counts as settled once its win chance stays at or above this."""
 CURVE_POINTS = 11
 """The winner's win chance is kept at this many evenly spaced points of each game (0%..100%)."""
-BOOTSTRAP = 2000
 _TIE = 1e-9
 
 
@@ -271,22 +270,6 @@ def game_metrics(evals: Sequence[Vector], movers: Sequence[int], winners: Sequen
 
 
 # -- a study ------------------------------------------------------------------------------------
-
-def bootstrap(values: Sequence[float], statistic: str = "mean", seed: int = 0,
-              resamples: int = BOOTSTRAP) -> dict[str, float] | None:
-    """``statistic`` (mean, sd or p95) of ``values`` with a percentile-bootstrap 95% interval."""
-    import numpy as np
-
-    x = np.asarray([v for v in values if v is not None], dtype=float)
-    if x.size == 0:
-        return None
-    fn = {"mean": lambda a: a.mean(axis=-1),
-          "sd": lambda a: a.std(axis=-1, ddof=1) if a.shape[-1] > 1 else np.zeros(a.shape[:-1]),
-          "p95": lambda a: np.quantile(a, 0.95, axis=-1)}[statistic]
-    draws = fn(x[np.random.default_rng(seed).integers(0, x.size, (resamples, x.size))])
-    low, high = np.quantile(draws, [0.025, 0.975])
-    return {"value": float(fn(x)), "low": float(low), "high": float(high), "n": int(x.size)}
-
 
 def _proportion(k: int, n: int) -> dict[str, float]:
     low, high = wilson(k, n)

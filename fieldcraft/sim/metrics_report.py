@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from fieldcraft.sim.metrics import DEFINITIONS, THRESHOLD
+from fieldcraft.sim.stats import Rate
 
 Chart = tuple[str, str, str]  # title, file name, definition
-Rate = dict[str, Any]
 
 # Named colours that are unreadable on white are drawn a shade darker.
 _READABLE = {"yellow": "gold", "white": "lightgrey"}

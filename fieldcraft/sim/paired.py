@@ -25,49 +25,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fieldcraft.sim.compare import _t95, newcombe, welch
-from fieldcraft.sim.report import _rate
-from fieldcraft.sim.tournament import wilson
+from fieldcraft.sim.stats import newcombe, newcombe_paired, paired_t, rate, welch
 
 Row = dict[str, Any]
 Pairs = list[tuple[Row, Row]]
-
-
-def newcombe_paired(both: int, only_a: int, only_b: int, neither: int
-                    ) -> tuple[float, float, float]:
-    """Difference ``p_B - p_A`` of two paired proportions with Newcombe's 95% interval.
-
-    The counts are the paired 2×2 table: games that both, only A, only B or neither won. φ is
-    the table's correlation with Newcombe's correction (``ad − bc`` shrunk by ``n/2`` towards 0
-    when positive), which keeps the interval from getting too narrow in small samples.
-    """
-    n = both + only_a + only_b + neither
-    if n == 0:
-        return 0.0, -1.0, 1.0
-    pa, pb = (both + only_a) / n, (both + only_b) / n
-    la, ua = wilson(both + only_a, n)
-    lb, ub = wilson(both + only_b, n)
-    phi = 0.0
-    margins = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
-    if margins > 0:
-        cross = both * neither - only_a * only_b
-        corrected = cross - n / 2 if cross > n / 2 else (cross if cross < 0 else 0.0)
-        phi = corrected / math.sqrt(margins)
-    d = pb - pa
-    low = d - math.sqrt(max(0.0, (pb - lb) ** 2 - 2 * phi * (pb - lb) * (ua - pa)
-                            + (ua - pa) ** 2))
-    high = d + math.sqrt(max(0.0, (ub - pb) ** 2 - 2 * phi * (ub - pb) * (pa - la)
-                             + (pa - la) ** 2))
-    return d, max(-1.0, low), min(1.0, high)
-
-
-def paired_t(diffs: list[float]) -> tuple[float, float, float]:
-    """Mean of per-game differences with the paired (one-sample) t 95% interval."""
-    d = statistics.fmean(diffs)
-    if len(diffs) < 2:
-        return d, d, d
-    half = _t95(len(diffs) - 1) * statistics.stdev(diffs) / math.sqrt(len(diffs))
-    return d, d - half, d + half
 
 
 def pairing_problem(rows_a: list[Row], rows_b: list[Row]) -> str | None:
@@ -104,7 +65,7 @@ def _proportion(metric: str, players: int, outcomes: list[tuple[bool, bool]]) ->
     only_b = sum(1 for x, y in outcomes if y and not x)
     n = len(outcomes)
     paired = newcombe_paired(both, only_a, only_b, n - both - only_a - only_b)
-    unpaired = newcombe(_rate(both + only_a, n), _rate(both + only_b, n))
+    unpaired = newcombe(rate(both + only_a, n), rate(both + only_b, n))
     return _metric(metric, players, (both + only_a) / n, (both + only_b) / n, n, paired,
                    unpaired)
 

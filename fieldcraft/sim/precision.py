@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from fieldcraft.sim.tournament import wilson
+from fieldcraft.sim.stats import wilson
 
 Rows = list[dict[str, Any]]
 

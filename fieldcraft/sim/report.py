@@ -18,15 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from fieldcraft.sim import metrics_report, unmask
+from fieldcraft.sim.stats import Rate, rate
 from fieldcraft.sim.study import RULESET, load_results
-from fieldcraft.sim.tournament import wilson
-
-Rate = dict[str, Any]
-
-
-def _rate(wins: int, n: int) -> Rate:
-    low, high = wilson(wins, n)
-    return {"wins": wins, "games": n, "rate": wins / n if n else 0.0, "low": low, "high": high}
 
 
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -61,9 +54,9 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         if not winners:
             no_winner[p] += 1
     return {
-        "labels": {k: _rate(*v) for k, v in sorted(label_counts.items())},
-        "seats": {k: _rate(*v) for k, v in sorted(seat_counts.items())},
-        "agents": {k: _rate(*v) for k, v in sorted(agent_counts.items())},
+        "labels": {k: rate(*v) for k, v in sorted(label_counts.items())},
+        "seats": {k: rate(*v) for k, v in sorted(seat_counts.items())},
+        "agents": {k: rate(*v) for k, v in sorted(agent_counts.items())},
         "lengths": dict(sorted(lengths.items())),
         "endings": {p: dict(sorted(c.items())) for p, c in sorted(endings.items())},
         "no_winner": dict(sorted(no_winner.items())),

@@ -9,7 +9,7 @@ climb and flatten where luck (dice, the deal) caps what search can buy.
 
 Every budget plays the same games: game ``k`` has the same seed (deal, chance, bots' seeds) and
 puts the searcher in the same seat, seat ``-k mod p`` so it plays every seat equally often. The
-budgets are thus compared in pairs (:func:`fieldcraft.sim.paired.newcombe_paired`; the paired t
+budgets are thus compared in pairs (:func:`fieldcraft.sim.stats.newcombe_paired`; the paired t
 interval against the baseline, which is a share rather than a 0/1 outcome), which
 needs fewer games than independent samples for the same certainty. "Stops paying" is the smallest
 budget whose win rate is not significantly below the best budget's (the paired interval of
@@ -27,8 +27,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from fieldcraft.sim.paired import newcombe_paired, paired_t
-from fieldcraft.sim.tournament import wilson
+from fieldcraft.sim.stats import newcombe_paired, paired_t, wilson
 
 DEFAULT_BUDGETS = (25, 50, 100, 200, 400)
 DEFAULT_GAMES = 40

@@ -8,25 +8,13 @@ exactly.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
 from fieldcraft.agents import make_agent
 from fieldcraft.core.registry import load_game
 from fieldcraft.sim.simulate import game_seed, play_game
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for a proportion: honest near 0 and 1 and for small samples,
-    where the normal approximation gives intervals outside [0, 1]."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+from fieldcraft.sim.stats import wilson
 
 
 def tournament(name: str, players: int, agents: list[str], games: int, seed: int = 0,

@@ -68,7 +68,7 @@ def run_tune(args: argparse.Namespace, players: list[int], overrides: dict[str, 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from fieldcraft.cli import split_agents
+    from fieldcraft.agents.specs import split_agents
     from fieldcraft.sim.study import require_ray
     from fieldcraft.sim.tune import BEST, CHART, TRIALS_CSV, TUNE, prepare, tune
 

@@ -167,7 +167,7 @@ def test_small_real_study(tmp_path: Path) -> None:
 
 
 def _rate(wins: int, games: int) -> dict[str, float]:
-    from fieldcraft.sim.tournament import wilson
+    from fieldcraft.sim.stats import wilson
 
     low, high = wilson(wins, games)
     return {"wins": wins, "games": games, "rate": wins / games, "low": low, "high": high}

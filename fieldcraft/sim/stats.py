@@ -1,0 +1,128 @@
+"""The intervals and tests of the designer's lab, in one place.
+
+Studies, comparisons, paired rule tests, tuning and the bot benchmarks all report rates and
+differences with 95% intervals; each method is written once here so that every report computes
+it the same way (and none needs scipy): Wilson's score interval for a rate, Newcombe's hybrid
+intervals for the difference of two rates (independent or paired), Welch's and the paired t
+interval for differences of means, and the percentile bootstrap.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+BOOTSTRAP = 2000
+"""Resamples of a percentile-bootstrap interval."""
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for a proportion: honest near 0 and 1 and for small samples,
+    where the normal approximation gives intervals outside [0, 1]."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+Rate = dict[str, Any]
+
+
+def rate(wins: int, n: int) -> Rate:
+    """A rate with its Wilson interval, as every report and comparison stores it."""
+    low, high = wilson(wins, n)
+    return {"wins": wins, "games": n, "rate": wins / n if n else 0.0, "low": low, "high": high}
+
+
+Z95 = 1.959963984540054
+
+
+def newcombe(a: Rate, b: Rate) -> tuple[float, float, float]:
+    """Difference ``b - a`` of two proportions with Newcombe's 95% hybrid score interval."""
+    d = b["rate"] - a["rate"]
+    low = d - math.sqrt((b["rate"] - b["low"]) ** 2 + (a["high"] - a["rate"]) ** 2)
+    high = d + math.sqrt((b["high"] - b["rate"]) ** 2 + (a["rate"] - a["low"]) ** 2)
+    return d, low, high
+
+
+def t95(df: float) -> float:
+    """Two-sided 95% Student t quantile (Cornish–Fisher expansion; within 0.01 for df >= 3),
+    so the comparison needs no scipy."""
+    if not math.isfinite(df) or df <= 0:
+        return Z95
+    z = Z95
+    return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
+
+
+def welch(a: list[float], b: list[float]) -> tuple[float, float, float]:
+    """Difference of means ``mean(b) - mean(a)`` with Welch's 95% interval."""
+    d = statistics.fmean(b) - statistics.fmean(a)
+    va = statistics.variance(a) / len(a) if len(a) > 1 else 0.0
+    vb = statistics.variance(b) / len(b) if len(b) > 1 else 0.0
+    se = math.sqrt(va + vb)
+    if se == 0:
+        return d, d, d
+    denom = (va ** 2 / (len(a) - 1) if len(a) > 1 else 0) + \
+        (vb ** 2 / (len(b) - 1) if len(b) > 1 else 0)
+    df = (va + vb) ** 2 / denom if denom else math.inf
+    half = t95(df) * se
+    return d, d - half, d + half
+
+
+def newcombe_paired(both: int, only_a: int, only_b: int, neither: int
+                    ) -> tuple[float, float, float]:
+    """Difference ``p_B - p_A`` of two paired proportions with Newcombe's 95% interval.
+
+    The counts are the paired 2×2 table: games that both, only A, only B or neither won. φ is
+    the table's correlation with Newcombe's correction (``ad − bc`` shrunk by ``n/2`` towards 0
+    when positive), which keeps the interval from getting too narrow in small samples.
+    """
+    n = both + only_a + only_b + neither
+    if n == 0:
+        return 0.0, -1.0, 1.0
+    pa, pb = (both + only_a) / n, (both + only_b) / n
+    la, ua = wilson(both + only_a, n)
+    lb, ub = wilson(both + only_b, n)
+    phi = 0.0
+    margins = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
+    if margins > 0:
+        cross = both * neither - only_a * only_b
+        corrected = cross - n / 2 if cross > n / 2 else (cross if cross < 0 else 0.0)
+        phi = corrected / math.sqrt(margins)
+    d = pb - pa
+    low = d - math.sqrt(max(0.0, (pb - lb) ** 2 - 2 * phi * (pb - lb) * (ua - pa)
+                            + (ua - pa) ** 2))
+    high = d + math.sqrt(max(0.0, (ub - pb) ** 2 - 2 * phi * (ub - pb) * (pa - la)
+                             + (pa - la) ** 2))
+    return d, max(-1.0, low), min(1.0, high)
+
+
+def paired_t(diffs: list[float]) -> tuple[float, float, float]:
+    """Mean of per-game differences with the paired (one-sample) t 95% interval."""
+    d = statistics.fmean(diffs)
+    if len(diffs) < 2:
+        return d, d, d
+    half = t95(len(diffs) - 1) * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    return d, d - half, d + half
+
+
+def bootstrap(values: Sequence[float], statistic: str = "mean", seed: int = 0,
+              resamples: int = BOOTSTRAP) -> dict[str, float] | None:
+    """``statistic`` (mean, sd or p95) of ``values`` with a percentile-bootstrap 95% interval."""
+    import numpy as np
+
+    x = np.asarray([v for v in values if v is not None], dtype=float)
+    if x.size == 0:
+        return None
+    fn = {"mean": lambda a: a.mean(axis=-1),
+          "sd": lambda a: a.std(axis=-1, ddof=1) if a.shape[-1] > 1 else np.zeros(a.shape[:-1]),
+          "p95": lambda a: np.quantile(a, 0.95, axis=-1)}[statistic]
+    draws = fn(x[np.random.default_rng(seed).integers(0, x.size, (resamples, x.size))])
+    low, high = np.quantile(draws, [0.025, 0.975])
+    return {"value": float(fn(x)), "low": float(low), "high": float(high), "n": int(x.size)}
