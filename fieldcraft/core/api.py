@@ -218,6 +218,18 @@ class State:
         listing them all override it: ``apply_action`` asks it at every step."""
         return action in self.legal_actions()
 
+    def is_legal(self, action: Any) -> bool:
+        """Whether ``apply_action(action)`` would accept ``action`` now: an int (not a bool)
+        inside every game's action range and legal here. For callers outside the rules (the
+        server, tools) that must not pass a value a game's own check cannot take."""
+        if isinstance(action, bool):
+            return False
+        try:
+            action = operator.index(action)
+        except TypeError:
+            return False
+        return -ACTION_LIMIT < action < ACTION_LIMIT and self._is_legal(action)
+
     def returns(self) -> list[float]:
         raise NotImplementedError
 

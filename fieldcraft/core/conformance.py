@@ -203,6 +203,9 @@ def every_step_keeps_invariants_and_api_contracts(game: Game) -> None:
             probes = legal + [rng.randrange(-2, info.num_distinct_actions + 3) for _ in range(6)]
             for action in probes:
                 assert state._is_legal(action) == (action in legal_set), ("_is_legal", action)
+                assert state.is_legal(action) == (action in legal_set), ("is_legal", action)
+            for action in (True, 1.0, "0", 1 << 31, 1 << 53, -(1 << 31)):
+                assert not state.is_legal(action), ("is_legal", action)
             if step % every == 0:
                 for action in legal:
                     text = state.action_to_string(action)

@@ -124,7 +124,7 @@ class Driver:
             action = agent.act(view)
         else:
             action = await asyncio.to_thread(agent.act, view)
-        if not state._is_legal(action):
+        if not state.is_legal(action):
             legal = state.legal_actions()
             log.error("table %s: bot %s chose illegal action %r; playing random", room.id, name,
                       action)

@@ -270,7 +270,7 @@ class Table:
                 # legality first: a game describes only legal moves (Under Current's log line
                 # for an action id past the end raised IndexError, which closed the socket
                 # with no answer; found by tests/server/test_leak_audit.py)
-                if not scratch._is_legal(action):
+                if not scratch.is_legal(action):
                     scratch.apply_action(action)  # raises the engine's IllegalActionError
                 lines.append(self._describe(scratch, action))
             scratch.apply_action(action)
