@@ -27,7 +27,7 @@ from fieldcraft.server import store
 from fieldcraft.server.analysis import ITERATIONS as ANALYSIS_ITERATIONS
 from fieldcraft.server.analysis import Analyser
 from fieldcraft.server.errors import TableError
-from fieldcraft.server.guard import SECURITY_HEADERS, EdgeGuard
+from fieldcraft.server.guard import DEFAULT_ALLOWED_HOSTS, SECURITY_HEADERS, EdgeGuard
 from fieldcraft.server.hub import Hub
 from fieldcraft.server.limits import Clock, Limits, LimitSettings
 from fieldcraft.server.routes import analysis, branch, deduction, games, live, pages, tables
@@ -59,6 +59,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
                announce: str | None = None, gc_tuning: bool = False,
                allow_seeded_tables: bool = False, limits: LimitSettings | None = None,
                clock: Clock | None = None, allowed_origins: Iterable[str] = (),
+               allowed_hosts: Iterable[str] = DEFAULT_ALLOWED_HOSTS,
+               proxy_headers: bool = False,
                analysis_iterations: int = ANALYSIS_ITERATIONS) -> FastAPI:
     """Build the app. ``db_url`` defaults to the SQLite file in the user's data folder;
     ``bot_delay`` is the pause before each bot move so people can follow the table;
@@ -68,8 +70,12 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
     ``limits`` are the abuse limits (default :class:`LimitSettings`), timed by ``clock``
     (monotonic seconds; tests pass a fake one); ``allowed_origins`` are the other sites whose
     pages may use this server besides its own (``--allowed-origin``; see
-    :mod:`fieldcraft.server.guard`); ``analysis_iterations`` is the strong bot's budget per
-    analysed replay step (:mod:`fieldcraft.server.analysis`)."""
+    :mod:`fieldcraft.server.guard`); ``allowed_hosts`` are the names it answers to (any
+    port; ``--allowed-host``: a request naming another host is refused, against DNS
+    rebinding; the default is the loopback names only, so an embedder names its host, and the
+    tests name Starlette's ``testserver``); ``proxy_headers`` says a proxy in front sets
+    ``X-Forwarded-Host``, whose names must then be allowed too; ``analysis_iterations`` is the
+    strong bot's budget per analysed replay step (:mod:`fieldcraft.server.analysis`)."""
     url = store.normalise_url(db_url or store.default_db_url())
 
     @contextlib.asynccontextmanager
@@ -102,7 +108,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
                                                    / "static")), name="static")
     for module in (pages, tables, analysis, deduction, branch, games, live):
         app.include_router(module.router)
-    app.add_middleware(EdgeGuard, allowed_origins=list(allowed_origins))
+    app.add_middleware(EdgeGuard, allowed_origins=list(allowed_origins),
+                       allowed_hosts=list(allowed_hosts), proxy_headers=proxy_headers)
 
     @app.exception_handler(FieldcraftError)
     async def _refused(_: Request, exc: FieldcraftError) -> JSONResponse:

@@ -43,6 +43,7 @@ HELLO_REQUIRED = "auth.hello_required"
 BAD_TOKEN = "auth.bad_token"
 SPECTATOR = "auth.spectator"
 BAD_ORIGIN = "auth.bad_origin"  # a browser page of another site (see guard.py)
+BAD_HOST = "auth.bad_host"  # a Host that is none of this server's names (DNS rebinding)
 NOT_SEATED = "auth.not_seated"  # a rematch is asked for by a seat of the finished table
 # table.*: the table is not in a state that allows it
 NO_SUCH_TABLE = "table.no_such_table"
@@ -93,6 +94,7 @@ STATUS: dict[str, int] = {
     CHAT_TOO_LONG: 400, CHAT_EMPTY: 400, CHAT_BAD_TEXT: 400, CHAT_UNKNOWN_PHRASE: 400,
     CHAT_TOO_FAST: 429, NOT_SEATED: 403,
     TOO_DEEP: 400, BAD_UNICODE: 400, NOT_JSON_BODY: 415, BAD_ORIGIN: 403, INTERNAL: 500,
+    BAD_HOST: 400,
     ANALYSIS_BUSY: 429, ANALYSIS_FAILED: 503,
 }
 """HTTP status of each code; any other engine error is a 400."""
