@@ -117,7 +117,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        where = ", ".join(".".join(str(p) for p in e.get("loc", ())) for e in exc.errors())
+        where = ", ".join(f"{'.'.join(str(p) for p in e.get('loc', ()))} ({e.get('msg')})"
+                          for e in exc.errors())
         return _answer(TableError(E.BAD_REQUEST, f"bad parameter(s): {where}"))
 
     @app.exception_handler(store.StorageError)

@@ -30,6 +30,7 @@ NOT_JSON_BODY = "request.unsupported_media_type"  # a JSON endpoint sent anythin
 BAD_MESSAGE = "request.bad_message"
 UNKNOWN_TYPE = "request.unknown_type"
 BAD_REQUEST = "request.bad_request"
+OUT_OF_RANGE = "request.out_of_range"  # an integer field outside what it can mean
 BAD_PLAYERS = "request.bad_players"
 BAD_SEATS = "request.bad_seats"
 BAD_SEAT = "request.bad_seat"
@@ -94,7 +95,7 @@ STATUS: dict[str, int] = {
     CHAT_TOO_LONG: 400, CHAT_EMPTY: 400, CHAT_BAD_TEXT: 400, CHAT_UNKNOWN_PHRASE: 400,
     CHAT_TOO_FAST: 429, NOT_SEATED: 403,
     TOO_DEEP: 400, BAD_UNICODE: 400, NOT_JSON_BODY: 415, BAD_ORIGIN: 403, INTERNAL: 500,
-    BAD_HOST: 400,
+    BAD_HOST: 400, OUT_OF_RANGE: 400,
     ANALYSIS_BUSY: 429, ANALYSIS_FAILED: 503,
 }
 """HTTP status of each code; any other engine error is a 400."""

@@ -1,9 +1,11 @@
 """The WebSocket protocol: message schemas and their checking.
 
 Every client message is one JSON object of at most 16 KB, nested at most 16 deep, with no lone
-surrogate in its strings and no number beyond +-2^53 (:mod:`fieldcraft.server.jsonin`). The
-schema check is strict (unknown fields and wrong types are errors) because a message that is
-only half understood must change nothing: each rejected message gets an ``error`` reply with a
+surrogate in its strings and no number beyond +-2^53 (:mod:`fieldcraft.server.jsonin`). Each
+integer field has its own range (:data:`INT_RANGES`): an action id beyond
+:data:`MAX_ACTION_ID` is ``request.out_of_range`` here, before any game sees it. The schema
+check is strict (unknown fields and wrong types are errors) because a message that is only half
+understood must change nothing: each rejected message gets an ``error`` reply with a
 stable ``code`` that the page and the tests can rely on, and the table is left exactly as it
 was.
 
@@ -41,11 +43,25 @@ from fieldcraft.server.errors import (
     CHAT_EMPTY,
     CHAT_TOO_LONG,
     CHAT_UNKNOWN_PHRASE,
+    OUT_OF_RANGE,
     UNKNOWN_TYPE,
     TableError,
 )
 
 MAX_MESSAGE_BYTES = 16 * 1024
+MAX_ACTION_ID = 2**31 - 1
+"""The largest action id a message may carry. No game has this many actions, and the compiled
+engines keep an action in a C ``int``: a larger id used to end in an ``OverflowError`` inside
+the legality check (``server.internal_error`` and a logged traceback per message). The room
+then holds the id to its game's own ``num_distinct_actions``."""
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "version": (0, jsonin.MAX_SAFE_INT), "last_version": (0, jsonin.MAX_SAFE_INT),
+    "pending_version": (0, jsonin.MAX_SAFE_INT),
+    "action": (0, MAX_ACTION_ID), "pending_action": (0, MAX_ACTION_ID),
+    "id": (-jsonin.MAX_SAFE_INT, jsonin.MAX_SAFE_INT),
+}
+"""Each integer field's range. Versions may be any JSON-safe count (they are only compared);
+an ``id`` is only echoed back."""
 CHAT_MAX_CHARS = 300
 """Characters in one chat message (a table chat is for a sentence or two, not a letter)."""
 CHAT_PHRASES = ("gg", "your_turn", "well_played", "thinking")
@@ -112,8 +128,13 @@ def parse_message(raw: str | bytes) -> Message:
         if isinstance(value, bool) or not isinstance(value, types):
             wanted = " or ".join(t.__name__ for t in types)
             raise TableError(BAD_MESSAGE, f"field {name!r} must be {wanted}", msg_id)
-        if isinstance(value, int) and value < 0 and name != "id":
-            raise TableError(BAD_MESSAGE, f"field {name!r} must not be negative", msg_id)
+        if isinstance(value, int):
+            low, high = INT_RANGES[name]
+            if value < 0 and low == 0:
+                raise TableError(BAD_MESSAGE, f"field {name!r} must not be negative", msg_id)
+            if not low <= value <= high:
+                raise TableError(OUT_OF_RANGE, f"field {name!r} must be {low}-{high}, not "
+                                 f"{value}", msg_id)
         if isinstance(value, str) and len(value) > 512 and name != "text":
             raise TableError(BAD_MESSAGE, f"field {name!r} is too long", msg_id)
     if kind == "act" and (doc.get("action") is None) == (doc.get("action_text") is None):

@@ -18,6 +18,9 @@ from fieldcraft.server.protocol import MAX_MESSAGE_BYTES
 
 MAX_BODY_BYTES = MAX_MESSAGE_BYTES
 NAME_MAX = 40
+INT_MAX = 2**31 - 1
+"""The largest count, seat, step or offset a request may give: far beyond any table, and small
+enough for every engine to hold (the compiled ones use a C ``int``)."""
 
 
 def hub_of(request: Request | WebSocket) -> Hub:
@@ -99,6 +102,29 @@ def field(doc: dict[str, Any], name: str, types: tuple[type, ...], default: Any 
         wanted = " or ".join(t.__name__ for t in types)
         raise TableError(E.BAD_REQUEST, f"field {name!r} must be {wanted}")
     return value
+
+
+def int_field(doc: dict[str, Any], name: str, low: int, high: int, *,
+              code: str = E.OUT_OF_RANGE, default: int | None = None,
+              required: bool = False) -> int | None:
+    """An integer field checked against its range as it is read, so nothing behind the edge
+    (an engine least of all) sees a value it cannot mean; ``code`` is the field's own code
+    where it has one (``request.bad_seat``), else ``request.out_of_range``."""
+    value = field(doc, name, (int,), default, required)
+    if value is not None and not low <= value <= high:
+        raise TableError(code, f"field {name!r} must be {low}-{high}, not {value}")
+    return value  # type: ignore[no-any-return]
+
+
+def seat_param(raw: str, players: int, every: tuple[str, ...]) -> int | None:
+    """A query's ``seat``: one of ``every`` (the spectator's view, or every seat) for None,
+    else a seat number. The length is checked before ``int()``, which refuses (with an
+    exception, not an answer) a string of more than 4300 digits."""
+    if raw in every:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 9 or not 0 <= int(raw) < players:
+        raise TableError(E.BAD_SEAT, f"seat must be 0-{players - 1} or empty")
+    return int(raw)
 
 
 def person_name(doc: dict[str, Any], default: str) -> str:
