@@ -31,6 +31,7 @@ BAD_MESSAGE = "request.bad_message"
 UNKNOWN_TYPE = "request.unknown_type"
 BAD_REQUEST = "request.bad_request"
 OUT_OF_RANGE = "request.out_of_range"  # an integer field outside what it can mean
+BAD_NAME = "request.bad_name"  # a name with invisible formatting characters (bidi, zero-width)
 BAD_PLAYERS = "request.bad_players"
 BAD_SEATS = "request.bad_seats"
 BAD_SEAT = "request.bad_seat"
@@ -95,7 +96,7 @@ STATUS: dict[str, int] = {
     CHAT_TOO_LONG: 400, CHAT_EMPTY: 400, CHAT_BAD_TEXT: 400, CHAT_UNKNOWN_PHRASE: 400,
     CHAT_TOO_FAST: 429, NOT_SEATED: 403,
     TOO_DEEP: 400, BAD_UNICODE: 400, NOT_JSON_BODY: 415, BAD_ORIGIN: 403, INTERNAL: 500,
-    BAD_HOST: 400, OUT_OF_RANGE: 400,
+    BAD_HOST: 400, OUT_OF_RANGE: 400, BAD_NAME: 400,
     ANALYSIS_BUSY: 429, ANALYSIS_FAILED: 503,
 }
 """HTTP status of each code; any other engine error is a 400."""

@@ -149,10 +149,30 @@ def parse_message(raw: str | bytes) -> Message:
                    pending_action=doc.get("pending_action"))
 
 
+INVISIBLE_CATEGORIES = frozenset({"Cf", "Zl", "Zp"})
+"""Unicode format characters (bidi overrides and isolates U+202A-U+202E and U+2066-U+2069,
+zero-width U+200B-U+200D, U+2060, U+FEFF, ...) and the line and paragraph separators: none
+shows, but each changes how the text around it shows. In a name or a chat line a right-to-left
+override turns ``Bob`` followed by ``gnp.exe`` into something else on screen, and zero-width
+characters make two names that look the same, so another person can pose as a player."""
+
+
+def invisible_character(text: str) -> str | None:
+    """The first character of ``text`` that is in :data:`INVISIBLE_CATEGORIES`, written for
+    people (``U+202E RIGHT-TO-LEFT OVERRIDE``), or None."""
+    if text.isascii():
+        return None
+    for c in text:
+        if unicodedata.category(c) in INVISIBLE_CATEGORIES:
+            return f"U+{ord(c):04X} {unicodedata.name(c, '')}".strip()
+    return None
+
+
 def check_chat(doc: dict[str, Any], msg_id: Any) -> None:
     """A chat message is one short line of text or one known quick phrase. Control characters
-    are refused (a newline or a NUL would break the log or PostgreSQL), and so is blank
-    text: each gets its own code, so the page can say exactly what to fix."""
+    are refused (a newline or a NUL would break the log or PostgreSQL), and so are invisible
+    formatting characters (:data:`INVISIBLE_CATEGORIES`) and blank text: each gets its own
+    code or message, so the page can say exactly what to fix."""
     text, phrase = doc.get("text"), doc.get("phrase")
     if (text is None) == (phrase is None):
         raise TableError(BAD_MESSAGE, "'chat' needs exactly one of 'text' or 'phrase'", msg_id)
@@ -170,3 +190,7 @@ def check_chat(doc: dict[str, Any], msg_id: Any) -> None:
     if any(unicodedata.category(c) == "Cc" for c in text):
         raise TableError(CHAT_BAD_TEXT, "a chat message cannot hold control characters "
                          "(newlines included)", msg_id)
+    hidden = invisible_character(text)
+    if hidden is not None:
+        raise TableError(CHAT_BAD_TEXT, "a chat message cannot hold invisible formatting "
+                         f"characters ({hidden})", msg_id)

@@ -14,7 +14,7 @@ from fieldcraft.server import errors as E
 from fieldcraft.server import jsonin
 from fieldcraft.server.errors import TableError
 from fieldcraft.server.hub import Hub
-from fieldcraft.server.protocol import MAX_MESSAGE_BYTES
+from fieldcraft.server.protocol import MAX_MESSAGE_BYTES, invisible_character
 
 MAX_BODY_BYTES = MAX_MESSAGE_BYTES
 NAME_MAX = 40
@@ -128,11 +128,18 @@ def seat_param(raw: str, players: int, every: tuple[str, ...]) -> int | None:
 
 
 def person_name(doc: dict[str, Any], default: str) -> str:
-    """A name shown to the other seats: at most :data:`NAME_MAX` characters and no control
-    characters (a NUL cannot even be stored in PostgreSQL; a newline would break the log)."""
+    """A name shown to the other seats: at most :data:`NAME_MAX` characters, no control
+    characters (a NUL cannot even be stored in PostgreSQL; a newline would break the log) and
+    no invisible formatting ones (``request.bad_name``: a bidi override or a zero-width space
+    lets one name pass for another; see :data:`~fieldcraft.server.protocol.INVISIBLE_CATEGORIES`).
+    """
     name = field(doc, "name", (str,), default).strip() or default
     if len(name) > NAME_MAX:
         raise TableError(E.BAD_REQUEST, f"name is longer than {NAME_MAX} characters")
     if not name.isprintable() and any(unicodedata.category(c) == "Cc" for c in name):
         raise TableError(E.BAD_REQUEST, "a name cannot hold control characters")
+    hidden = invisible_character(name)
+    if hidden is not None:
+        raise TableError(E.BAD_NAME, f"a name cannot hold invisible formatting characters "
+                         f"({hidden})")
     return name
