@@ -16,10 +16,11 @@ from collections.abc import AsyncIterator, Iterable
 from importlib import resources
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from fieldcraft.core.errors import FieldcraftError
 from fieldcraft.server import errors as E
@@ -49,9 +50,28 @@ def tune_gc() -> None:
     gc.set_threshold(10_000, 50, 100)
 
 
-def _answer(exc: FieldcraftError) -> JSONResponse:
+def _answer(exc: FieldcraftError, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse(E.error_body(exc), status_code=E.http_status(exc),
-                        headers=E.http_headers(exc))
+                        headers={**(E.http_headers(exc) or {}), **(headers or {})})
+
+
+FRAMEWORK_CODES = {400: E.BAD_REQUEST, 404: E.NOT_FOUND, 405: E.METHOD_NOT_ALLOWED,
+                   413: E.TOO_LARGE, 415: E.NOT_JSON_BODY}
+"""The code of each refusal the framework makes by itself (no route for the path, none for the
+method, Starlette's static files), so that those answer in the same body as ours."""
+
+
+def framework_error(exc: HTTPException, path: str) -> TableError:
+    """The :class:`TableError` for one of Starlette's own ``HTTPException`` refusals."""
+    code = FRAMEWORK_CODES.get(exc.status_code,
+                               E.INTERNAL if exc.status_code >= 500 else E.BAD_REQUEST)
+    if code == E.NOT_FOUND:
+        return TableError(code, f"nothing is at {path[:200]!r}")
+    if code == E.METHOD_NOT_ALLOWED:
+        allowed = (exc.headers or {}).get("Allow", "")
+        return TableError(code, f"{path[:200]!r} does not take this method"
+                          + (f" (it takes {allowed})" if allowed else ""))
+    return TableError(code, str(exc.detail))
 
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous: str = "FULL",
@@ -115,6 +135,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
     async def _refused(_: Request, exc: FieldcraftError) -> JSONResponse:
         return _answer(exc)
 
+    @app.exception_handler(HTTPException)
+    async def _framework(request: Request, exc: HTTPException) -> JSONResponse:
+        # an unknown path (an encoded slash never matches a route or a static file), or a
+        # method the path does not take: the documented body, not the framework's "detail"
+        headers = {"Allow": exc.headers["Allow"]} if exc.headers and "Allow" in exc.headers \
+            else None
+        return _answer(framework_error(exc, request.url.path), headers)
+
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
         where = ", ".join(f"{'.'.join(str(p) for p in e.get('loc', ()))} ({e.get('msg')})"
@@ -137,6 +165,15 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
         # the guard's headers are added here
         answer.headers.update({k.decode(): v.decode() for k, v in SECURITY_HEADERS})
         return answer
+
+    @app.websocket("/{path:path}")
+    async def _no_such_socket(ws: WebSocket, path: str) -> None:
+        """A WebSocket to a path with no socket: accept, say so, close (4404), as for a table
+        that does not exist, instead of a refused handshake that a page cannot read."""
+        await ws.accept()
+        await ws.send_json(E.error_message(TableError(E.NOT_FOUND,
+                                                      f"no WebSocket at {'/' + path[:200]!r}")))
+        await ws.close(code=4404)
 
     @app.get("/healthz")
     async def health(request: Request) -> dict[str, Any]:

@@ -38,7 +38,8 @@ BAD_SEAT = "request.bad_seat"
 BAD_TIMER = "request.bad_timer"
 BAD_STEP = "request.bad_step"  # a replay step out of range, or one nothing can follow
 UNKNOWN_BOT = "request.unknown_bot"
-NOT_FOUND = "request.not_found"
+NOT_FOUND = "request.not_found"  # no such path (or a game's file, rules page)
+METHOD_NOT_ALLOWED = "request.method_not_allowed"  # a path that exists, another method
 SEED_NOT_ALLOWED = "request.seed_not_allowed"  # seeded deals need --allow-seeded-tables
 # auth.*: who is asking
 HELLO_REQUIRED = "auth.hello_required"
@@ -96,7 +97,7 @@ STATUS: dict[str, int] = {
     CHAT_TOO_LONG: 400, CHAT_EMPTY: 400, CHAT_BAD_TEXT: 400, CHAT_UNKNOWN_PHRASE: 400,
     CHAT_TOO_FAST: 429, NOT_SEATED: 403,
     TOO_DEEP: 400, BAD_UNICODE: 400, NOT_JSON_BODY: 415, BAD_ORIGIN: 403, INTERNAL: 500,
-    BAD_HOST: 400, OUT_OF_RANGE: 400, BAD_NAME: 400,
+    BAD_HOST: 400, OUT_OF_RANGE: 400, BAD_NAME: 400, METHOD_NOT_ALLOWED: 405,
     ANALYSIS_BUSY: 429, ANALYSIS_FAILED: 503,
 }
 """HTTP status of each code; any other engine error is a 400."""
