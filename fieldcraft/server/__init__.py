@@ -65,6 +65,17 @@ def exposure_warning(host: str, proxy_headers: bool) -> str | None:
             "limits. See docs/web.md, 'Running it for real'.")
 
 
+def names_hint(host: str, allowed_hosts: Sequence[str]) -> str | None:
+    """The note for listening on every address (``0.0.0.0``, ``::``) without
+    ``--allowed-host``: people then reach the server by an address or name of this machine
+    that it does not answer to (DNS rebinding; ``guard.py``), so say which flag lets them."""
+    if allowed_hosts or host.strip("[]") not in ("0.0.0.0", "::"):
+        return None
+    return (f"note: listening on {host}, but answering only to localhost, 127.0.0.1 and [::1]: "
+            "add --allowed-host NAME for each address or name people use to reach this "
+            "machine (e.g. --allowed-host 192.168.1.5). See docs/web.md, 'Running it for real'.")
+
+
 def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
         bot_delay: float = 0.6, log_level: str = "warning",
         sqlite_synchronous: str = "FULL", allow_seeded_tables: bool = False,
@@ -107,6 +118,9 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
     warning = exposure_warning(host, proxy_headers)
     if warning:
         print(warning, file=stderr or sys.stderr, flush=True)
+    hint = names_hint(host, allowed_hosts)
+    if hint:
+        print(hint, file=stderr or sys.stderr, flush=True)
     app = create_app(url, bot_delay=bot_delay, announce=announce,
                      synchronous=sqlite_synchronous, gc_tuning=True,
                      allow_seeded_tables=allow_seeded_tables, limits=limits,

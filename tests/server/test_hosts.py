@@ -190,6 +190,16 @@ def test_allowed_host_flags_reach_the_app(entry: str, tmp_path: Path,
     assert seen["proxy_headers"] is True
 
 
+def test_listening_on_every_address_says_which_names_it_answers_to() -> None:
+    from fieldcraft.server import names_hint
+
+    for host in ("0.0.0.0", "::", "[::]"):
+        hint = names_hint(host, [])
+        assert hint is not None and "--allowed-host" in hint
+        assert names_hint(host, ["192.168.1.5"]) is None
+    assert names_hint("127.0.0.1", []) is None and names_hint("games.example", []) is None
+
+
 def test_listening_names() -> None:
     assert listening_names("127.0.0.1") == list(DEFAULT_ALLOWED_HOSTS)
     assert listening_names("::") == [*DEFAULT_ALLOWED_HOSTS, "[::]"]
