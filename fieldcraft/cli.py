@@ -255,7 +255,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         allow_seeded_tables=args.allow_seeded_tables,
         limits=limits.from_arguments(args), proxy_headers=args.proxy_headers,
         forwarded_allow_ips=args.forwarded_allow_ips, allowed_origins=args.allowed_origin,
-        analysis_iterations=args.analysis_iterations)
+        allowed_hosts=args.allowed_host, analysis_iterations=args.analysis_iterations)
     return 0
 
 
@@ -280,6 +280,12 @@ def _origin(text: str) -> str:
     from fieldcraft.server.guard import origin_arg  # no web extras needed to read the flag
 
     return origin_arg(text)
+
+
+def _host(text: str) -> str:
+    from fieldcraft.server.guard import host_arg  # no web extras needed to read the flag
+
+    return host_arg(text)
 
 
 def parse_player_range(text: str) -> list[int]:
@@ -527,6 +533,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allowed-origin", action="append", default=[], type=_origin, metavar="URL",
                    help="another site whose pages may use this server, e.g. "
                         "https://games.example (repeatable; its own origin always may)")
+    p.add_argument("--allowed-host", action="append", default=[], type=_host, metavar="NAME",
+                   help="a name this server answers to besides its listening address, "
+                   "localhost, 127.0.0.1 and [::1], e.g. games.example (repeatable; any port; "
+                   "'*' for any name): a request naming another host is refused, against DNS "
+                   "rebinding")
     p.add_argument("--analysis-iterations", type=_iterations, default=2000,
                    help="the strong bot's iterations per analysed replay step (default 2000)")
     _serve_limit_options(p)

@@ -98,7 +98,8 @@ def test_the_copy_plays_a_web_table_with_its_bot_and_board(games: Path) -> None:
         from fieldcraft.server import create_app
         from tests.server.helpers import SeatSocket
 
-        app = create_app("sqlite:///{games}/web.db", bot_delay=0.0, away_grace=30.0,
+        app = create_app("sqlite:///{games}/web.db", allowed_hosts=["testserver"],
+                         bot_delay=0.0, away_grace=30.0,
                          allow_seeded_tables=True)  # its table is seeded
         with TestClient(app) as client:
             listed = [g["id"] for g in client.get("/api/games").json()["games"]]

@@ -65,13 +65,24 @@ def exposure_warning(host: str, proxy_headers: bool) -> str | None:
             "limits. See docs/web.md, 'Running it for real'.")
 
 
+def names_hint(host: str, allowed_hosts: Sequence[str]) -> str | None:
+    """The note for listening on every address (``0.0.0.0``, ``::``) without
+    ``--allowed-host``: people then reach the server by an address or name of this machine
+    that it does not answer to (DNS rebinding; ``guard.py``), so say which flag lets them."""
+    if allowed_hosts or host.strip("[]") not in ("0.0.0.0", "::"):
+        return None
+    return (f"note: listening on {host}, but answering only to localhost, 127.0.0.1 and [::1]: "
+            "add --allowed-host NAME for each address or name people use to reach this "
+            "machine (e.g. --allowed-host 192.168.1.5). See docs/web.md, 'Running it for real'.")
+
+
 def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
         bot_delay: float = 0.6, log_level: str = "warning",
         sqlite_synchronous: str = "FULL", allow_seeded_tables: bool = False,
         limits: LimitSettings | None = None,
         proxy_headers: bool = False, forwarded_allow_ips: str | None = None,
-        allowed_origins: Sequence[str] = (), stderr: TextIO | None = None,
-        analysis_iterations: int = 2000) -> None:
+        allowed_origins: Sequence[str] = (), allowed_hosts: Sequence[str] = (),
+        stderr: TextIO | None = None, analysis_iterations: int = 2000) -> None:
     """Serve the web table until interrupted, printing its address once it is ready.
 
     ``db`` is a SQLAlchemy URL (``sqlite:///path.db``, ``postgresql://user@host/db``) or a file
@@ -81,8 +92,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
     accepts tables created with a ``seed`` (reproducible, predictable deals: tests and demos).
     ``limits`` are the abuse limits (default :class:`~fieldcraft.server.limits.LimitSettings`).
     ``allowed_origins``: other sites whose pages may use this server (its own always may; see
-    ``guard.py``). ``analysis_iterations``: the strong bot's budget per analysed replay step
-    (``fieldcraft.server.analysis``).
+    ``guard.py``). ``allowed_hosts``: more names the server answers to besides ``host``,
+    ``localhost``, ``127.0.0.1`` and ``[::1]`` (a request naming any other is refused: DNS
+    rebinding; see ``guard.py``). ``analysis_iterations``: the strong bot's budget per analysed
+    replay step (``fieldcraft.server.analysis``).
 
     ``proxy_headers`` makes uvicorn take the client's address (which the limits count by) and
     scheme from ``X-Forwarded-For``/``X-Forwarded-Proto``, but only on connections from
@@ -94,6 +107,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
     import uvicorn
 
     from fieldcraft.server import store
+    from fieldcraft.server.guard import listening_names, normalise_host
 
     url = store.normalise_url(db or store.default_db_url())
     shown = host if ":" not in host else f"[{host}]"
@@ -104,10 +118,16 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
     warning = exposure_warning(host, proxy_headers)
     if warning:
         print(warning, file=stderr or sys.stderr, flush=True)
+    hint = names_hint(host, allowed_hosts)
+    if hint:
+        print(hint, file=stderr or sys.stderr, flush=True)
     app = create_app(url, bot_delay=bot_delay, announce=announce,
                      synchronous=sqlite_synchronous, gc_tuning=True,
                      allow_seeded_tables=allow_seeded_tables, limits=limits,
-                     allowed_origins=allowed_origins, analysis_iterations=analysis_iterations)
+                     allowed_origins=allowed_origins,
+                     allowed_hosts=[*listening_names(host),
+                                    *(normalise_host(h) for h in allowed_hosts)],
+                     proxy_headers=proxy_headers, analysis_iterations=analysis_iterations)
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_BYTES,
                 ws_per_message_deflate=False, log_level=log_level,
                 proxy_headers=proxy_headers, forwarded_allow_ips=forwarded_allow_ips)

@@ -7,7 +7,7 @@ import argparse
 
 from fieldcraft.server import SEEDED_HELP, limits, run
 from fieldcraft.server.analysis import iterations_arg as _iterations
-from fieldcraft.server.guard import origin_arg
+from fieldcraft.server.guard import host_arg, origin_arg
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -26,6 +26,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--allowed-origin", action="append", default=[], type=origin_arg,
                         metavar="URL", help="another site whose pages may use this server "
                         "(e.g. https://games.example; repeatable; its own origin always may)")
+    parser.add_argument("--allowed-host", action="append", default=[], type=host_arg,
+                        metavar="NAME", help="a name this server answers to besides its "
+                        "listening address, localhost, 127.0.0.1 and [::1] (repeatable; any "
+                        "port; '*' for any name)")
     parser.add_argument("--analysis-iterations", type=_iterations, default=2000,
                         help="the strong bot's iterations per analysed replay step (default 2000)")
     limits.add_proxy_arguments(parser)
@@ -35,7 +39,8 @@ def main(argv: list[str] | None = None) -> None:
         sqlite_synchronous=args.sqlite_sync, allow_seeded_tables=args.allow_seeded_tables,
         limits=limits.from_arguments(args),
         proxy_headers=args.proxy_headers, forwarded_allow_ips=args.forwarded_allow_ips,
-        allowed_origins=args.allowed_origin, analysis_iterations=args.analysis_iterations)
+        allowed_origins=args.allowed_origin, allowed_hosts=args.allowed_host,
+        analysis_iterations=args.analysis_iterations)
 
 
 if __name__ == "__main__":

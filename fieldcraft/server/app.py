@@ -16,10 +16,11 @@ from collections.abc import AsyncIterator, Iterable
 from importlib import resources
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from fieldcraft.core.errors import FieldcraftError
 from fieldcraft.server import errors as E
@@ -27,7 +28,7 @@ from fieldcraft.server import store
 from fieldcraft.server.analysis import ITERATIONS as ANALYSIS_ITERATIONS
 from fieldcraft.server.analysis import Analyser
 from fieldcraft.server.errors import TableError
-from fieldcraft.server.guard import SECURITY_HEADERS, EdgeGuard
+from fieldcraft.server.guard import DEFAULT_ALLOWED_HOSTS, SECURITY_HEADERS, EdgeGuard
 from fieldcraft.server.hub import Hub
 from fieldcraft.server.limits import Clock, Limits, LimitSettings
 from fieldcraft.server.routes import analysis, branch, deduction, games, live, pages, tables
@@ -49,9 +50,28 @@ def tune_gc() -> None:
     gc.set_threshold(10_000, 50, 100)
 
 
-def _answer(exc: FieldcraftError) -> JSONResponse:
+def _answer(exc: FieldcraftError, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse(E.error_body(exc), status_code=E.http_status(exc),
-                        headers=E.http_headers(exc))
+                        headers={**(E.http_headers(exc) or {}), **(headers or {})})
+
+
+FRAMEWORK_CODES = {400: E.BAD_REQUEST, 404: E.NOT_FOUND, 405: E.METHOD_NOT_ALLOWED,
+                   413: E.TOO_LARGE, 415: E.NOT_JSON_BODY}
+"""The code of each refusal the framework makes by itself (no route for the path, none for the
+method, Starlette's static files), so that those answer in the same body as ours."""
+
+
+def framework_error(exc: HTTPException, path: str) -> TableError:
+    """The :class:`TableError` for one of Starlette's own ``HTTPException`` refusals."""
+    code = FRAMEWORK_CODES.get(exc.status_code,
+                               E.INTERNAL if exc.status_code >= 500 else E.BAD_REQUEST)
+    if code == E.NOT_FOUND:
+        return TableError(code, f"nothing is at {path[:200]!r}")
+    if code == E.METHOD_NOT_ALLOWED:
+        allowed = (exc.headers or {}).get("Allow", "")
+        return TableError(code, f"{path[:200]!r} does not take this method"
+                          + (f" (it takes {allowed})" if allowed else ""))
+    return TableError(code, str(exc.detail))
 
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous: str = "FULL",
@@ -59,6 +79,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
                announce: str | None = None, gc_tuning: bool = False,
                allow_seeded_tables: bool = False, limits: LimitSettings | None = None,
                clock: Clock | None = None, allowed_origins: Iterable[str] = (),
+               allowed_hosts: Iterable[str] = DEFAULT_ALLOWED_HOSTS,
+               proxy_headers: bool = False,
                analysis_iterations: int = ANALYSIS_ITERATIONS) -> FastAPI:
     """Build the app. ``db_url`` defaults to the SQLite file in the user's data folder;
     ``bot_delay`` is the pause before each bot move so people can follow the table;
@@ -68,8 +90,12 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
     ``limits`` are the abuse limits (default :class:`LimitSettings`), timed by ``clock``
     (monotonic seconds; tests pass a fake one); ``allowed_origins`` are the other sites whose
     pages may use this server besides its own (``--allowed-origin``; see
-    :mod:`fieldcraft.server.guard`); ``analysis_iterations`` is the strong bot's budget per
-    analysed replay step (:mod:`fieldcraft.server.analysis`)."""
+    :mod:`fieldcraft.server.guard`); ``allowed_hosts`` are the names it answers to (any
+    port; ``--allowed-host``: a request naming another host is refused, against DNS
+    rebinding; the default is the loopback names only, so an embedder names its host, and the
+    tests name Starlette's ``testserver``); ``proxy_headers`` says a proxy in front sets
+    ``X-Forwarded-Host``, whose names must then be allowed too; ``analysis_iterations`` is the
+    strong bot's budget per analysed replay step (:mod:`fieldcraft.server.analysis`)."""
     url = store.normalise_url(db_url or store.default_db_url())
 
     @contextlib.asynccontextmanager
@@ -102,15 +128,25 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
                                                    / "static")), name="static")
     for module in (pages, tables, analysis, deduction, branch, games, live):
         app.include_router(module.router)
-    app.add_middleware(EdgeGuard, allowed_origins=list(allowed_origins))
+    app.add_middleware(EdgeGuard, allowed_origins=list(allowed_origins),
+                       allowed_hosts=list(allowed_hosts), proxy_headers=proxy_headers)
 
     @app.exception_handler(FieldcraftError)
     async def _refused(_: Request, exc: FieldcraftError) -> JSONResponse:
         return _answer(exc)
 
+    @app.exception_handler(HTTPException)
+    async def _framework(request: Request, exc: HTTPException) -> JSONResponse:
+        # an unknown path (an encoded slash never matches a route or a static file), or a
+        # method the path does not take: the documented body, not the framework's "detail"
+        headers = {"Allow": exc.headers["Allow"]} if exc.headers and "Allow" in exc.headers \
+            else None
+        return _answer(framework_error(exc, request.url.path), headers)
+
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        where = ", ".join(".".join(str(p) for p in e.get("loc", ())) for e in exc.errors())
+        where = ", ".join(f"{'.'.join(str(p) for p in e.get('loc', ()))} ({e.get('msg')})"
+                          for e in exc.errors())
         return _answer(TableError(E.BAD_REQUEST, f"bad parameter(s): {where}"))
 
     @app.exception_handler(store.StorageError)
@@ -129,6 +165,15 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
         # the guard's headers are added here
         answer.headers.update({k.decode(): v.decode() for k, v in SECURITY_HEADERS})
         return answer
+
+    @app.websocket("/{path:path}")
+    async def _no_such_socket(ws: WebSocket, path: str) -> None:
+        """A WebSocket to a path with no socket: accept, say so, close (4404), as for a table
+        that does not exist, instead of a refused handshake that a page cannot read."""
+        await ws.accept()
+        await ws.send_json(E.error_message(TableError(E.NOT_FOUND,
+                                                      f"no WebSocket at {'/' + path[:200]!r}")))
+        await ws.close(code=4404)
 
     @app.get("/healthz")
     async def health(request: Request) -> dict[str, Any]:

@@ -30,19 +30,23 @@ NOT_JSON_BODY = "request.unsupported_media_type"  # a JSON endpoint sent anythin
 BAD_MESSAGE = "request.bad_message"
 UNKNOWN_TYPE = "request.unknown_type"
 BAD_REQUEST = "request.bad_request"
+OUT_OF_RANGE = "request.out_of_range"  # an integer field outside what it can mean
+BAD_NAME = "request.bad_name"  # a name with invisible formatting characters (bidi, zero-width)
 BAD_PLAYERS = "request.bad_players"
 BAD_SEATS = "request.bad_seats"
 BAD_SEAT = "request.bad_seat"
 BAD_TIMER = "request.bad_timer"
 BAD_STEP = "request.bad_step"  # a replay step out of range, or one nothing can follow
 UNKNOWN_BOT = "request.unknown_bot"
-NOT_FOUND = "request.not_found"
+NOT_FOUND = "request.not_found"  # no such path (or a game's file, rules page)
+METHOD_NOT_ALLOWED = "request.method_not_allowed"  # a path that exists, another method
 SEED_NOT_ALLOWED = "request.seed_not_allowed"  # seeded deals need --allow-seeded-tables
 # auth.*: who is asking
 HELLO_REQUIRED = "auth.hello_required"
 BAD_TOKEN = "auth.bad_token"
 SPECTATOR = "auth.spectator"
 BAD_ORIGIN = "auth.bad_origin"  # a browser page of another site (see guard.py)
+BAD_HOST = "auth.bad_host"  # a Host that is none of this server's names (DNS rebinding)
 NOT_SEATED = "auth.not_seated"  # a rematch is asked for by a seat of the finished table
 SEAT_RESERVED = "auth.seat_reserved"  # a rematch's seats are its last game's players' only
 # table.*: the table is not in a state that allows it
@@ -94,6 +98,7 @@ STATUS: dict[str, int] = {
     CHAT_TOO_LONG: 400, CHAT_EMPTY: 400, CHAT_BAD_TEXT: 400, CHAT_UNKNOWN_PHRASE: 400,
     CHAT_TOO_FAST: 429, NOT_SEATED: 403, SEAT_RESERVED: 403,
     TOO_DEEP: 400, BAD_UNICODE: 400, NOT_JSON_BODY: 415, BAD_ORIGIN: 403, INTERNAL: 500,
+    BAD_HOST: 400, OUT_OF_RANGE: 400, BAD_NAME: 400, METHOD_NOT_ALLOWED: 405,
     ANALYSIS_BUSY: 429, ANALYSIS_FAILED: 503,
 }
 """HTTP status of each code; any other engine error is a 400."""

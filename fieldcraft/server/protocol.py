@@ -1,9 +1,11 @@
 """The WebSocket protocol: message schemas and their checking.
 
 Every client message is one JSON object of at most 16 KB, nested at most 16 deep, with no lone
-surrogate in its strings and no number beyond +-2^53 (:mod:`fieldcraft.server.jsonin`). The
-schema check is strict (unknown fields and wrong types are errors) because a message that is
-only half understood must change nothing: each rejected message gets an ``error`` reply with a
+surrogate in its strings and no number beyond +-2^53 (:mod:`fieldcraft.server.jsonin`). Each
+integer field has its own range (:data:`INT_RANGES`): an action id beyond
+:data:`MAX_ACTION_ID` is ``request.out_of_range`` here, before any game sees it. The schema
+check is strict (unknown fields and wrong types are errors) because a message that is only half
+understood must change nothing: each rejected message gets an ``error`` reply with a
 stable ``code`` that the page and the tests can rely on, and the table is left exactly as it
 was.
 
@@ -41,11 +43,25 @@ from fieldcraft.server.errors import (
     CHAT_EMPTY,
     CHAT_TOO_LONG,
     CHAT_UNKNOWN_PHRASE,
+    OUT_OF_RANGE,
     UNKNOWN_TYPE,
     TableError,
 )
 
 MAX_MESSAGE_BYTES = 16 * 1024
+MAX_ACTION_ID = 2**31 - 1
+"""The largest action id a message may carry. No game has this many actions, and the compiled
+engines keep an action in a C ``int``: a larger id used to end in an ``OverflowError`` inside
+the legality check (``server.internal_error`` and a logged traceback per message). The room
+then holds the id to its game's own ``num_distinct_actions``."""
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "version": (0, jsonin.MAX_SAFE_INT), "last_version": (0, jsonin.MAX_SAFE_INT),
+    "pending_version": (0, jsonin.MAX_SAFE_INT),
+    "action": (0, MAX_ACTION_ID), "pending_action": (0, MAX_ACTION_ID),
+    "id": (-jsonin.MAX_SAFE_INT, jsonin.MAX_SAFE_INT),
+}
+"""Each integer field's range. Versions may be any JSON-safe count (they are only compared);
+an ``id`` is only echoed back."""
 CHAT_MAX_CHARS = 300
 """Characters in one chat message (a table chat is for a sentence or two, not a letter)."""
 CHAT_PHRASES = ("gg", "your_turn", "well_played", "thinking")
@@ -112,8 +128,13 @@ def parse_message(raw: str | bytes) -> Message:
         if isinstance(value, bool) or not isinstance(value, types):
             wanted = " or ".join(t.__name__ for t in types)
             raise TableError(BAD_MESSAGE, f"field {name!r} must be {wanted}", msg_id)
-        if isinstance(value, int) and value < 0 and name != "id":
-            raise TableError(BAD_MESSAGE, f"field {name!r} must not be negative", msg_id)
+        if isinstance(value, int):
+            low, high = INT_RANGES[name]
+            if value < 0 and low == 0:
+                raise TableError(BAD_MESSAGE, f"field {name!r} must not be negative", msg_id)
+            if not low <= value <= high:
+                raise TableError(OUT_OF_RANGE, f"field {name!r} must be {low}-{high}, not "
+                                 f"{value}", msg_id)
         if isinstance(value, str) and len(value) > 512 and name != "text":
             raise TableError(BAD_MESSAGE, f"field {name!r} is too long", msg_id)
     if kind == "act" and (doc.get("action") is None) == (doc.get("action_text") is None):
@@ -128,10 +149,30 @@ def parse_message(raw: str | bytes) -> Message:
                    pending_action=doc.get("pending_action"))
 
 
+INVISIBLE_CATEGORIES = frozenset({"Cf", "Zl", "Zp"})
+"""Unicode format characters (bidi overrides and isolates U+202A-U+202E and U+2066-U+2069,
+zero-width U+200B-U+200D, U+2060, U+FEFF, ...) and the line and paragraph separators: none
+shows, but each changes how the text around it shows. In a name or a chat line a right-to-left
+override turns ``Bob`` followed by ``gnp.exe`` into something else on screen, and zero-width
+characters make two names that look the same, so another person can pose as a player."""
+
+
+def invisible_character(text: str) -> str | None:
+    """The first character of ``text`` that is in :data:`INVISIBLE_CATEGORIES`, written for
+    people (``U+202E RIGHT-TO-LEFT OVERRIDE``), or None."""
+    if text.isascii():
+        return None
+    for c in text:
+        if unicodedata.category(c) in INVISIBLE_CATEGORIES:
+            return f"U+{ord(c):04X} {unicodedata.name(c, '')}".strip()
+    return None
+
+
 def check_chat(doc: dict[str, Any], msg_id: Any) -> None:
     """A chat message is one short line of text or one known quick phrase. Control characters
-    are refused (a newline or a NUL would break the log or PostgreSQL), and so is blank
-    text: each gets its own code, so the page can say exactly what to fix."""
+    are refused (a newline or a NUL would break the log or PostgreSQL), and so are invisible
+    formatting characters (:data:`INVISIBLE_CATEGORIES`) and blank text: each gets its own
+    code or message, so the page can say exactly what to fix."""
     text, phrase = doc.get("text"), doc.get("phrase")
     if (text is None) == (phrase is None):
         raise TableError(BAD_MESSAGE, "'chat' needs exactly one of 'text' or 'phrase'", msg_id)
@@ -149,3 +190,7 @@ def check_chat(doc: dict[str, Any], msg_id: Any) -> None:
     if any(unicodedata.category(c) == "Cc" for c in text):
         raise TableError(CHAT_BAD_TEXT, "a chat message cannot hold control characters "
                          "(newlines included)", msg_id)
+    hidden = invisible_character(text)
+    if hidden is not None:
+        raise TableError(CHAT_BAD_TEXT, "a chat message cannot hold invisible formatting "
+                         f"characters ({hidden})", msg_id)

@@ -353,6 +353,10 @@ class Room:
                 action = self.table.parse(msg.action_text)
             else:
                 action = int(msg.action or 0)
+            top = self.table.game.num_distinct_actions()
+            if not 0 <= action < top:  # never handed to the engine (see protocol.MAX_ACTION_ID)
+                raise TableError(E.ILLEGAL_ACTION, f"action {action} is not an action of this "
+                                 f"game (its actions are 0-{top - 1})")
             commit = self.table.prepare([(action, seat, False)], self.driver.chance_rng)
             assert commit is not None  # a move was given
             self.seats[seat].away = False

@@ -36,9 +36,12 @@ def db_url(tmp_path: Path) -> str:
 def client(db_url: str, request: pytest.FixtureRequest) -> Iterator[TestClient]:
     # A long grace: a test's seats connect at their own pace without a stand-in bot stepping
     # in; the timer tests shorten it on purpose. Seeded tables only for tests marked so.
+    # Starlette's TestClient sends "Host: testserver": the app answers only to the names it is
+    # given (guard.py, against DNS rebinding), so the tests name that one.
     seeded = request.node.get_closest_marker("seeded_tables") is not None
     unlimited = request.node.get_closest_marker("no_limits") is not None
-    app = create_app(db_url, bot_delay=0.0, away_grace=30.0, allow_seeded_tables=seeded,
+    app = create_app(db_url, allowed_hosts=["testserver"],
+                     bot_delay=0.0, away_grace=30.0, allow_seeded_tables=seeded,
                      limits=LimitSettings.unlimited() if unlimited else None)
     with TestClient(app) as c:
         yield c

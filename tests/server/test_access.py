@@ -230,7 +230,7 @@ def test_an_old_database_upgrades_its_tables_private_with_fresh_codes(tmp_path: 
                 conn.execute(sa.text("INSERT INTO seats (table_id, seat, kind) VALUES "
                                      "(:id, :seat, 'human')"), {"id": tid, "seat": seat})
     engine.dispose()
-    with TestClient(create_app(url, bot_delay=0.0)) as client:
+    with TestClient(create_app(url, allowed_hosts=["testserver"], bot_delay=0.0)) as client:
         assert client.get("/api/tables").json()["tables"] == []  # nobody chose to list them
         info = client.get("/api/tables/oldTab01").json()  # the old link still works
         assert info["public"] is False and CODE_RE.match(info["join_code"])

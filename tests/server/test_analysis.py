@@ -54,7 +54,8 @@ def dying_search(root: Any, seat: int, iterations: int, seed: int) -> dict[str, 
 
 
 def make_app(db_url: str, **analyser: Any) -> FastAPI:
-    app = create_app(db_url, bot_delay=0.0, away_grace=30.0, allow_seeded_tables=True,
+    app = create_app(db_url, allowed_hosts=["testserver"],
+                     bot_delay=0.0, away_grace=30.0, allow_seeded_tables=True,
                      analysis_iterations=ITERATIONS)
     if analyser:
         app.state.analyser = Analyser(ITERATIONS, **analyser)

@@ -168,7 +168,8 @@ class Target:
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("fuzz") / "web.db"
     # bots wait a minute before moving: tables the fuzzer happens to create stay still
-    app = create_app(f"sqlite:///{db}", bot_delay=60.0, away_grace=3600.0,
+    app = create_app(f"sqlite:///{db}", allowed_hosts=["testserver"],
+                     bot_delay=60.0, away_grace=3600.0,
                      limits=LimitSettings.unlimited())  # hundreds of creations a test
     with TestClient(app, raise_server_exceptions=False) as c:
         yield c

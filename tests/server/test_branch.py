@@ -177,7 +177,8 @@ def play_seat(sock: SeatSocket, token: str, moves: int | None = None) -> None:
 
 def test_a_branch_plays_to_the_end_survives_a_restart_and_replays(db_url: str) -> None:
     overrides = {"points_to_win": 2}
-    with TestClient(create_app(db_url, bot_delay=0.0, away_grace=30.0)) as client:
+    with TestClient(create_app(db_url, allowed_hosts=["testserver"],
+                               bot_delay=0.0, away_grace=30.0)) as client:
         original = finished_table(client, "spy-tracker", 2, overrides)
         step, seat = decision_step(original, seat_of=1)
         real = original.table.state_at(step)
@@ -196,7 +197,8 @@ def test_a_branch_plays_to_the_end_survives_a_restart_and_replays(db_url: str) -
         assert room.seats[seat].name == "Bea" and room.seats[1 - seat].bot == "heuristic"
         assert version >= 1
     # a restart: the branch is resumed from its start position and its moves
-    with TestClient(create_app(db_url, bot_delay=0.0, away_grace=30.0)) as client:
+    with TestClient(create_app(db_url, allowed_hosts=["testserver"],
+                               bot_delay=0.0, away_grace=30.0)) as client:
         hub = client.app.state.hub
         room = hub.rooms[tid]
         assert room.status == "playing" and room.version == version

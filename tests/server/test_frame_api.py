@@ -47,7 +47,7 @@ def error_of(seat: SeatSocket, doc: dict[str, Any]) -> dict[str, Any]:
 # -- chat --------------------------------------------------------------------------------------
 def test_chat_is_written_by_seats_read_by_all_checked_and_kept_across_a_restart(
         db_url: str) -> None:
-    app = create_app(db_url, bot_delay=0.0, away_grace=30.0)
+    app = create_app(db_url, allowed_hosts=["testserver"], bot_delay=0.0, away_grace=30.0)
     with TestClient(app) as client:
         tid, tok0, tok1 = two_people(client)
         c0, s0 = connect(client, tid, tok0)
@@ -88,7 +88,7 @@ def test_chat_is_written_by_seats_read_by_all_checked_and_kept_across_a_restart(
             c0.__exit__(None, None, None)
             cs.__exit__(None, None, None)
     # a new server on the same database: the chat is still there, in order
-    app = create_app(db_url, bot_delay=0.0, away_grace=30.0)
+    app = create_app(db_url, allowed_hosts=["testserver"], bot_delay=0.0, away_grace=30.0)
     with TestClient(app) as client:
         c1, s1 = connect(client, tid, tok1)
         try:

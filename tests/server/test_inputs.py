@@ -72,7 +72,8 @@ def ws_error(client: TestClient, table_id: str, raw: str | bytes, hello: bool = 
 @pytest.mark.parametrize("body", [DEEP_ARRAY, DEEP_OBJECT,
                                   '{"game": "spy-tracker", "overrides": ' + DEEP_ARRAY + "}"])
 def test_deeply_nested_body_is_refused_and_the_server_goes_on(body: str, db_url: str) -> None:
-    app = create_app(db_url, bot_delay=0.0)  # never the user's own database
+    app = create_app(db_url, allowed_hosts=["testserver"],
+                     bot_delay=0.0)  # never the user's own database
     with TestClient(app, raise_server_exceptions=False) as client:
         before = set(client.app.state.hub.rooms)  # every table (the lobby lists public ones)
         res = client.post("/api/tables", content=body, headers=JSON)
@@ -85,7 +86,8 @@ def test_deeply_nested_body_is_refused_and_the_server_goes_on(body: str, db_url:
 def quiet_client(db_url: str) -> Any:
     """A client that reports server errors as responses (500) instead of raising them, so a
     test sees what a real client would."""
-    with TestClient(create_app(db_url, bot_delay=0.0, limits=LimitSettings.unlimited()),
+    with TestClient(create_app(db_url, allowed_hosts=["testserver"],
+                               bot_delay=0.0, limits=LimitSettings.unlimited()),
                     raise_server_exceptions=False) as c:
         yield c
 
@@ -318,7 +320,7 @@ def test_state_changing_requests_from_another_origin_are_refused(client: TestCli
 
 
 def test_allowed_origins_are_let_in(db_url: str) -> None:
-    app = create_app(db_url, bot_delay=0.0,
+    app = create_app(db_url, allowed_hosts=["testserver"], bot_delay=0.0,
                      allowed_origins=["https://Games.Example:443/", "http://127.0.0.1:9000"])
     with TestClient(app) as client:
         made = waiting_table(client)

@@ -549,8 +549,13 @@ def misbehave(client_seat: SeatSocket, token: str | None, version: int, rng: ran
               ) -> list[dict[str, Any]]:
     """A few messages the server must refuse (or answer) without changing anything; each
     refusal is audited against the twin room's."""
+    # an id past the game's actions is refused by the room before the engine sees it (issue
+    # 31); an illegal id inside them gets the engine's own refusal, whose words are audited
+    legal = {c["action"] for c in (client_seat.view or {}).get("choices", [])}
+    illegal = next(a for a in range(len(legal) + 1) if a not in legal)
     bad: list[dict[str, Any]] = [
         {"type": "act", "version": version, "action": 10**6},
+        {"type": "act", "version": version, "action": illegal},
         {"type": "act", "version": version + 1, "action": 0},
         {"type": "act", "version": version, "action_text": "pass the salt to seat 9"},
         {"type": "ping", "id": rng.randrange(1000)},

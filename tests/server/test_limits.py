@@ -104,7 +104,8 @@ def make_server(tmp_path: Path) -> Iterator[ServerFactory]:
     def make(db_name: str = "web.db", **limits: Any) -> Server:
         clock = FakeClock()
         db_file = tmp_path / db_name
-        app = create_app(f"sqlite:///{db_file}", bot_delay=0.0, away_grace=30.0,
+        app = create_app(f"sqlite:///{db_file}", allowed_hosts=["testserver"],
+                         bot_delay=0.0, away_grace=30.0,
                          synchronous="NORMAL", limits=replace(LimitSettings(), **limits),
                          clock=clock)
         client = TestClient(ProxyHeadersMiddleware(app, trusted_hosts="*"))  # type: ignore

@@ -31,7 +31,8 @@ def pg_url() -> str:
 
 
 def test_play_restart_and_resume_on_postgres(pg_url: str) -> None:
-    with TestClient(create_app(pg_url, bot_delay=0.0, allow_seeded_tables=True)) as client:
+    with TestClient(create_app(pg_url, allowed_hosts=["testserver"],
+                               bot_delay=0.0, allow_seeded_tables=True)) as client:
         made = create_table(client, game="under-current", players=3,
                             seats=["human", "bot", "bot"], seed=8)
         room = client.app.state.hub.rooms[made["id"]]
@@ -52,7 +53,7 @@ def test_play_restart_and_resume_on_postgres(pg_url: str) -> None:
         assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() \
             == migration_head()
     engine.dispose()
-    with TestClient(create_app(pg_url, bot_delay=0.0)) as client:
+    with TestClient(create_app(pg_url, allowed_hosts=["testserver"], bot_delay=0.0)) as client:
         again = client.app.state.hub.rooms[made["id"]]
         assert again.state.history()[:len(history)] == history
         with client.websocket_connect(f"/ws/{made['id']}") as ws:

@@ -61,7 +61,8 @@ def client(db_url: str) -> Iterator[TestClient]:
     """conftest's client (seeded tables allowed) without the per-socket message limit: these
     seats answer at machine speed, far faster than a person (the limit has its own tests in
     test_limits.py)."""
-    app = create_app(db_url, bot_delay=0.0, away_grace=30.0, allow_seeded_tables=True,
+    app = create_app(db_url, allowed_hosts=["testserver"],
+                     bot_delay=0.0, away_grace=30.0, allow_seeded_tables=True,
                      limits=replace(LimitSettings(), messages_per_second=0))
     with TestClient(app) as c:
         yield c

@@ -160,7 +160,8 @@ def _play_bots(client: TestClient, game: str, players: int, seed: int) -> str:
 
 
 def test_snapshots_are_written_and_used(db_url: str) -> None:
-    app = create_app(db_url, bot_delay=0.0, snapshot_every=10, allow_seeded_tables=True)
+    app = create_app(db_url, allowed_hosts=["testserver"],
+                     bot_delay=0.0, snapshot_every=10, allow_seeded_tables=True)
     with TestClient(app) as client:
         tid = _play_bots(client, "under-current", 4, seed=9)
         final = client.app.state.hub.rooms[tid].state
@@ -173,7 +174,7 @@ def test_snapshots_are_written_and_used(db_url: str) -> None:
     assert load_game("under-current", players=4).state_from_json(snap.state) == final
     engine.dispose()
     # a fresh server loads the finished table from its snapshot and replays it
-    with TestClient(create_app(db_url, bot_delay=0.0)) as client:
+    with TestClient(create_app(db_url, allowed_hosts=["testserver"], bot_delay=0.0)) as client:
         info = client.get(f"/api/tables/{tid}").json()
         assert info["status"] == "finished" and info["version"] == count
         assert client.app.state.hub.rooms[tid].state == final
@@ -182,7 +183,8 @@ def test_snapshots_are_written_and_used(db_url: str) -> None:
 def test_resume_mid_game_with_a_corrupt_snapshot_replays_the_actions(
         db_url: str, caplog: pytest.LogCaptureFixture) -> None:
     """A table stopped mid-game comes back identical, even if its snapshot is unusable."""
-    app = create_app(db_url, bot_delay=0.0, snapshot_every=5, allow_seeded_tables=True)
+    app = create_app(db_url, allowed_hosts=["testserver"],
+                     bot_delay=0.0, snapshot_every=5, allow_seeded_tables=True)
     with TestClient(app) as client:
         made = create_table(client, game="spy-tracker", players=2, seats=["human", "bot"],
                             seed=21)
@@ -207,7 +209,7 @@ def test_resume_mid_game_with_a_corrupt_snapshot_replays_the_actions(
     with engine.begin() as conn:
         conn.execute(snapshots.update().values(state='{"game": "spy-tracker", "broken": 1}'))
     engine.dispose()
-    with TestClient(create_app(db_url, bot_delay=0.0)) as client:
+    with TestClient(create_app(db_url, allowed_hosts=["testserver"], bot_delay=0.0)) as client:
         room = client.app.state.hub.rooms[made["id"]]
         # the resumed table may already have played on (bots, chance): compare the prefix
         assert room.state.history()[:len(old_history)] == old_history
@@ -218,7 +220,7 @@ def test_resume_mid_game_with_a_corrupt_snapshot_replays_the_actions(
 @pytest.mark.parametrize("game,players", [("under-current", 5), ("spy-tracker", 3)])
 def test_seeded_tables_are_reproducible(db_url: str, game: str, players: int) -> None:
     """With a seed, chance draws depend only on (seed, version): same seed, same game."""
-    app = create_app(db_url, bot_delay=0.0, allow_seeded_tables=True)
+    app = create_app(db_url, allowed_hosts=["testserver"], bot_delay=0.0, allow_seeded_tables=True)
     with TestClient(app) as client:
         a = _play_bots(client, game, players, seed=77)
         b = _play_bots(client, game, players, seed=77)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 
 from fieldcraft.server import errors as E
 from fieldcraft.server.analysis import Analyser
 from fieldcraft.server.errors import TableError
-from fieldcraft.server.routes.requests import hub_of
+from fieldcraft.server.routes.requests import INT_MAX, hub_of
 
 router = APIRouter(prefix="/api")
 
@@ -26,7 +26,8 @@ def analyser_of(request: Request) -> Analyser:
 
 
 @router.get("/tables/{table_id}/analysis")
-async def api_analysis(request: Request, table_id: str, step: int) -> dict[str, Any]:
+async def api_analysis(request: Request, table_id: str,
+                       step: int = Query(ge=-INT_MAX, le=INT_MAX)) -> dict[str, Any]:
     room = await hub_of(request).require(table_id)
     if room.status != "finished":
         raise TableError(E.NOT_FINISHED, "the analysis is for finished games")

@@ -12,8 +12,17 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from fieldcraft.server import access
+from fieldcraft.server import errors as E
 from fieldcraft.server.limits import client_address
-from fieldcraft.server.routes.requests import field, hub_of, only, person_name, read_json
+from fieldcraft.server.routes.requests import (
+    INT_MAX,
+    field,
+    hub_of,
+    int_field,
+    only,
+    person_name,
+    read_json,
+)
 
 router = APIRouter(prefix="/api")
 
@@ -32,8 +41,9 @@ async def api_branch(request: Request, table_id: str) -> JSONResponse:
     address = client_address(request)
     doc = await read_json(request)
     only(doc, BRANCH_FIELDS)
-    step = field(doc, "step", (int,), required=True)
-    seat = field(doc, "seat", (int,), required=True)
+    step = int_field(doc, "step", 0, INT_MAX, code=E.BAD_STEP, required=True)
+    seat = int_field(doc, "seat", 0, INT_MAX, code=E.BAD_SEAT, required=True)
+    assert step is not None and seat is not None
     bot = field(doc, "bot", (str,), DEFAULT_BOT)
     name = person_name(doc, "Player")
     hub = hub_of(request)

@@ -20,7 +20,7 @@ from fieldcraft.core.deduction import NoSecretsError, deduction_for, deduction_r
 from fieldcraft.server import errors as E
 from fieldcraft.server.errors import TableError
 from fieldcraft.server.room import Room
-from fieldcraft.server.routes.requests import hub_of
+from fieldcraft.server.routes.requests import hub_of, seat_param
 
 router = APIRouter(prefix="/api")
 
@@ -36,14 +36,6 @@ def _finished(room: Room) -> None:
     if room.status != "finished":
         raise TableError(E.NOT_FINISHED, "the deduction report and the export are for "
                                          "finished games")
-
-
-def _seat(raw: str, players: int) -> int | None:
-    if raw in ("", "all"):
-        return None
-    if not (raw.isascii() and raw.isdigit()) or not 0 <= int(raw) < players:
-        raise TableError(E.BAD_SEAT, f"seat must be 0-{players - 1} or empty (every seat)")
-    return int(raw)
 
 
 def _cache(request: Request) -> OrderedDict[tuple[str, int | None], asyncio.Future[Any]]:
@@ -76,7 +68,7 @@ async def api_deduction(request: Request, table_id: str, seat: str = "") -> Any:
     :func:`fieldcraft.core.deduction.deduction_report`)."""
     room = await hub_of(request).require(table_id)
     _finished(room)
-    viewer = _seat(seat, room.players)
+    viewer = seat_param(seat, room.players, ("", "all"))
     try:
         deduction_for(room.table.game)
     except NoSecretsError as exc:  # the page hides its panel for such a game

@@ -14,10 +14,13 @@ from fieldcraft.server import errors as E
 from fieldcraft.server import jsonin
 from fieldcraft.server.errors import TableError
 from fieldcraft.server.hub import Hub
-from fieldcraft.server.protocol import MAX_MESSAGE_BYTES
+from fieldcraft.server.protocol import MAX_MESSAGE_BYTES, invisible_character
 
 MAX_BODY_BYTES = MAX_MESSAGE_BYTES
 NAME_MAX = 40
+INT_MAX = 2**31 - 1
+"""The largest count, seat, step or offset a request may give: far beyond any table, and small
+enough for every engine to hold (the compiled ones use a C ``int``)."""
 
 
 def hub_of(request: Request | WebSocket) -> Hub:
@@ -101,12 +104,42 @@ def field(doc: dict[str, Any], name: str, types: tuple[type, ...], default: Any 
     return value
 
 
+def int_field(doc: dict[str, Any], name: str, low: int, high: int, *,
+              code: str = E.OUT_OF_RANGE, default: int | None = None,
+              required: bool = False) -> int | None:
+    """An integer field checked against its range as it is read, so nothing behind the edge
+    (an engine least of all) sees a value it cannot mean; ``code`` is the field's own code
+    where it has one (``request.bad_seat``), else ``request.out_of_range``."""
+    value = field(doc, name, (int,), default, required)
+    if value is not None and not low <= value <= high:
+        raise TableError(code, f"field {name!r} must be {low}-{high}, not {value}")
+    return value  # type: ignore[no-any-return]
+
+
+def seat_param(raw: str, players: int, every: tuple[str, ...]) -> int | None:
+    """A query's ``seat``: one of ``every`` (the spectator's view, or every seat) for None,
+    else a seat number. The length is checked before ``int()``, which refuses (with an
+    exception, not an answer) a string of more than 4300 digits."""
+    if raw in every:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 9 or not 0 <= int(raw) < players:
+        raise TableError(E.BAD_SEAT, f"seat must be 0-{players - 1} or empty")
+    return int(raw)
+
+
 def person_name(doc: dict[str, Any], default: str) -> str:
-    """A name shown to the other seats: at most :data:`NAME_MAX` characters and no control
-    characters (a NUL cannot even be stored in PostgreSQL; a newline would break the log)."""
+    """A name shown to the other seats: at most :data:`NAME_MAX` characters, no control
+    characters (a NUL cannot even be stored in PostgreSQL; a newline would break the log) and
+    no invisible formatting ones (``request.bad_name``: a bidi override or a zero-width space
+    lets one name pass for another; see :data:`~fieldcraft.server.protocol.INVISIBLE_CATEGORIES`).
+    """
     name = field(doc, "name", (str,), default).strip() or default
     if len(name) > NAME_MAX:
         raise TableError(E.BAD_REQUEST, f"name is longer than {NAME_MAX} characters")
     if not name.isprintable() and any(unicodedata.category(c) == "Cc" for c in name):
         raise TableError(E.BAD_REQUEST, "a name cannot hold control characters")
+    hidden = invisible_character(name)
+    if hidden is not None:
+        raise TableError(E.BAD_NAME, f"a name cannot hold invisible formatting characters "
+                         f"({hidden})")
     return name

@@ -18,8 +18,18 @@ from fieldcraft.server import access, store
 from fieldcraft.server import errors as E
 from fieldcraft.server.catalogue import game_catalogue
 from fieldcraft.server.errors import TableError
+from fieldcraft.server.jsonin import MAX_SAFE_INT
 from fieldcraft.server.limits import client_address
-from fieldcraft.server.routes.requests import field, hub_of, only, person_name, read_json
+from fieldcraft.server.routes.requests import (
+    INT_MAX,
+    field,
+    hub_of,
+    int_field,
+    only,
+    person_name,
+    read_json,
+    seat_param,
+)
 
 router = APIRouter(prefix="/api")
 
@@ -41,7 +51,7 @@ async def api_games(lang: str = DEFAULT_LANG) -> dict[str, Any]:
 
 @router.get("/tables")
 async def api_tables(request: Request, limit: int = Query(LIST_LIMIT, ge=1, le=LIST_MAX),
-                     offset: int = Query(0, ge=0)) -> dict[str, Any]:
+                     offset: int = Query(0, ge=0, le=INT_MAX)) -> dict[str, Any]:
     """The lobby: public tables only (a private one is reachable only by its link or code),
     newest first, ``limit`` at a time from ``offset``; ``next_offset`` is where the next page
     starts, or ``None``. ``finished``: the latest finished public games, for their replays."""
@@ -110,7 +120,9 @@ async def api_create(request: Request) -> JSONResponse:
         raise TableError(E.UNKNOWN_GAME, f"unknown game {game!r}; known games: "
                          f"{', '.join(list_games())}")
     spec = game_spec(game)
-    players = field(doc, "players", (int,), spec.default_players)
+    players = int_field(doc, "players", 0, INT_MAX, code=E.BAD_PLAYERS,
+                        default=spec.default_players)
+    assert players is not None
     if not spec.min_players <= players <= spec.max_players:
         raise TableError(E.BAD_PLAYERS, f"{game} is for {spec.min_players}-"
                          f"{spec.max_players} players, not {players}")
@@ -126,14 +138,14 @@ async def api_create(request: Request) -> JSONResponse:
     proxy_bot = known_bot(field(doc, "proxy_bot", (str,), "random"))
     away_bot = field(doc, "away_bot", (bool,), True)
     public = field(doc, "public", (bool,), False)
-    seed = field(doc, "seed", (int,), None)
+    seed = int_field(doc, "seed", -MAX_SAFE_INT, MAX_SAFE_INT)
     if seed is not None and not request.app.state.allow_seeded_tables:
         raise TableError(E.SEED_NOT_ALLOWED, "this server does not create seeded tables: a "
                          "seed makes every deal predictable; start it with "
                          "--allow-seeded-tables for tests and demos")
     humans = [i for i, (k, _) in enumerate(kinds) if k == "human"]
     if "seat" in doc:
-        host_seat = field(doc, "seat", (int,), None)
+        host_seat = int_field(doc, "seat", 0, INT_MAX, code=E.BAD_SEAT)
     else:
         host_seat = humans[0] if humans else None
     name = person_name(doc, "Host")
@@ -166,7 +178,7 @@ async def api_join(request: Request, table_id: str) -> dict[str, Any]:
     doc = await read_json(request)
     only(doc, {"seat", "name"})
     room = await hub_of(request).require(table_id)
-    seat = field(doc, "seat", (int,), None)
+    seat = int_field(doc, "seat", 0, INT_MAX, code=E.BAD_SEAT)
     name = person_name(doc, "Player")
     seat, token = await room.claim(seat, name)
     return {"id": room.id, "seat": seat, "token": token, "table": room.table_info()}
@@ -214,7 +226,7 @@ async def api_check_ruleset(request: Request) -> JSONResponse:
     game = field(doc, "game", (str,), required=True)
     if game not in list_games():
         raise TableError(E.UNKNOWN_GAME, f"unknown game {game!r}")
-    players = field(doc, "players", (int,), None)
+    players = int_field(doc, "players", 0, INT_MAX)
     overrides = field(doc, "overrides", (dict,), {})
     try:
         await asyncio.to_thread(check_ruleset, game, players, overrides)
@@ -253,18 +265,15 @@ def check_ruleset(game: str, players: int | None, overrides: dict[str, Any]) -> 
 
 
 @router.get("/tables/{table_id}/replay")
-async def api_replay(request: Request, table_id: str, step: int = -1,
-                     seat: str = "") -> dict[str, Any]:
+async def api_replay(request: Request, table_id: str,
+                     step: int = Query(-1, ge=-1, le=INT_MAX), seat: str = "") -> dict[str, Any]:
     """One step of a finished game from one seat's point of view (``seat`` empty: the
-    spectator's). Only finished games: during play this would reveal hidden cards."""
+    spectator's; ``step`` -1 or past the end: the last). Only finished games: during play this
+    would reveal hidden cards."""
     room = await hub_of(request).require(table_id)
     if room.status != "finished":
         raise TableError(E.NOT_FINISHED, "replays are for finished games")
-    viewer: int | None = None
-    if seat not in ("", "spectator"):
-        if not (seat.isascii() and seat.isdigit()) or not 0 <= int(seat) < room.players:
-            raise TableError(E.BAD_SEAT, f"seat must be 0-{room.players - 1} or empty")
-        viewer = int(seat)
+    viewer = seat_param(seat, room.players, ("", "spectator"))
     doc = room.table.replay_view(viewer, step)
     doc["result"] = room.result
     doc["seats"] = room.seats.public()

@@ -30,7 +30,7 @@
   // "Seat 3", with a person's name: the bot's level is beside the board already.
   function seatLabel(seat) {
     const s = (current && current.data.seats || [])[seat];
-    const name = s && s.kind !== "bot" ? s.name : "";
+    const name = s && s.kind !== "bot" ? isolate(s.name) : "";
     return t("table.seat", { n: seat + 1 }) + (name ? " · " + name : "");
   }
 
@@ -39,7 +39,7 @@
     const names = (n) => {
       const s = seats[n];
       if (!s) return null;
-      return s.kind === "bot" ? t("table.bot_n", { n: n + 1, level: botLevel(s.bot) }) : s.name || null;
+      return s.kind === "bot" ? t("table.bot_n", { n: n + 1, level: botLevel(s.bot) }) : isolate(s.name) || null;
     };
     return Boards.textFor({ viewer: seat, names });
   }

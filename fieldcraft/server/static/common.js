@@ -13,6 +13,18 @@ function t(key, values) {
   return text;
 }
 
+// A person's name among the page's own words. A right-to-left name, or one that ends in digits,
+// would otherwise take part in the bidi ordering of what surrounds it ("Seat 2 · <name>: 5" can
+// show the 5 on the wrong side, a seat list can read as another seat's). Every name the page
+// shows goes through one of these two: bdi() is the element, for DOM; isolate() wraps the text
+// in FIRST STRONG ISOLATE ... POP DIRECTIONAL ISOLATE, the plain-text form of <bdi>, for where
+// only a string can go (log lines and banners built by t() templates, boards' labels, titles).
+// The server refuses these characters inside names and chat (protocol.INVISIBLE_CATEGORIES),
+// so no name can close its isolate early. Chat text itself is a dir="auto" element (chat.js).
+const FSI = "\u2068", PDI = "\u2069";
+function isolate(text) { return text ? FSI + text + PDI : text; }
+function bdi(text, attrs) { return el("bdi", attrs || {}, text); }
+
 // el("div", {class: "x", onclick: fn}, "text", child, [more children])
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);

@@ -263,8 +263,10 @@
     }
   });
 
+  // each person's name in its own <bdi>, so one right-to-left name cannot reorder the list
   function seatNames(table) {
-    return table.seats.map((s) => (s.kind === "bot" ? t("table.bot") + " " + botLevel(s.bot) : (s.name || "—"))).join(", ");
+    return table.seats.map((s, i) => [i ? ", " : "",
+      s.kind === "bot" ? t("table.bot") + " " + botLevel(s.bot) : (s.name ? bdi(s.name) : "—")]);
   }
 
   async function refresh() {

@@ -22,12 +22,12 @@
     const s = seats[seat];
     if (!s) return null;
     if (s.kind === "bot") return t("table.bot_n", { n: seat + 1, level: botLevel(s.bot) });
-    return s.name || null;
+    return isolate(s.name) || null;
   }
 
   function seatLabel(seat) {
     const s = seats[seat];
-    const who = s ? (s.kind === "bot" ? t("table.bot") + " · " + botLevel(s.bot) : s.name || "") : "";
+    const who = s ? (s.kind === "bot" ? t("table.bot") + " · " + botLevel(s.bot) : isolate(s.name) || "") : "";
     return t("table.seat", { n: seat + 1 }) + (who ? " · " + who : "");
   }
 

@@ -217,7 +217,7 @@
     const s = view && view.seats[seat];
     if (!s) return null;
     if (s.kind === "bot") return t("table.bot_n", { n: seat + 1, level: botLevel(s.bot) });
-    return s.name || null;
+    return isolate(s.name) || null;
   }
 
   function seatLabel(seat) {
@@ -225,7 +225,7 @@
     const number = t("table.seat", { n: seat + 1 });
     if (you && seat === you.seat) return number + " (" + t("table.you") + ")";
     if (!s) return number;
-    const who = s.kind === "bot" ? t("table.bot") + " · " + botLevel(s.bot) : (s.name || t("table.open_seat"));
+    const who = s.kind === "bot" ? t("table.bot") + " · " + botLevel(s.bot) : (isolate(s.name) || t("table.open_seat"));
     return number + " · " + who;
   }
 
@@ -290,7 +290,8 @@
 
   function renderWho() {
     const who = $("who-am-i");
-    who.textContent = you ? t("table.you_are", { n: you.seat + 1 }) + (you.name ? " · " + you.name : "") : t("table.spectating");
+    who.replaceChildren(...(you ? [t("table.you_are", { n: you.seat + 1 }), ...(you.name ? [" · ", bdi(you.name)] : [])]
+      : [t("table.spectating")]));
     const mine = you && view.seats[you.seat];
     $("away-panel").hidden = !(mine && mine.away);
     const host = Tokens.host(tableId);
@@ -355,7 +356,7 @@
         class: "seat" + (you && you.seat === s.seat ? " me" : "") + (acting ? " current" : ""),
         "data-seat": s.seat, "data-presence": state,
       }, el("span", { class: "presence " + state, title: words, "aria-label": words, role: "img" }, symbol), " ",
-      seatLabel(s.seat), " ", marks));
+      el("span", { class: "seat-label" }, seatLabel(s.seat)), " ", marks));
     }
     tick();
   }
