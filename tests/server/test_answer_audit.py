@@ -107,7 +107,7 @@ def app_routes(routes: list[Any]) -> Iterator[tuple[str, str]]:
 TABLE_FREE = {
     ("GET", "/"), ("GET", "/games/{game}/rules"), ("GET", "/api/games"),
     ("POST", "/api/tables"), ("POST", "/api/rulesets/check"), ("GET", "/games/{game}/{name}"),
-    ("MOUNT", "/static"), ("GET", "/healthz"),
+    ("MOUNT", "/static"), ("GET", "/healthz"), ("WS", "/{path:path}"),
 }
 
 
