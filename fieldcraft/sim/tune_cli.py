@@ -1,6 +1,6 @@
 """``fieldcraft tune``: its arguments and its run with a Rich progress bar.
 
-Kept apart from ``fieldcraft/cli.py`` (which only wires it in) so the command's options live
+Kept apart from ``fieldcraft/cli/`` (which only wires it in) so the command's options live
 beside the search they drive; importing this module imports neither Optuna nor matplotlib, so
 ``fieldcraft --help`` stays fast.
 """
