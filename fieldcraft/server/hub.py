@@ -133,8 +133,10 @@ class Hub:
         return room
 
     def evict_finished(self, keep: int = FINISHED_KEPT) -> None:
+        """Drop all but the ``keep`` newest idle finished rooms (a later visit loads one from
+        the database again), so memory follows the live tables, not the tables ever played."""
         finished = [r for r in self.rooms.values() if r.status == "finished" and r.idle()]
-        for room in finished[:-keep] if len(finished) > keep else []:
+        for room in finished[:max(0, len(finished) - keep)]:  # [:-0] would keep them all
             del self.rooms[room.id]
 
     async def create(self, game: str, players: int, seat_kinds: list[tuple[str, str | None]],
