@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from fieldcraft.core.api import Game, State
 from fieldcraft.core.errors import FieldcraftError
-from fieldcraft.core.registry import load_game
 from fieldcraft.server import access, store
 from fieldcraft.server import errors as E
 from fieldcraft.server import protocol as P
@@ -71,7 +70,7 @@ class Room:
     def from_row(cls, hub: Hub, row: store.TableRow) -> Room:
         """Rebuild the state: snapshot + the actions after it, or, if the snapshot cannot be
         used (say the game's code changed its fields), a full replay of the action list."""
-        game = load_game(row.game, players=row.players, **row.overrides)
+        game = hub.game(row.game, row.players, row.overrides)
         if row.start_state is not None:
             return cls._branch_from_row(hub, row, game)
         state: State | None = None

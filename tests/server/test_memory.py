@@ -75,6 +75,20 @@ def wait_finished(hub: Hub, table_id: str) -> None:
     wait_until(over)
 
 
+def left_for_the_collector() -> list[str]:
+    """The project's objects that only the cyclic collector would free, by type (run with it
+    off: everything unreachable since it was switched off is here)."""
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        found = sorted({f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.garbage
+                        if type(o).__module__.startswith("fieldcraft")})
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    return found
+
+
 def alive(refs: list[Refs]) -> list[str]:
     names = ("Room", "Table", "Driver", "TurnClock")
     return [f"{names[i]} of table {n}" for n, group in enumerate(refs)
@@ -100,6 +114,8 @@ def test_evicted_bot_games_are_freed_without_the_cycle_collector(
     hub.evict_finished(keep=0)
     assert hub.rooms == {}
     assert alive(refs) == []
+    # nor any part of them: a game and its notation, states, agents, log lines...
+    assert left_for_the_collector() == []
 
 
 def test_keep_zero_evicts_every_idle_finished_room(client: TestClient) -> None:
@@ -159,3 +175,15 @@ def test_an_expired_waiting_table_is_freed(tmp_path: Path, no_cycle_collector: N
         clock.now += LimitSettings().waiting_expiry
         assert client.portal.call(hub.expire_waiting) == [made["id"]]
         assert alive(refs) == []
+
+
+def test_tables_of_one_ruleset_share_one_game(client: TestClient) -> None:
+    """A game's tables and caches (50-300 KB) are made once per ruleset, not once per table."""
+    hub: Hub = client.app.state.hub
+    one = create_table(client, game="spy-tracker", players=2, seats=["human", "bot"])
+    two = create_table(client, game="spy-tracker", players=2, seats=["human", "bot"])
+    other = create_table(client, game="spy-tracker", players=3, seats=["human", "bot", "bot"])
+    game = hub.rooms[one["id"]].table.game
+    assert hub.rooms[two["id"]].table.game is game
+    assert hub.rooms[other["id"]].table.game is not game
+    assert hub.game("spy-tracker", 2, {}) is game
