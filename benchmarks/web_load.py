@@ -257,16 +257,17 @@ async def run_level(base: str, ws_base: str, games: int, args: argparse.Namespac
 
 
 def start_server(port: int, db: str, sqlite_sync: str, root: Path = ROOT,
-                 profile: str | None = None, extra: list[str] | None = None
-                 ) -> subprocess.Popen[bytes]:
+                 profile: str | None = None, extra: list[str] | None = None,
+                 bot_delay: float = 0.0) -> subprocess.Popen[bytes]:
     """A server process running the code in ``root`` (its own checkout: ``--compare`` runs
-    two side by side), optionally under cProfile (written when it stops)."""
+    two side by side), optionally under cProfile (written when it stops). ``bot_delay``: the
+    server's pause before a bot move (``web_memory.py``'s tables are all bots)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(root)
     prefix = ["-m", "cProfile", "-o", profile] if profile else []
     proc = subprocess.Popen(
         [sys.executable, *prefix, "-m", "fieldcraft.server", "--host", "127.0.0.1", "--port",
-         str(port), "--db", db, "--bot-delay", "0", "--sqlite-sync", sqlite_sync,
+         str(port), "--db", db, "--bot-delay", str(bot_delay), "--sqlite-sync", sqlite_sync,
          # thousands of sockets and tables from one address, on purpose (a checkout from
          # before the limits has none to switch off)
          *(["--no-limits"] if (root / "fieldcraft/server/limits.py").exists() else []),
