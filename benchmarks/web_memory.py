@@ -74,8 +74,8 @@ async def follow(ws_base: str, table_id: str) -> None:
 
 async def play(base: str, ws_base: str, pid: int, args: argparse.Namespace) -> dict[str, Any]:
     samples: list[tuple[int, float]] = [(0, rss_mb(pid))]
-    health: list[float] = []
-    finished = 0
+    health: list[tuple[int, float]] = []  # (games finished by then, seconds)
+    finished = started = 0
     errors: dict[str, int] = {}
     done = asyncio.Event()
     body = {"game": args.game, "players": args.players, "seats": ["bot"] * args.players}
@@ -94,7 +94,9 @@ async def play(base: str, ws_base: str, pid: int, args: argparse.Namespace) -> d
                 samples.append((finished, rss_mb(pid)))
 
         async def worker() -> None:
-            while finished < args.games:
+            nonlocal started
+            while started < args.games:
+                started += 1
                 try:
                     await one_table()
                 except Exception as exc:  # noqa: BLE001 - counted, the run goes on
@@ -106,14 +108,14 @@ async def play(base: str, ws_base: str, pid: int, args: argparse.Namespace) -> d
                 while not done.is_set():
                     start = time.perf_counter()
                     await probe.get("/healthz")
-                    health.append(time.perf_counter() - start)
+                    health.append((finished, time.perf_counter() - start))
                     await asyncio.sleep(args.health_every)
 
         watcher = asyncio.ensure_future(watch_health())
-        started = time.monotonic()
+        began = time.monotonic()
         cpu0 = sum(cpu_seconds(pid))
         await asyncio.gather(*(worker() for _ in range(args.concurrent)))
-        wall = time.monotonic() - started
+        wall = time.monotonic() - began
         cpu = sum(cpu_seconds(pid)) - cpu0
         done.set()
         await watcher
@@ -121,7 +123,11 @@ async def play(base: str, ws_base: str, pid: int, args: argparse.Namespace) -> d
 
     fitted = [(g, r) for g, r in samples if g >= args.skip]
     half = [(g, r) for g, r in fitted if g >= (args.skip + finished) / 2]
-    ms = [h * 1000 for h in health]
+    ms = [h * 1000 for _, h in health]
+    # per quarter of the games: flat if finished tables cost the server nothing
+    quarters = [round(percentile([h * 1000 for g, h in health
+                                  if q * finished / 4 <= g < (q + 1) * finished / 4], 99), 1)
+                for q in range(4)]
     return {
         "games": finished, "seconds": round(wall, 1), "games_per_s": round(finished / wall, 1),
         "rss_start_mb": round(samples[0][1], 1), "rss_end_mb": round(samples[-1][1], 1),
@@ -132,6 +138,7 @@ async def play(base: str, ws_base: str, pid: int, args: argparse.Namespace) -> d
         "healthz_p50_ms": round(percentile(ms, 50), 1),
         "healthz_p99_ms": round(percentile(ms, 99), 1),
         "healthz_max_ms": round(max(ms, default=float("nan")), 1),
+        "healthz_p99_by_quarter_ms": quarters,
         "server_cpu_pct": round(100 * cpu / wall, 1),
         "load_average": round(os.getloadavg()[0], 2),
         "actions_committed": final.get("actions_committed"),
@@ -197,7 +204,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"slope {row['slope_mb_per_game']} MB/game (second half "
                   f"{row['slope_second_half_mb_per_game']})  /healthz p50 "
                   f"{row['healthz_p50_ms']} p99 {row['healthz_p99_ms']} max "
-                  f"{row['healthz_max_ms']} ms ({row['healthz_samples']} asked)  "
+                  f"{row['healthz_max_ms']} ms ({row['healthz_samples']} asked; p99 by "
+                  f"quarter of the games {row['healthz_p99_by_quarter_ms']})  "
                   f"{row['errors'] or ''}", flush=True)
     if args.json:
         print(json.dumps({"game": args.game, "players": args.players,
