@@ -262,9 +262,9 @@ pauses = {0: [], 1: [], 2: []}
 began = [0.0]
 def watch(phase, info):
     if phase == "start":
-        began[0] = time.perf_counter()
+        began[0] = time.monotonic()
     else:
-        pauses[info["generation"]].append(time.perf_counter() - began[0])
+        pauses[info["generation"]].append((began[0], time.monotonic() - began[0]))
 gc.callbacks.append(watch)
 try:
     runpy.run_module("fieldcraft.server", run_name="__main__", alter_sys=True)
@@ -276,16 +276,21 @@ finally:
 stops: how much of the latency tail is the collector stopping the event loop."""
 
 
-def gc_summary(path: str) -> dict[str, Any]:
-    """Per generation: collections, their total and longest pause, and how many took 10 ms+."""
+def gc_summary(path: str, start: float, end: float) -> dict[str, Any]:
+    """Per generation, within the measured window (``time.monotonic()`` is the machine's, so
+    the server's clock and ours agree): collections, their total and longest pause, and how
+    many took 10 ms or more."""
     try:
-        pauses = json.loads(Path(path).read_text())
+        logged = json.loads(Path(path).read_text())
     except (OSError, ValueError):
         return {}
-    return {f"gen{gen}": {"count": len(p), "total_ms": round(1000 * sum(p), 1),
-                          "max_ms": round(1000 * max(p, default=0.0), 1),
-                          "over_10ms": sum(x >= 0.01 for x in p)}
-            for gen, p in pauses.items()}
+    out = {}
+    for gen, timed in logged.items():
+        p = [took for at, took in timed if start <= at <= end]
+        out[f"gen{gen}"] = {"count": len(p), "total_ms": round(1000 * sum(p), 1),
+                            "max_ms": round(1000 * max(p, default=0.0), 1),
+                            "over_10ms": sum(x >= 0.01 for x in p)}
+    return out
 
 
 def start_server(port: int, db: str, sqlite_sync: str, root: Path = ROOT,
@@ -347,7 +352,7 @@ def measure_level(games: int, args: argparse.Namespace, index: int, root: Path,
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-        collector = gc_summary(gc_log) if gc_log else None
+        collector = gc_summary(gc_log, u0.at, u1.at) if gc_log else None
     p50 = percentile(stats.table_latency, 50) * 1000
     p99 = percentile(stats.table_latency, 99) * 1000
     wall = u1.at - u0.at
@@ -405,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
                              "(slows it down; for finding where the time goes)")
     parser.add_argument("--gc-log", action="store_true",
                         help="time every pause of the server's cyclic collector and print "
-                             "them per generation (the whole run, warm-up and set-up included)")
+                             "those of the measured window per generation")
     parser.add_argument("--server-arg", action="append", default=[], metavar="ARG",
                         help="pass ARG to the server's command line (repeat for several), "
                              "e.g. a limit raised for a load test")
