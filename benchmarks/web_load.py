@@ -259,12 +259,13 @@ async def run_level(base: str, ws_base: str, games: int, args: argparse.Namespac
 GC_WATCH = """
 import gc, json, runpy, sys, time
 pauses = {0: [], 1: [], 2: []}
-began = [0.0]
+began = [0.0, 0.0]
 def watch(phase, info):
     if phase == "start":
-        began[0] = time.monotonic()
+        began[:] = time.monotonic(), time.thread_time()
     else:
-        pauses[info["generation"]].append((began[0], time.monotonic() - began[0]))
+        pauses[info["generation"]].append((began[0], time.monotonic() - began[0],
+                                           time.thread_time() - began[1]))
 gc.callbacks.append(watch)
 try:
     runpy.run_module("fieldcraft.server", run_name="__main__", alter_sys=True)
@@ -278,18 +279,22 @@ stops: how much of the latency tail is the collector stopping the event loop."""
 
 def gc_summary(path: str, start: float, end: float) -> dict[str, Any]:
     """Per generation, within the measured window (``time.monotonic()`` is the machine's, so
-    the server's clock and ours agree): collections, their total and longest pause, and how
-    many took 10 ms or more."""
+    the server's clock and ours agree): collections, their total and longest pause, how many
+    took 10 ms or more, and the CPU they used (a pause longer than its CPU time waited for a
+    CPU: the machine was busy)."""
     try:
         logged = json.loads(Path(path).read_text())
     except (OSError, ValueError):
         return {}
     out = {}
     for gen, timed in logged.items():
-        p = [took for at, took in timed if start <= at <= end]
+        p = [took for at, took, _ in timed if start <= at <= end]
+        cpu = [used for at, _, used in timed if start <= at <= end]
         out[f"gen{gen}"] = {"count": len(p), "total_ms": round(1000 * sum(p), 1),
                             "max_ms": round(1000 * max(p, default=0.0), 1),
-                            "over_10ms": sum(x >= 0.01 for x in p)}
+                            "over_10ms": sum(x >= 0.01 for x in p),
+                            "cpu_ms": round(1000 * sum(cpu), 1),
+                            "max_cpu_ms": round(1000 * max(cpu, default=0.0), 1)}
     return out
 
 
