@@ -184,7 +184,7 @@ class Room:
     def update_text(self, seat: int | None, since: int, tail: str | None = None) -> str:
         """The ``update`` message for ``seat`` after versions ``since+1 ..`` were committed."""
         return (f'{{"type":"update","since":{since},"version":{self.version},"events":'
-                f'{dumps(self.table.log_for(seat, since))},"view":'
+                f'{self.table.log_text(seat, since)},"view":'
                 f'{self.view_text(seat, tail)}}}')
 
     def broadcast_update(self, since: int) -> None:
@@ -218,7 +218,7 @@ class Room:
             extra = f',"pending":{dumps(self.pending_answer(seat, *pending))}'
         chat = [c.public() for c in self.chat[-CHAT_SENT:]]
         return (f'{{"type":"sync","since":{since},"version":{self.version},"events":'
-                f'{dumps(self.table.log_for(seat, since))},"view":{self.view_text(seat)},'
+                f'{self.table.log_text(seat, since)},"view":{self.view_text(seat)},'
                 f'"table":{dumps(self.table_info())},"you":{dumps(you)},'
                 f'"chat":{dumps(chat)}{extra}}}')
 
