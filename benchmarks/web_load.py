@@ -92,6 +92,7 @@ class Stats:
     errors: dict[str, int] = field(default_factory=dict)
     messages: int = 0
     bytes: int = 0
+    sent: list[float] = field(default_factory=list)  # when each table_latency's action left
     client_lag: list[float] = field(default_factory=list)
     """How late the load generator's own event loop woke up (every 10 ms): its delays are
     part of every latency measured, so a busy client shows here, not as a slow server."""
@@ -126,6 +127,7 @@ class TableRun:
                 del self.inflight[v]
                 if sent_at >= self.stats.warm_at:
                     self.stats.table_latency.append(max(arrivals) - sent_at)
+                    self.stats.sent.append(sent_at - self.stats.warm_at)
                     self.stats.delivery_latency.extend(a - sent_at for a in arrivals)
 
 
@@ -358,6 +360,13 @@ def measure_level(games: int, args: argparse.Namespace, index: int, root: Path,
                 proc.kill()
                 proc.wait()
         collector = gc_summary(gc_log, u0.at, u1.at) if gc_log else None
+    # Which seconds of the window the slow actions were sent in: a few stalls (a collection, a
+    # burst of work) crowd into one or two seconds; a server short of CPU spreads them out.
+    slow = percentile(stats.table_latency, 99)
+    seconds: dict[int, int] = {}
+    for at, took in zip(stats.sent, stats.table_latency, strict=True):
+        if took >= slow:
+            seconds[int(at)] = seconds.get(int(at), 0) + 1
     p50 = percentile(stats.table_latency, 50) * 1000
     p99 = percentile(stats.table_latency, 99) * 1000
     wall = u1.at - u0.at
@@ -383,6 +392,7 @@ def measure_level(games: int, args: argparse.Namespace, index: int, root: Path,
         "db_commits": health.get("commits"),
         "actions_committed": health.get("actions_committed"),
         "errors": stats.errors, "pass": ok, "gc": collector,
+        "slowest_1pct_by_second": dict(sorted(seconds.items(), key=lambda kv: -kv[1])[:5]),
     }
 
 
@@ -466,6 +476,9 @@ def main(argv: list[str] | None = None) -> int:
                           flush=True)
                     if row["gc"]:
                         print(f"{label}  collector pauses: {row['gc']}", flush=True)
+                    print(f"{label}  the slowest 1% of actions by second of the window they "
+                          f"were sent in (second: count): {row['slowest_1pct_by_second']}",
+                          flush=True)
         if level_ok:
             best = max(best, games)
         elif not (args.keep_going or args.compare):
