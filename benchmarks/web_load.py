@@ -92,6 +92,7 @@ class Stats:
     errors: dict[str, int] = field(default_factory=dict)
     messages: int = 0
     bytes: int = 0
+    sent: list[float] = field(default_factory=list)  # when each table_latency's action left
     client_lag: list[float] = field(default_factory=list)
     """How late the load generator's own event loop woke up (every 10 ms): its delays are
     part of every latency measured, so a busy client shows here, not as a slow server."""
@@ -126,6 +127,7 @@ class TableRun:
                 del self.inflight[v]
                 if sent_at >= self.stats.warm_at:
                     self.stats.table_latency.append(max(arrivals) - sent_at)
+                    self.stats.sent.append(sent_at - self.stats.warm_at)
                     self.stats.delivery_latency.extend(a - sent_at for a in arrivals)
 
 
@@ -256,17 +258,67 @@ async def run_level(base: str, ws_base: str, games: int, args: argparse.Namespac
     return stats, first, last
 
 
+GC_WATCH = """
+import gc, json, runpy, sys, time
+pauses = {0: [], 1: [], 2: []}
+began = [0.0, 0.0]
+def watch(phase, info):
+    if phase == "start":
+        began[:] = time.monotonic(), time.thread_time()
+    else:
+        pauses[info["generation"]].append((began[0], time.monotonic() - began[0],
+                                           time.thread_time() - began[1]))
+gc.callbacks.append(watch)
+try:
+    runpy.run_module("fieldcraft.server", run_name="__main__", alter_sys=True)
+finally:
+    with open(GC_LOG, "w") as out:
+        json.dump(pauses, out)
+"""
+"""Runs the server with every cyclic-collector pause timed (``--gc-log``), written when it
+stops: how much of the latency tail is the collector stopping the event loop."""
+
+
+def gc_summary(path: str, start: float, end: float) -> dict[str, Any]:
+    """Per generation, within the measured window (``time.monotonic()`` is the machine's, so
+    the server's clock and ours agree): collections, their total and longest pause, how many
+    took 10 ms or more, and the CPU they used (a pause longer than its CPU time waited for a
+    CPU: the machine was busy)."""
+    try:
+        logged = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return {}
+    out = {}
+    for gen, timed in logged.items():
+        p = [took for at, took, _ in timed if start <= at <= end]
+        cpu = [used for at, _, used in timed if start <= at <= end]
+        out[f"gen{gen}"] = {"count": len(p), "total_ms": round(1000 * sum(p), 1),
+                            "max_ms": round(1000 * max(p, default=0.0), 1),
+                            "over_10ms": sum(x >= 0.01 for x in p),
+                            "cpu_ms": round(1000 * sum(cpu), 1),
+                            "max_cpu_ms": round(1000 * max(cpu, default=0.0), 1)}
+    return out
+
+
 def start_server(port: int, db: str, sqlite_sync: str, root: Path = ROOT,
-                 profile: str | None = None, extra: list[str] | None = None
+                 profile: str | None = None, extra: list[str] | None = None,
+                 bot_delay: float = 0.0, gc_log: str | None = None
                  ) -> subprocess.Popen[bytes]:
     """A server process running the code in ``root`` (its own checkout: ``--compare`` runs
-    two side by side), optionally under cProfile (written when it stops)."""
+    two side by side), optionally under cProfile (written when it stops) or with its collector
+    pauses written to ``gc_log``. ``bot_delay``: the server's pause before a bot move
+    (``web_memory.py``'s tables are all bots)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(root)
-    prefix = ["-m", "cProfile", "-o", profile] if profile else []
+    if profile:
+        prefix = ["-m", "cProfile", "-o", profile, "-m", "fieldcraft.server"]
+    elif gc_log:
+        prefix = ["-c", f"GC_LOG = {gc_log!r}\n{GC_WATCH}"]
+    else:
+        prefix = ["-m", "fieldcraft.server"]
     proc = subprocess.Popen(
-        [sys.executable, *prefix, "-m", "fieldcraft.server", "--host", "127.0.0.1", "--port",
-         str(port), "--db", db, "--bot-delay", "0", "--sqlite-sync", sqlite_sync,
+        [sys.executable, *prefix, "--host", "127.0.0.1", "--port",
+         str(port), "--db", db, "--bot-delay", str(bot_delay), "--sqlite-sync", sqlite_sync,
          # thousands of sockets and tables from one address, on purpose (a checkout from
          # before the limits has none to switch off)
          *(["--no-limits"] if (root / "fieldcraft/server/limits.py").exists() else []),
@@ -290,8 +342,9 @@ def measure_level(games: int, args: argparse.Namespace, index: int, root: Path,
     """One level against a fresh server started from ``root``: its figures as a row."""
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
+        gc_log = f"{tmp}/gc.json" if args.gc_log else None
         proc = start_server(port, args.db or f"sqlite:///{tmp}/bench.db", args.sqlite_sync,
-                            root, profile, args.server_arg)
+                            root, profile, args.server_arg, gc_log=gc_log)
         try:
             stats, u0, u1 = asyncio.run(run_level(f"http://127.0.0.1:{port}",
                                                   f"ws://127.0.0.1:{port}", games, args, index,
@@ -299,13 +352,21 @@ def measure_level(games: int, args: argparse.Namespace, index: int, root: Path,
             health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).json()
         finally:
             # uvicorn re-raises the signal after its shutdown; SIGINT becomes a
-            # KeyboardInterrupt, which still lets cProfile write its file
-            proc.send_signal(signal.SIGINT if profile else signal.SIGTERM)
+            # KeyboardInterrupt, which still lets cProfile (or GC_WATCH) write its file
+            proc.send_signal(signal.SIGINT if profile or gc_log else signal.SIGTERM)
             try:
                 proc.wait(timeout=60 if profile else 20)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+        collector = gc_summary(gc_log, u0.at, u1.at) if gc_log else None
+    # Which seconds of the window the slow actions were sent in: a few stalls (a collection, a
+    # burst of work) crowd into one or two seconds; a server short of CPU spreads them out.
+    slow = percentile(stats.table_latency, 99)
+    seconds: dict[int, int] = {}
+    for at, took in zip(stats.sent, stats.table_latency, strict=True):
+        if took >= slow:
+            seconds[int(at)] = seconds.get(int(at), 0) + 1
     p50 = percentile(stats.table_latency, 50) * 1000
     p99 = percentile(stats.table_latency, 99) * 1000
     wall = u1.at - u0.at
@@ -330,7 +391,8 @@ def measure_level(games: int, args: argparse.Namespace, index: int, root: Path,
         "load_average": round(os.getloadavg()[0], 2),
         "db_commits": health.get("commits"),
         "actions_committed": health.get("actions_committed"),
-        "errors": stats.errors, "pass": ok,
+        "errors": stats.errors, "pass": ok, "gc": collector,
+        "slowest_1pct_by_second": dict(sorted(seconds.items(), key=lambda kv: -kv[1])[:5]),
     }
 
 
@@ -361,6 +423,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", default=None, metavar="FILE",
                         help="run the server under cProfile and write its stats to FILE "
                              "(slows it down; for finding where the time goes)")
+    parser.add_argument("--gc-log", action="store_true",
+                        help="time every pause of the server's cyclic collector and print "
+                             "those of the measured window per generation")
     parser.add_argument("--server-arg", action="append", default=[], metavar="ARG",
                         help="pass ARG to the server's command line (repeat for several), "
                              "e.g. a limit raised for a load test")
@@ -408,6 +473,11 @@ def main(argv: list[str] | None = None) -> int:
                           f"{row['client_lag_p99_ms']} max {row['client_lag_max_ms']} ms)  "
                           f"load {row['load_average']}  commits {row['db_commits']}  "
                           f"{'PASS' if row['pass'] else 'FAIL'} {row['errors'] or ''}",
+                          flush=True)
+                    if row["gc"]:
+                        print(f"{label}  collector pauses: {row['gc']}", flush=True)
+                    print(f"{label}  the slowest 1% of actions by second of the window they "
+                          f"were sent in (second: count): {row['slowest_1pct_by_second']}",
                           flush=True)
         if level_ok:
             best = max(best, games)

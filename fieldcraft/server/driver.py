@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import weakref
 from typing import TYPE_CHECKING
 
 from fieldcraft.agents import Agent, View, make_agent
@@ -25,16 +26,26 @@ log = logging.getLogger("fieldcraft.server")
 
 class Driver:
     def __init__(self, room: Room, seed: int | None):
-        self.room = room
+        # Weak: the room owns its driver, and a strong link back would make the pair a
+        # reference cycle that outlives the room's eviction (the server's tuned collector
+        # seldom reaches it). While the task runs, its frame holds the room strongly.
+        self._room = weakref.ref(room)
         self.seed = seed
         self.agents: dict[int, Agent] = {}
         self._task: asyncio.Task[None] | None = None
         self._rng: random.Random = random.SystemRandom()
 
+    @property
+    def room(self) -> Room:
+        room = self._room()
+        if room is None:
+            raise RuntimeError("the driver's room is gone")
+        return room
+
     def kick(self) -> None:
         """Make sure the driver runs if chance or a bot is to move."""
-        room = self.room
-        if room.status != "playing" or room.hub.closing:
+        room = self._room()
+        if room is None or room.status != "playing" or room.hub.closing:
             return
         if self._task is None or self._task.done():
             if self.next_mover() in ("human", "over"):

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import random
+import threading
+from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Any
 
 from fieldcraft.agents import AGENTS
-from fieldcraft.core.api import State
+from fieldcraft.core.api import Game, State
 from fieldcraft.core.errors import FieldcraftError
 from fieldcraft.core.registry import load_game
 from fieldcraft.server import access, store
@@ -26,6 +29,9 @@ log = logging.getLogger("fieldcraft.server")
 SNAPSHOT_EVERY = 50
 FINISHED_KEPT = 200
 """Finished rooms with nobody connected kept in memory (older ones are loaded on demand)."""
+GAMES_KEPT = 64
+"""Rulesets whose :class:`Game` the hub keeps for its tables to share (least recently used
+dropped first; a dropped one lives on in the tables that still use it)."""
 
 
 def _age(created_at: datetime | None) -> float:
@@ -63,6 +69,31 @@ class Hub:
         self.limits = limits or Limits()
         self._creating: set[str] = set()
         """Ids of tables being written: counted as waiting before they exist."""
+        self._games: OrderedDict[tuple[str, int, str], Game] = OrderedDict()
+        self._games_lock = threading.Lock()  # rooms are also loaded in worker threads
+
+    def game(self, name: str, players: int, overrides: dict[str, Any]) -> Game:
+        """The one :class:`Game` of this ruleset that all its tables share.
+
+        A game never changes with play, but it builds tables and caches on first use (its
+        notation's action names, its observer's planes, its search model's caches: 50-300 KB),
+        and these refer back to the game, a reference cycle that only the cyclic collector
+        frees. One game per table was most of a finished table's memory, and it outlived
+        the table; shared, a table holds nothing a game owns, and the caches stay warm. Games
+        are safe to share: bots, analysis and branches already read them from several threads.
+        ``RulesetError`` etc. as :func:`load_game` for a bad ruleset (nothing is kept)."""
+        key = (name, players, json.dumps(overrides, sort_keys=True))
+        with self._games_lock:
+            game = self._games.get(key)
+            if game is not None:
+                self._games.move_to_end(key)
+                return game
+        game = load_game(name, players=players, **overrides)  # outside the lock: it may be slow
+        with self._games_lock:
+            game = self._games.setdefault(key, game)  # another thread's, if it was first
+            while len(self._games) > GAMES_KEPT:
+                self._games.popitem(last=False)
+        return game
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -133,8 +164,10 @@ class Hub:
         return room
 
     def evict_finished(self, keep: int = FINISHED_KEPT) -> None:
+        """Drop all but the ``keep`` newest idle finished rooms (a later visit loads one from
+        the database again), so memory follows the live tables, not the tables ever played."""
         finished = [r for r in self.rooms.values() if r.status == "finished" and r.idle()]
-        for room in finished[:-keep] if len(finished) > keep else []:
+        for room in finished[:max(0, len(finished) - keep)]:  # [:-0] would keep them all
             del self.rooms[room.id]
 
     async def create(self, game: str, players: int, seat_kinds: list[tuple[str, str | None]],
@@ -148,7 +181,7 @@ class Hub:
         waits = any(kind == "human" and i != host_seat for i, (kind, _) in enumerate(seat_kinds))
         if waits:  # refused before any work: this is what a flood of creations runs into
             await self._admit_waiting(address)
-        loaded = load_game(game, players=players, **overrides)
+        loaded = self.game(game, players, overrides)
         for kind, bot in seat_kinds:
             if kind == "bot" and bot not in AGENTS:
                 raise TableError(E.UNKNOWN_BOT, f"unknown bot {bot!r}; known bots: "

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from fieldcraft.core.api import Game, State
 from fieldcraft.core.errors import FieldcraftError
-from fieldcraft.core.registry import load_game
 from fieldcraft.server import access, store
 from fieldcraft.server import errors as E
 from fieldcraft.server import protocol as P
@@ -71,7 +70,7 @@ class Room:
     def from_row(cls, hub: Hub, row: store.TableRow) -> Room:
         """Rebuild the state: snapshot + the actions after it, or, if the snapshot cannot be
         used (say the game's code changed its fields), a full replay of the action list."""
-        game = load_game(row.game, players=row.players, **row.overrides)
+        game = hub.game(row.game, row.players, row.overrides)
         if row.start_state is not None:
             return cls._branch_from_row(hub, row, game)
         state: State | None = None
@@ -193,7 +192,7 @@ class Room:
     def update_text(self, seat: int | None, since: int, tail: str | None = None) -> str:
         """The ``update`` message for ``seat`` after versions ``since+1 ..`` were committed."""
         return (f'{{"type":"update","since":{since},"version":{self.version},"events":'
-                f'{dumps(self.table.log_for(seat, since))},"view":'
+                f'{self.table.log_text(seat, since)},"view":'
                 f'{self.view_text(seat, tail)}}}')
 
     def broadcast_update(self, since: int) -> None:
@@ -227,7 +226,7 @@ class Room:
             extra = f',"pending":{dumps(self.pending_answer(seat, *pending))}'
         chat = [c.public() for c in self.chat[-CHAT_SENT:]]
         return (f'{{"type":"sync","since":{since},"version":{self.version},"events":'
-                f'{dumps(self.table.log_for(seat, since))},"view":{self.view_text(seat)},'
+                f'{self.table.log_text(seat, since)},"view":{self.view_text(seat)},'
                 f'"table":{dumps(self.table_info())},"you":{dumps(you)},'
                 f'"chat":{dumps(chat)}{extra}}}')
 

@@ -12,6 +12,8 @@ import hashlib
 import hmac
 import secrets
 import time
+import types
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -105,9 +107,14 @@ class TurnClock:
 
     def __init__(self, settings: dict[str, Any], away_grace: Callable[[], float],
                  on_timeout: Callable[[int, int], None]):
+        """``on_timeout`` is usually the room's bound method: it is held weakly, since the room
+        owns this clock and a strong link back would be a reference cycle keeping an evicted
+        room alive. A timeout after the room is gone does nothing."""
         self.settings = settings
         self.away_grace = away_grace
-        self.on_timeout = on_timeout
+        self._on_timeout: Callable[[], Callable[[int, int], None] | None] = (
+            weakref.WeakMethod(on_timeout) if isinstance(on_timeout, types.MethodType)
+            else lambda: on_timeout)
         self.deadline: float | None = None
         self._timer: asyncio.TimerHandle | None = None
 
@@ -132,8 +139,14 @@ class TurnClock:
         delay = min(delays)
         self.deadline = time.time() + delay
         player = seat.seat
-        self._timer = asyncio.get_running_loop().call_later(
-            delay, lambda: self.on_timeout(version, player))
+        self._timer = asyncio.get_running_loop().call_later(delay, self._ran_out, version,
+                                                            player)
+
+    def _ran_out(self, version: int, player: int) -> None:
+        self._timer = None
+        on_timeout = self._on_timeout()
+        if on_timeout is not None:
+            on_timeout(version, player)
 
     def left(self) -> float | None:
         if self.deadline is None:

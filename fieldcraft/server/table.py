@@ -18,6 +18,7 @@ count from it, never from the start position's own (re-dealt, possibly missing) 
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,8 +28,12 @@ from fieldcraft.core.api import CHANCE, TERMINAL, Game, State, sample_chance
 from fieldcraft.core.errors import MalformedActionError
 from fieldcraft.server.connection import dumps
 
-Entry = tuple[str | None, Any]
-"""One reader's log entry for one action: the compact line and the event for people."""
+Entry = str
+"""One reader's log entry for one action, the compact line and the event for people, kept as
+the JSON members ``"line":...,"event":...`` (encoded once, for every message that carries it).
+Kept as text, not as dicts, so that the log, which only grows (eight dicts and tuples an action
+in Under Current), is nothing the cyclic collector walks: a table's events would otherwise be
+in every young and full collection, whose pauses are the server's latency tail."""
 
 CHANCE_BATCH = 256
 """Chance draws folded into one commit at most (a whole deal is far fewer)."""
@@ -161,7 +166,8 @@ class Table:
         for seat in (*range(self.players), None):
             line = state.describe_action(action, seat)
             event = state.log_event(action, seat)
-            out.append(None if line is None and event is None else (line, event))
+            out.append(None if line is None and event is None
+                       else dumps({"line": line, "event": event})[1:-1])
         return tuple(out)
 
     def log_for(self, seat: int | None, since: int, until: int | None = None
@@ -169,15 +175,16 @@ class Table:
         """Log entries (version, line, event) that ``seat`` sees for versions after ``since``;
         a page shows the event (``None``: nothing for people, as for each card of a deal that
         the game tells in one setup line), the line is the compact notation."""
+        return json.loads(self.log_text(seat, since, until))
+
+    def log_text(self, seat: int | None, since: int, until: int | None = None) -> str:
+        """:meth:`log_for` as JSON, put together from the stored entries without decoding
+        them (what every update and sync sends)."""
         col = self.players if seat is None else seat
         lines = self.lines
         end = len(lines) if until is None else until
-        out = []
-        for v in range(since, end):
-            entry = lines[v][col]
-            if entry is not None:
-                out.append({"version": v + 1, "line": entry[0], "event": entry[1]})
-        return out
+        return "[" + ",".join(f'{{"version":{v + 1},{lines[v][col]}}}'
+                              for v in range(since, end) if lines[v][col] is not None) + "]"
 
     def marks(self, seat: int | None) -> list[int]:
         """Versions at which ``seat`` saw something happen (a replay steps between them)."""
