@@ -166,7 +166,7 @@ def test_a_room_whose_turn_clock_ran_is_freed(client: TestClient,
 def test_an_expired_waiting_table_is_freed(tmp_path: Path, no_cycle_collector: None) -> None:
     clock = FakeClock()
     app = create_app(f"sqlite:///{tmp_path / 'expiry.db'}", bot_delay=0.0, away_grace=30.0,
-                     limits=LimitSettings(), clock=clock)
+                     limits=LimitSettings(), clock=clock, allowed_hosts=["testserver"])
     with TestClient(app) as client:
         hub: Hub = app.state.hub
         made = create_table(client, game="spy-tracker", players=2, seats=["human", "human"],
