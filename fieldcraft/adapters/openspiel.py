@@ -19,12 +19,12 @@ utility, action count and bounds. Chance outcomes get their own ids from 0 (fiel
 them from ``GameInfo.chance_offset``; this adapter shifts them), so ``max_chance_outcomes``
 bounds them as OpenSpiel expects; decisions keep their fieldcraft ids.
 
-A game whose rules allow endless play (Against the Current; Undercover; Spy Tracker with
-``no_repeat_bids`` off) declares a ``length_cap`` in its spec; here it becomes the parameter
-``max_game_length``: after that many decisions (or four times as many chance events, for a game
-with no bound on them) the game ends as a draw, every seat getting an equal share of the
-declared utility sum (the lowest utility for a general-sum game), as OpenSpiel's chess ends at
-its length limit. Bounded games ignore it.
+A game whose rules allow endless play (Against the Current and Undercover with ``round_limit``
+null; Spy Tracker with ``no_repeat_bids`` off) declares a ``length_cap`` in its spec; here it
+becomes the parameter ``max_game_length``: after that many decisions (or four times as many
+chance events, for a game with no bound on them) the game ends as a draw, every seat getting an
+equal share of the declared utility sum (the lowest utility for a general-sum game), as
+OpenSpiel's chess ends at its length limit. Bounded games ignore it.
 
 Observations (``make_py_observer``, the default observer and ``pyspiel.IIGObservationType``):
 

@@ -39,8 +39,11 @@ def default_ruleset(spec: GameSpec) -> dict[str, Any]:
     return {**fixed, **rules}
 
 
-def check_shape(default: Any, value: Any, path: str) -> None:
-    """Raise :class:`RulesetError` unless ``value`` has the shape of ``default``."""
+def check_shape(default: Any, value: Any, path: str, nullable: bool = False) -> None:
+    """Raise :class:`RulesetError` unless ``value`` has the shape of ``default`` (or is
+    ``None`` for a key the game declares nullable: a limit whose ``null`` means "none")."""
+    if nullable and value is None:
+        return
     if isinstance(default, bool) or isinstance(value, bool):
         ok = isinstance(default, bool) and isinstance(value, bool)
     elif isinstance(default, int):
@@ -89,6 +92,6 @@ def resolve(spec: GameSpec, players: int | None, overrides: dict[str, Any]
         if key not in ruleset:
             known = ", ".join(k for k in sorted(ruleset) if k not in FIXED_KEYS)
             raise RulesetError(f"unknown ruleset key {key!r} for {spec.id}; known keys: {known}")
-        check_shape(ruleset[key], value, key)
+        check_shape(ruleset[key], value, key, key in spec.nullable_keys)
         ruleset[key] = copy.deepcopy(value)
     return players, ruleset

@@ -130,6 +130,9 @@ class GameSpec:
     search: SearchSettings = field(default_factory=SearchSettings)
     test_configs: tuple[dict[str, Any], ...] = ({},)
     """Ruleset overrides (variants) the conformance suite runs besides the defaults."""
+    nullable_keys: tuple[str, ...] = ()
+    """Ruleset keys that may also be set to ``null`` besides a value shaped like the default
+    (``round_limit``: ``null`` is the rulebook's game without a limit)."""
     side_colours: tuple[tuple[str, str], ...] = ()
     """Chart colour of each side (faction, animal...) as ``(label, colour)`` pairs, for the
     study report (any matplotlib colour). A side not listed whose label names a colour ("Blue")

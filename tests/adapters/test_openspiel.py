@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from fieldcraft.core.registry import list_games
+from fieldcraft.core.registry import game_spec, list_games
 
 pyspiel = pytest.importorskip("pyspiel")
 import fieldcraft.adapters.openspiel as fo  # noqa: E402
@@ -63,9 +63,28 @@ def test_bad_rules_are_refused_by_name(rules: str, message: str) -> None:
         pyspiel.load_game("fieldcraft_spy_tracker", {"players": 2, "rules": rules})
 
 
+@pytest.mark.parametrize(("name", "players", "length"), [
+    ("against_the_current", 2, 1208), ("against_the_current", 4, 2416),
+    ("undercover", 2, 600), ("undercover", 6, 1800),
+])
+def test_a_round_limit_gives_openspiel_the_games_own_finite_length(name: str, players: int,
+                                                                    length: int) -> None:
+    """With the default ``round_limit`` the games are bounded: OpenSpiel gets their declared
+    length, not the spec's cap, and a ``max_game_length`` parameter changes nothing."""
+    game = pyspiel.load_game(f"fieldcraft_{name}", {"players": players})
+    assert game.max_game_length() == game.setup.fc.info().max_game_length == length
+    assert game.setup.cap is None
+    capped = pyspiel.load_game(f"fieldcraft_{name}", {"players": players, "max_game_length": 20})
+    assert capped.max_game_length() == length
+    endless = pyspiel.load_game(f"fieldcraft_{name}",
+                                {"players": players, "rules": '{"round_limit": null}'})
+    assert endless.max_game_length() == game_spec(name.replace("_", "-")).length_cap
+
+
 def test_a_capped_game_ends_as_a_draw() -> None:
     game = pyspiel.load_game("fieldcraft_against_the_current",
-                             {"players": 2, "max_game_length": 20})
+                             {"players": 2, "max_game_length": 20,
+                              "rules": '{"round_limit": null}'})  # the rulebook: endless
     state = game.new_initial_state()
     decisions = 0
     while not state.is_terminal():

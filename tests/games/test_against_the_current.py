@@ -383,6 +383,91 @@ def test_higher_total_beats_earlier_finish():
     assert scores[0] > scores[1] and state.winners() == [0]
 
 
+# -- the round limit (RULINGS section 3, ruling of 2026-12-04) -----------------------------------
+def test_round_limit_scores_only_tokens_in_the_sanctuary():
+    """Round 2 of 2 completed: the Axolotl has one token home (12 points), the Eel two (11 and
+    10), the rest are on the river and score nothing; the Eel wins on points."""
+    state = make([OPEN] * 4, animals=(AXO, EEL), event_roll=7, round_limit=2)
+    turn(state, "A", 5)
+    play(state, "tributary 1 (12 pts)")
+    turn(state, "A", 5)
+    play(state, "tributary 2 (11 pts)")
+    turn(state, "B", 2)  # round 2: the Axolotl's B stays on the river
+    assert not state.is_terminal()
+    turn(state, "B", 5)
+    play(state, "tributary 3 (10 pts)")
+    assert state.is_terminal() and state.legal_actions() == []
+    assert where(state, 0, "B") == 2
+    out = state.outcome()
+    assert out["scores"] == [12, 21] and state.returns() == [0.0, 1.0]
+    assert out["tributaries"] == [[12], [11, 10]] and out["finish_order"] == []
+    assert out["tie_break"] is None and out["ended_by"] == "round limit (2 rounds)"
+    assert state.game.notation.summary(state)["reason"]["key"] == "limit"
+
+
+def test_round_limit_tie_goes_to_more_tokens_arrived():
+    """12 points each: the Axolotl with one token (12), the Eel with two (7 + 5)."""
+    state = make([OPEN] * 4, animals=(AXO, EEL), event_roll=7, round_limit=2,
+                 tributaries=[12, 7, 5, 1, 1, 1])
+    turn(state, "A", 5)
+    play(state, "tributary 1 (12 pts)")
+    turn(state, "A", 5)
+    play(state, "tributary 2 (7 pts)")
+    turn(state, "B", 1)
+    turn(state, "B", 5)
+    play(state, "tributary 3 (5 pts)")
+    assert state.is_terminal()
+    assert state.outcome()["scores"] == [12, 12] and state.returns() == [0.0, 1.0]
+    assert state.outcome()["tie_break"] == "more tokens arrived"
+    assert state.game.notation.summary(state)["reason"]["key"] == "limit_more"
+
+
+def test_round_limit_tie_on_tokens_goes_to_the_earlier_last_arrival():
+    """Two tokens home each and 10 points each; the Eel's second token arrived (round 2, its
+    turn) after the Axolotl's (round 2, the turn before): the Axolotl wins."""
+    state = make([OPEN] * 4, animals=(AXO, EEL), event_roll=7, round_limit=2,
+                 tributaries=[5] * 6)
+    for _ in range(2):
+        for _seat in range(2):
+            turn(state, legal(state)[0][-1], 5)
+            play(state, legal(state)[0])
+    assert state.is_terminal()
+    assert state.outcome()["scores"] == [10, 10] and state.returns() == [1.0, 0.0]
+    assert state.outcome()["tie_break"] == "last token arrived first"
+    # first player seat 1: now the Eel's last arrival is the earlier one
+    state = make([OPEN] * 4, animals=(AXO, EEL), first=1, event_roll=7, round_limit=2,
+                 tributaries=[5] * 6)
+    for _ in range(4):
+        turn(state, legal(state)[0][-1], 5)
+        play(state, legal(state)[0])
+    assert state.returns() == [0.0, 1.0]
+
+
+def test_round_limit_with_nobody_home_is_a_shared_win():
+    """One round, nobody arrives: 0 points and no tokens each, so the seats share the win (the
+    returns still add up to 1)."""
+    state = make([OPEN] * 15, animals=(AXO, EEL, POR), event_roll=7, round_limit=1)
+    for _ in range(3):
+        turn(state, "A", 3)
+    assert state.is_terminal()
+    assert state.returns() == [1 / 3] * 3 and state.winners() == [0, 1, 2]
+    assert state.outcome()["tie_break"] == "shared"
+    assert state.game.notation.summary(state)["reason"]["key"] == "limit_shared"
+
+
+def test_round_limit_counts_rounds_of_passed_over_seats():
+    """A finished seat takes no turns but still counts in the round: the Eel, all home after
+    round 3, is passed over, and the Axolotl's next turn ends round 4 and the game."""
+    state = make([OPEN] * 4, animals=(EEL, AXO), event_roll=7, round_limit=4)
+    for letter in "ABC":
+        turn(state, letter, 5)
+        play(state, legal(state)[0])
+        turn(state, "A", 1)
+    assert state.rounds == 3 and not state.is_terminal() and state.current_player() == 1
+    turn(state, "A", 1)
+    assert state.is_terminal() and state.rounds == 4 and where(state, 1, "A") == 4
+
+
 # -- the wheel ---------------------------------------------------------------------------------
 def _round(state) -> None:
     for _ in range(state.num_players):
@@ -943,8 +1028,10 @@ def _stall_turn(state, stalling: int) -> None:
 
 
 def _without_history(state) -> dict:
+    """The position without its history and the round count (which only ``round_limit``
+    reads: with ``null`` two positions that differ only in it play the same)."""
     doc = state.to_dict()["state"]
-    del doc["actions"]
+    del doc["actions"], doc["rounds"]
     return doc
 
 
@@ -963,19 +1050,60 @@ def _assert_stalls_for_ever(state, stalling: int) -> None:
     assert not state.is_terminal() and _without_history(state) == before
 
 
-def test_default_rules_allow_an_endless_game():
-    """A legal game that never ends (the dice keep showing the same faces): no length bound."""
+def test_the_rulebook_allows_an_endless_game():
+    """Without the round limit (``round_limit`` null, the rulebook's game) a legal game never
+    ends (the dice keep showing the same faces): no length bound."""
     from fieldcraft.games.against_the_current.bounds import start_stall
 
     for players in (2, 3, 4):
         for overrides in ({}, {"challenge_success": 0.5}):
-            game = load_game(GAME, players=players, **overrides)
+            game = load_game(GAME, players=players, round_limit=None, **overrides)
             assert game.info().max_game_length is None and game.info().max_chance_nodes is None
             assert start_stall(game) is not None
+    state = make(STALL_RING, animals=(AXO, EEL), still=False, round_limit=None,
+                 markers=(("Pollution", 2), ("Fishing Nets", 9)))
+    # the default rules but for the limit
+    assert state.game.ruleset == load_game(GAME, players=2, round_limit=None).ruleset
+    _assert_stalls_for_ever(state, 0)
+
+
+def test_the_round_limit_ends_the_endless_game():
+    """The same stall under the default rules: after round 100 the game is over, the
+    stalled Axolotl's tokens on Start score nothing and the Eel, all home, wins."""
     state = make(STALL_RING, animals=(AXO, EEL), still=False,
                  markers=(("Pollution", 2), ("Fishing Nets", 9)))
-    assert state.game.ruleset == load_game(GAME, players=2).ruleset  # the default rules
-    _assert_stalls_for_ever(state, 0)
+    assert state.game.ruleset["round_limit"] == 100
+    while not state.is_terminal():
+        _stall_turn(state, 0)
+    assert state.rounds == 100 and len(state.history()) <= state.game.info().max_game_length
+    out = state.outcome()
+    assert out["scores"][0] == 0 and out["scores"][1] > 0 and state.returns() == [0.0, 1.0]
+    assert out["ended_by"] == "round limit (100 rounds)" and out["tie_break"] is None
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("overrides", [{}, {"challenge_success": 0.5}])
+def test_default_rules_declare_finite_bounds_from_the_round_limit(players, overrides):
+    """``P + 6 P L + 3 P`` decisions and ``setup + 4 P L`` chance outcomes (bounds.py argues
+    them), for every player count of the default rules; the same argument with a limit of 2
+    survives random games, most of which the limit cuts off."""
+    from fieldcraft.core.conformance import check_game
+
+    game = load_game(GAME, players=players, **overrides)
+    info = game.info()
+    assert info.max_game_length == players + 6 * players * 100 + 3 * players
+    assert info.max_chance_nodes == 15 + 2 + 12 + 1 + 4 * players * 100
+    short = load_game(GAME, players=players, round_limit=2, **overrides)
+    assert short.info().max_game_length == players + 12 * players + 3 * players
+    check_game(short, only=["declared_metadata_is_well_formed",
+                            "random_playouts_end_within_the_declared_bounds"])
+
+
+def test_round_limit_must_be_a_positive_number_of_rounds_or_null():
+    for bad in (0, -3, 1.5, "100", True):
+        with pytest.raises(RulesetError):
+            load_game(GAME, players=2, round_limit=bad)
+    assert load_game(GAME, players=2, round_limit=None).ruleset["round_limit"] is None
 
 
 def test_a_slow_wheel_still_allows_a_stall_with_rolls_of_two():
@@ -986,7 +1114,7 @@ def test_a_slow_wheel_still_allows_a_stall_with_rolls_of_two():
     ring = ["Water Plants", "Pollution", "Water Plants", "Pollution", OPEN, OPEN, "Fishing Nets",
             "Fishing Nets", "Rapids", "Rapids", "Dam", "Dam", "Turbine", "Turbine", OPEN]
     state = make(ring, animals=(AXO, EEL), still=False, wheel_shift=1, wheel_currents=15,
-                 markers=(("Pollution", 6), ("Fishing Nets", 15)))
+                 round_limit=None, markers=(("Pollution", 6), ("Fishing Nets", 15)))
     assert start_stall(state.game) == 0 and state.game.info().max_game_length is None
     _assert_stalls_for_ever(state, 0)
 
@@ -1040,6 +1168,6 @@ def test_a_setback_without_a_stall_from_start_derives_no_bound():
     counts = {t: 6 if t == OPEN else 0 for t in TERRAINS} | {"Dam": 1}
     table = {a: {t: "-1" if t == "Dam" else "PASS" for t in TERRAINS} for a in RULEBOOK_TABLE}
     game = load_game(GAME, players=2, **{**game.overrides, "terrain_counts": counts,
-                                         "terrain_table": table})
+                                         "terrain_table": table, "round_limit": None})
     assert setback_possible(game) and start_stall(game) is None
     assert game.info().max_game_length is None

@@ -866,7 +866,11 @@ def test_declared_numbers(rules):
         assert (info.min_utility, info.max_utility) == (0.0, 1.0)
         assert info.chance_offset == game.DEAL
         assert info.chance_offset + info.max_chance_outcomes == info.num_distinct_actions
-        assert info.max_game_length is None  # see test_a_game_can_repeat_a_position_for_ever
+        # three decisions a turn for 100 rounds, and the colours when chosen
+        chosen = players if rules.get("colour_assignment") == "choose" else 0
+        assert info.max_game_length == 3 * 100 * players + chosen
+        unlimited = load_game("undercover", players=players, round_limit=None, **rules)
+        assert unlimited.info().max_game_length is None  # test_a_game_can_repeat_...
         rng = random.Random(players)
         for _ in range(3):
             state = game.new_initial_state()
@@ -880,7 +884,7 @@ def test_declared_numbers(rules):
                     decisions += 1
                     state.apply_action(rng.choice(state.legal_actions()))
             assert chance == info.max_chance_nodes
-            assert decisions > players
+            assert players < decisions <= info.max_game_length
 
 
 def test_a_shared_win_after_the_tiebreak_is_why_the_game_is_general_sum():
@@ -891,10 +895,11 @@ def test_a_shared_win_after_the_tiebreak_is_why_the_game_is_general_sum():
     assert sum(state.returns()) == 2.0
 
 
-def _cycle_position(variant):
+def _cycle_position(variant, round_limit=None):
     """Two seats, each with a dead lane in its own colour (a token taken; Classified: a
-    Staffer that cannot move) and two Agents of that colour beside its Headquarters."""
-    state = new_state(2, ["Purple", "Yellow"], variant=variant,
+    Staffer that cannot move) and two Agents of that colour beside its Headquarters. The
+    rulebook's game (no ``round_limit``) unless one is given."""
+    state = new_state(2, ["Purple", "Yellow"], variant=variant, round_limit=round_limit,
                       piles=piles_with_tops("Blue/Green", "Red/Orange"))
     if variant == "classified":
         set_staffer(state, 0, "Purple", 9)  # the last column is blocked with 2 players
@@ -936,6 +941,56 @@ def test_a_game_can_repeat_a_position_for_ever(variant):
     first = six_rounds()  # the Files are now on the second Agents moved
     assert six_rounds() == first
     assert not state.end_trig and state.scores() == start_scores
+
+
+def _cycle_until_over(state):
+    k = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        take, place = (PURPLE_MOVES, YELLOW_MOVES)[seat][k // 2 % 3]
+        play(state, f"take {take}", "keep", f"place {place}")
+        k += 1
+    return k
+
+
+@pytest.mark.parametrize("variant", ["standard", "classified"])
+def test_the_round_limit_ends_the_cycle_and_scores_it(variant):
+    """The same cycle under a limit of 4 rounds: the game ends when round 4 is complete (the
+    first round was played before), both seats having had 4 turns, and is scored as at the
+    normal end: 5 points each (Classified: the same column), level on the tie-break's column
+    too, so both win."""
+    state = _cycle_position(variant, round_limit=4)
+    assert _cycle_until_over(state) == 6 and state.turn == 8
+    assert state.check_invariants() is None
+    out = state.outcome()
+    assert out["ended_by"] == "round_limit" and out["tiebreak"] is True
+    assert out["scores"][0] == out["scores"][1] and state.winners() == [0, 1]
+    assert state.returns() == [1.0, 1.0]
+    summary = state.game.notation.summary(state)
+    assert summary["reason"]["key"] == "round_limit_tie"
+    assert summary["reason"]["params"]["n"] == 4
+
+
+def test_the_round_limit_keeps_the_tie_break():
+    """At the limit a tie on points still goes to the most Staffers in the rightmost occupied
+    column. Purple: 5 (own lane) + 8 (Blue, space 8) + 5 (Red, space 5) = 18; Yellow: 5 + 6
+    (Green, space 6) + 7 (Red, space 7) = 18; only Purple stands in column 8."""
+    state = _cycle_position("standard", round_limit=2)
+    set_staffer(state, 0, "Blue", 8, take=True)
+    set_staffer(state, 0, "Red", 5, take=True)
+    set_staffer(state, 1, "Green", 6, take=True)
+    set_staffer(state, 1, "Red", 7, take=True)
+    state.check_invariants()
+    assert _cycle_until_over(state) == 2  # round 2: one turn each
+    out = state.outcome()
+    assert out["ended_by"] == "round_limit" and out["scores"] == [18, 18]
+    assert out["tiebreak"] is True and state.winners() == [0] and state.returns() == [1.0, 0.0]
+
+
+def test_round_limit_must_be_a_positive_number_of_rounds_or_null():
+    for bad in (0, -1, 2.5, "100", False):
+        with pytest.raises(RulesetError):
+            load_game("undercover", players=2, round_limit=bad)
 
 
 def test_a_board_the_tiles_can_fill_is_refused():

@@ -27,5 +27,6 @@ SPEC = GameSpec(
     # sturgeon.
     side_colours=(("Axolotl", "#e377c2"), ("Yangtze Porpoise", "#7f7f7f"),
                   ("European Eel", "#a8a81e"), ("Chinese Sturgeon", "#8c564b")),
+    nullable_keys=("round_limit",),
     test_configs=({}, {"challenge_success": 0.5}),
 )

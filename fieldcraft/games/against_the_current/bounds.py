@@ -3,20 +3,37 @@
 The bounds count every legal game, whatever the dice and the players choose (OpenSpiel's
 ``max_game_length``: decisions only; ``max_chance_nodes``: chance outcomes).
 
-**With the default rules there is no bound.** A roll of 1 from Start lands on space 1, and a
-card there that gives the token's animal -1 or -2 puts it straight back on Start (never behind
-it). Nothing else has to happen in that turn: every ability window may be declined and every
-event card skipped, so the wheel turns exactly one step a round and the card under space 1 runs
-through the same few cards (slots ``-wheel_shift * k mod cards``, ``k = 0 .. wheel_currents -
-1``) for ever. One seat stalled like that is enough, since the game only ends when every token
-has arrived (finished seats are passed over and the wheel keeps turning). The default river
-holds Pollution and Dam cards, bad for every animal, and the wheel shows only 4 different cards
-at space 1, so a deal exists that stalls any animal; :func:`start_stall` checks this (with rolls
-of 2 onto a -2 card too) for any ruleset, and a test plays such a stall round after round.
+**With a round limit (``round_limit`` = ``L``, default 100) the bound is the limit's.** A round
+gives each of the ``P`` seats at most one turn (the seat moves on by one after every turn or
+pass, and the round ends when it is back at the first player), so a game has at most ``P L``
+turns. A turn holds at most 6 decisions besides tributary claims: the token choice, two ability
+windows per roll (after the roll, on landing) and at most two rolls (a second one only from an
+Extra Roll, whose own 6 draws nothing), one event attempt (one card a turn) and, for a card that
+is not Extra Roll, one target: ``1 + 2 + 1 + max(2, 1)``. Without drawable events a turn is the
+token choice and one roll's two windows (3). Every arrival claims one tributary (``3 P`` in all)
+and every seat may pick its animal (``P``): ``max_game_length = P + 6 P L + 3 P``. Chance: the
+setup (the deal, the markers, the first shuffle, the first player), then per turn at most two
+dice and one challenge, and the reshuffles: a reshuffle deals the discards, every discard is a
+card drawn earlier, and it empties the discard pile, so reshuffled cards number at most the
+draws, one a turn: ``setup + 4 P L`` (``setup + P L`` without events). When no setback is
+possible either (below), the smaller of the two bounds is declared. ``round_limit`` = ``null``
+is the rulebook's game, for which the rest of this docstring holds.
+
+**With no round limit and the default rules there is no bound.** A roll of 1 from Start lands
+on space 1, and a card there that gives the token's animal -1 or -2 puts it straight back on
+Start (never behind it). Nothing else has to happen in that turn: every ability window may be
+declined and every event card skipped, so the wheel turns exactly one step a round and the card
+under space 1 runs through the same few cards (slots ``-wheel_shift * k mod cards``, ``k = 0 ..
+wheel_currents - 1``) for ever. One seat stalled like that is enough, since the game only ends
+when every token has arrived (finished seats are passed over and the wheel keeps turning). The
+default river holds Pollution and Dam cards, bad for every animal, and the wheel shows only 4
+different cards at space 1, so a deal exists that stalls any animal; :func:`start_stall` checks
+this (with rolls of 2 onto a -2 card too) for any ruleset, and a test plays such a stall round
+after round.
 Such a game has probability zero, but it is a legal game, so ``max_game_length`` and
-``max_chance_nodes`` are ``None``. The rulebook has no round limit, and the rulings do not add
-one; a round cap, or results that can never leave a token on or behind the space its move
-started from (together with no Backwash), would bound it.
+``max_chance_nodes`` are ``None``. The rulebook has no round limit (the ruling of 2026-12-04
+adds ``round_limit`` for that reason); results that can never leave a token on or behind the
+space its move started from (together with no Backwash) would bound it too.
 
 **A finite bound exists when no token can ever lose ground** (:func:`setback_possible` is false:
 no -1/-2 result for any animal that may be in play on any terrain the wheel may show, no
@@ -150,10 +167,26 @@ def setback_possible(game: AgainstTheCurrentGame) -> bool:
     return worsen and zero  # a PASS worsened to -1
 
 
+def round_limit_bounds(game: AgainstTheCurrentGame, limit: int) -> tuple[int, int]:
+    """``(max_game_length, max_chance_nodes)`` of a game cut off after ``limit`` rounds; see
+    the module docstring for the argument."""
+    players = game.num_players
+    turns = players * limit
+    drawable = events_drawable(game)
+    # token choice + two windows a roll, two rolls (Extra Roll), an attempt; or one roll
+    per_turn = 6 if drawable else 3
+    picks = 0 if game.seat_animals else players
+    decisions = picks + turns * per_turn + TOKENS * players
+    setup = game.cards + len(game.marker_terrain) + game.deck_size + 1
+    chance = setup + turns * (4 if drawable else 1)  # two dice, a challenge, a reshuffled card
+    return decisions, chance
+
+
 def length_bounds(game: AgainstTheCurrentGame) -> tuple[int | None, int | None]:
     """``(max_game_length, max_chance_nodes)``; see the module docstring for the argument."""
+    limited = None if game.round_limit is None else round_limit_bounds(game, game.round_limit)
     if setback_possible(game):
-        return None, None
+        return limited if limited is not None else (None, None)
     players = game.num_players
     animals = animals_in_play(game)
     zero_roll = int(PORPOISE in animals and game.echo_floor == 0
@@ -165,4 +198,6 @@ def length_bounds(game: AgainstTheCurrentGame) -> tuple[int | None, int | None]:
     decisions = picks + rolls * (per_turn + 2) + TOKENS * players
     setup = game.cards + len(game.marker_terrain) + game.deck_size + 1
     chance = setup + rolls * (3 if drawable else 1)  # a die; a challenge and a reshuffle a card
+    if limited is not None:
+        return min(decisions, limited[0]), min(chance, limited[1])
     return decisions, chance

@@ -21,6 +21,7 @@ cdef class AgainstTheCurrentGame(Game):
     cdef public object challenge_ids
     cdef public tuple modifier_order
     cdef public bint second_chance_served, skip_uses_effects
+    cdef public int last_round
     cdef public tuple seat_animals
     cdef public int a_remove, a_marker, a_trib, n_actions
     cdef public tuple roll_actions, roll_outcomes
@@ -39,7 +40,7 @@ cdef class AgainstTheCurrentFields(State):
     cdef public list pos, stop, shelter, support, wave, trib_of, claimed, left
     cdef public int arrived
     cdef public list finish, boost_used, pressure_used, pressure, detour, squeeze
-    cdef public int rot, shift_pending, mover, roll, dist
+    cdef public int rot, rounds, shift_pending, mover, roll, dist
     cdef public bint used_ability, turn_detour, turn_squeeze, extra
     cdef public int land, resume, mode
     cdef public list options, actions

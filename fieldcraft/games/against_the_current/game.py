@@ -33,9 +33,10 @@ from .layout import (
 
 GAME_TYPE = GameType(utility=CONSTANT_SUM)
 """Sequential, explicit chance (deal, markers, shuffles, first player, dice, challenges) and
-imperfect information (the order of the event pile). Exactly one seat wins: the game ends only
-when every token has arrived, so every seat is in the finish order, and a tie on points goes to
-the seat whose third token arrived first, so the returns always add up to 1."""
+imperfect information (the order of the event pile). The returns always add up to 1: a tie on
+points goes to the seat with more tokens arrived, then to the one whose last token arrived first
+(at the rulebook's end, when every token has arrived, the third), and seats still level (only
+possible at the round limit, with no token home) share the 1."""
 
 
 SIZE_LIMIT = 1 << 15
@@ -179,6 +180,14 @@ class AgainstTheCurrentGame(Game):
         self.modifier_order = tuple(MODIFIERS.index(m) for m in order)
         self.second_chance_served = r["second_chance_counts_served_stop"]
         self.skip_uses_effects = r["skipped_turn_uses_up_effects"]
+        limit = r["round_limit"]
+        if limit is not None and not 1 <= limit < 1 << 31:  # a C int in the compiled build
+            raise _rerr("round_limit must be a whole number of rounds >= 1, or null for none")
+        self.round_limit: int | None = limit
+        """The rounds after which the game ends whoever has arrived (RULINGS section 3); ``None``:
+        the rulebook's game, which only ends when every token has arrived."""
+        self.last_round = -1 if limit is None else limit
+        """``round_limit`` as the rules compare it with the rounds played (-1: never)."""
 
         seat_animals = r["seat_animals"]
         if seat_animals:
@@ -260,6 +269,8 @@ class AgainstTheCurrentFields(State):
     detour: list[int]
     squeeze: list[int]
     rot: int
+    rounds: int
+    """Rounds completed: every seat has had its turn (or been passed over) once more."""
     shift_pending: int
     mover: int
     roll: int
@@ -284,9 +295,9 @@ class AgainstTheCurrentFields(State):
         "phase", "seat", "first", "animal", "ring", "deal_pool", "markers", "marker_i", "pile",
         "pile_top", "pile_hist", "pool", "pool_left", "shuffle_setup", "discard", "event", "pos",
         "stop", "shelter", "support", "wave", "trib_of", "claimed", "left", "arrived", "finish",
-        "boost_used", "pressure_used", "pressure", "detour", "squeeze", "rot", "shift_pending",
-        "mover", "roll", "dist", "used_ability", "turn_detour", "turn_squeeze", "extra", "land",
-        "resume", "mode", "options", "actions",
+        "boost_used", "pressure_used", "pressure", "detour", "squeeze", "rot", "rounds",
+        "shift_pending", "mover", "roll", "dist", "used_ability", "turn_detour", "turn_squeeze",
+        "extra", "land", "resume", "mode", "options", "actions",
     )
     _fields = __slots__
 
@@ -327,6 +338,7 @@ class AgainstTheCurrentFields(State):
         new.detour = self.detour[:]
         new.squeeze = self.squeeze[:]
         new.rot = self.rot
+        new.rounds = self.rounds
         new.shift_pending = self.shift_pending
         new.mover = self.mover
         new.roll = self.roll

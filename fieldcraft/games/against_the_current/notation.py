@@ -372,12 +372,14 @@ class AgainstTheCurrentNotation(Notation):
 
     def summary(self, state: AgainstTheCurrentState) -> dict[str, Any] | None:
         """Each seat's animal, the points of the tributary each token took, the total and
-        the tie-break (the place its third token arrived), and one line on who won."""
+        the tie-break (the place its third token arrived), and one line on who won; a game cut
+        off by ``round_limit`` says so, since its tokens on the river scored nothing."""
         if not state.is_terminal():
             return None
         g = self.game
         scores = state.scores()
-        winner = state._winner()
+        winners, rule = state._ranked()
+        winner = winners[0]
         rows = []
         for s in range(g.num_players):
             values: dict[str, Any] = {"animal": ANIMALS[state.animal[s]]}
@@ -386,15 +388,21 @@ class AgainstTheCurrentNotation(Notation):
                 values[f"token_{LETTERS[k].lower()}"] = g.tributaries[i] if i >= 0 else None
             values["score"] = scores[s]
             values["finish"] = state.finish.index(s) + 1 if s in state.finish else None
-            rows.append({"seat": s, "winner": s == winner, "values": values})
+            rows.append({"seat": s, "winner": s in winners, "values": values})
         columns = [{"key": "animal", "ns": "animal"},
                    *({"key": f"token_{c.lower()}"} for c in LETTERS),
                    {"key": "score"}, {"key": "finish"}]
         best = scores[winner]
         tied = [s for s, v in enumerate(scores) if v == best]
         parts = [g.tributaries[state.trib_of[t]]
-                 for t in range(TOKENS * winner, TOKENS * winner + TOKENS)]
-        if len(tied) > 1:
+                 for t in range(TOKENS * winner, TOKENS * winner + TOKENS)
+                 if state.trib_of[t] >= 0]
+        if state.arrived < TOKENS * g.num_players:  # round_limit ended it
+            key = {None: "limit", "more tokens arrived": "limit_more",
+                   "last token arrived first": "limit_first", "shared": "limit_shared"}[rule]
+            reason = _ev(key, seat=winner, tied=tied, winners=winners, score=best,
+                         n=state.rounds)
+        elif len(tied) > 1:
             reason = _ev("tie", seat=winner, tied=tied, score=best)
         else:
             reason = _ev("win", seat=winner, score=best, animal=ANIMALS[state.animal[winner]],

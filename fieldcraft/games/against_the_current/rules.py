@@ -114,6 +114,7 @@ class AgainstTheCurrentState(EventDeck):
         self.detour = [0] * n
         self.squeeze = [0] * n
         self.rot = 0
+        self.rounds = 0
         self.shift_pending = 0
         self.mover = -1
         self.roll = 0
@@ -281,19 +282,48 @@ class AgainstTheCurrentState(EventDeck):
                 out[t // TOKENS] += g.tributaries[i]
         return out
 
-    def _winner(self) -> int:
+    def _ranked(self) -> tuple[list[int], str | None]:
+        """The winners and the rule that settled a tie on points (``None``: no tie).
+
+        Highest total wins; a tie goes to the seat with more tokens arrived, then to the one
+        whose last token arrived first. When every token has arrived (the rulebook's end) the
+        first test never decides and the second is "whose third token arrived first". Only at
+        the round limit can seats be level on both (none of them has a token home), and they
+        share the win. The order of arrivals is read off the tributary claims in ``actions``,
+        as each arrival claims its tributary at once, so the state keeps no list for a rule
+        that only the rare game cut off by ``round_limit`` needs."""
         scores = self.scores()
         best = max(scores)
         tied = [s for s, v in enumerate(scores) if v == best]
         if len(tied) == 1:
-            return tied[0]
-        return min(tied, key=self.finish.index)
+            return tied, None
+        left = self.left
+        fewest = min([left[s] for s in tied])
+        more = [s for s in tied if left[s] == fewest]
+        if len(more) == 1:
+            return more, "more tokens arrived"
+        if fewest == TOKENS:
+            return more, "shared"
+        if fewest == 0:
+            return [min(more, key=self.finish.index)], "third token arrived first"
+        g = self.game
+        trib = g.a_trib
+        claimed = self.claimed
+        last = [-1] * g.num_players
+        for i, a in enumerate(self.actions):
+            if a >= trib:
+                last[claimed[a - trib] // TOKENS] = i
+        return [min(more, key=last.__getitem__)], "last token arrived first"
 
     def returns(self) -> list[float]:
+        """1 to the winner; seats that share the win at the round limit share the 1."""
         g = self.game
         out = [0.0] * g.num_players
         if self.phase == END:
-            out[self._winner()] = 1.0
+            winners = self._ranked()[0]
+            share = 1.0 / len(winners)
+            for s in winners:
+                out[s] = share
         return out
 
     def seat_label(self, seat: int) -> str | None:
@@ -301,21 +331,25 @@ class AgainstTheCurrentState(EventDeck):
         return ANIMALS[a] if a >= 0 else None
 
     def outcome(self) -> dict[str, Any]:
+        """A summary for reports; ``ended_by`` is added only when ``round_limit`` ended the
+        game, so the rulebook's games keep the summary they always had."""
         g = self.game
         scores = self.scores()
-        tied = self.phase == END and scores.count(max(scores)) > 1
-        return {
+        out = {
             "winners": self.winners(),
             "scores": scores,
             "animals": [ANIMALS[a] if a >= 0 else None for a in self.animal],
             "finish_order": self.finish[:],
-            "tie_break": "third token arrived first" if tied else None,
+            "tie_break": self._ranked()[1] if self.phase == END else None,
             "tributaries": [
                 [g.tributaries[self.trib_of[t]] for t in range(TOKENS * s, TOKENS * s + TOKENS)
                  if self.trib_of[t] >= 0]
                 for s in range(g.num_players)
             ],
         }
+        if self.phase == END and self.arrived < TOKENS * g.num_players:
+            out["ended_by"] = f"round limit ({self.rounds} rounds)"
+        return out
 
     def check_invariants(self) -> None:
         g = self.game
@@ -367,6 +401,7 @@ class AgainstTheCurrentState(EventDeck):
         for s in range(n):
             assert self.pressure[s] < 0 or self.pressure_used[s]
         assert 0 <= self.rot < g.wheel_currents
+        assert self.rounds >= 0 and (g.round_limit is None or self.rounds <= g.round_limit)
         if self.phase > PICK:
             assert all(a >= 0 for a in self.animal)
         assert len(set(a for a in self.animal if a >= 0)) == sum(1 for a in self.animal if a >= 0)

@@ -50,14 +50,15 @@ class Turns(AgainstTheCurrentFields):
 
     def _begin_turn(self) -> None:
         """Start ``self.seat``'s turn, skipping finished players and players whose every token
-        is stopped, until someone has a token to move (or the game is over)."""
+        is stopped, until someone has a token to move (or the game is over: every token has
+        arrived, or round ``round_limit`` has been completed)."""
         g = self.game
         n = g.num_players
         stop = self.stop
         pos = self.pos
         sanct = g.sanctuary
         while True:
-            if self.arrived == TOKENS * n:
+            if self.arrived == TOKENS * n or self.rounds == g.last_round:
                 self.phase = END
                 self.options = []
                 return
@@ -97,7 +98,8 @@ class Turns(AgainstTheCurrentFields):
     def _next_seat(self) -> None:
         g = self.game
         self.seat = (self.seat + 1) % g.num_players
-        if self.seat == self.first:
+        if self.seat == self.first:  # every seat has had its turn: the round is over
+            self.rounds += 1
             self._rotate(1 + self.shift_pending)
             self.shift_pending = 0
 

@@ -23,5 +23,6 @@ SPEC = GameSpec(
     lobby_order=3,
     search=SearchSettings(rollout_depth=0, expand_after=1, c=0.1),
     length_cap=3000,
+    nullable_keys=("round_limit",),
     test_configs=({}, {"variant": "classified"}),
 )

@@ -22,7 +22,7 @@ cdef class UndercoverTables(Game):
     cdef public bint classified, has_jokers, tokens_distinct, end_when_stuck
     cdef public bint bottom_ignores_ban, diag_agents_only, evaluate_first_round
     cdef public int first_evaluated_turn, flip_steps, multiplier, lane_size, track_len
-    cdef public int black_line, past_line_to_end, tokens_to_end
+    cdef public int black_line, past_line_to_end, tokens_to_end, last_turn
     cdef public bint blocked_last
     cdef public list column_values, token_values, faces, meetings
     cdef public int TAKE, DRAW_TOP, DRAW_BOTTOM, TAKE_JOKER, FLIP, KEEP, DEAL, COLOUR, FIRST, TOKEN

@@ -105,6 +105,7 @@ class UndercoverTables(Game):
     black_line: int
     past_line_to_end: int
     tokens_to_end: int
+    last_turn: int
     blocked_last: bool
     column_values: list[int]
     token_values: list[int]

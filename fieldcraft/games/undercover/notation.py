@@ -382,6 +382,8 @@ class UndercoverNotation(Notation):
         elif ended == "tokens":
             trigger = [s for s in range(n) if state.ntaken[s] >= g.tokens_to_end]
             need = g.tokens_to_end
+        elif ended == "round_limit":
+            trigger, need = [], state.turn // n  # the rounds played
         else:
             trigger, need = [], 0
         key = ended + ("_tie" if state.tiebreak_used else "")

@@ -166,6 +166,12 @@ class UndercoverGame(UndercoverTables):
             n = len(self.token_values)
             self.token_spaces = list(range(self.track_len - n + 1, self.track_len + 1))
         self.tokens_to_end: int = r["tokens_to_end"]
+        self.round_limit: int | None = r["round_limit"]
+        """The rounds after which the game ends and is scored (RULINGS section 4); ``None``: the
+        rulebook's game, which has no limit."""
+        limit = self.round_limit
+        self.last_turn = -1 if limit is None else limit * players
+        """The turn (counted from 1) that completes round ``round_limit`` (-1: none)."""
         self.lane_size = self.track_len + 1  # space 0 is the player's Information Center
         # -- action space (see the module docstring) --
         a = self.num_cells
@@ -232,6 +238,9 @@ class UndercoverGame(UndercoverTables):
             need(isinstance(values, list), "token_values_removed maps a player count to a list")
         need(len(r["token_values"]) <= r["track_length"], "more tokens than track spaces")
         need(r["tokens_to_end"] >= 1, "tokens_to_end must be >= 1")
+        limit = r["round_limit"]
+        need(limit is None or 1 <= limit * self.num_players < 1 << 31,  # a C int when compiled
+             "round_limit must be a whole number of rounds >= 1, or null for none")
         cols = r["classified_column_values"]
         need(len(cols) >= 2, "classified_column_values needs at least 2 columns")
         need(0 <= r["classified_black_line_after"] < len(cols), "black line must lie on the track")
@@ -252,26 +261,39 @@ class UndercoverGame(UndercoverTables):
         """Chance only acts in the setup, one outcome per step of the script (a chosen colour
         is a decision instead), so ``max_chance_nodes`` is exact: every game draws that many.
 
-        There is no bound on the decisions (``max_game_length`` is ``None``): the rules have no
-        turn limit and no rule against repeating a position, and nothing forces progress. A
-        meeting only moves the active seat's own Staffers, and only in the lanes of the colours
-        it touches; a lane whose Staffer holds a token (standard) or can no longer move
-        (Classified) is dead for that seat. Once each seat has a dead lane without the game
-        ending (the default end conditions, six tokens or six Staffers past the line, allow
-        it), each seat can shuttle two Agents of that colour between cells that touch only that
-        colour, alternating them because a tile under an Instructions File stays put, and the
-        position repeats every six rounds (``test_a_game_can_repeat_a_position_for_ever`` plays
-        it in both variants). Only a ruleset where the first token or Staffer past the line
-        ends the game leaves no dead lane before the end, and even there placements that
-        evaluate nothing (diagonal ones) have no limit in the rules, so no finite bound is
-        claimed for any ruleset.
+        With ``round_limit`` = ``L`` (default 100) the game ends once round ``L`` is complete,
+        i.e. after ``L P`` turns (``P`` seats, one turn each a round, no turn ever skipped), if
+        not before. A turn is at most three decisions (activate a tile, flip or keep it, which a
+        Joker skips, and place it), and the only other decisions are the colours chosen in the
+        setup (``colour_assignment`` = ``choose``: one per seat). So ``max_game_length`` =
+        ``3 L P`` (+ ``P`` chosen colours), reached by a game that runs to the limit without
+        taking a Joker.
+
+        With ``round_limit`` = ``null`` (the rulebook) there is no bound on the decisions
+        (``max_game_length`` is ``None``): the rules have no turn limit and no rule against
+        repeating a position, and nothing forces progress. A meeting only moves the active
+        seat's own Staffers, and only in the lanes of the colours it touches; a lane whose
+        Staffer holds a token (standard) or can no longer move (Classified) is dead for that
+        seat. Once each seat has a dead lane without the game ending (the default end
+        conditions, six tokens or six Staffers past the line, allow it), each seat can shuttle
+        two Agents of that colour between cells that touch only that colour, alternating them
+        because a tile under an Instructions File stays put, and the position repeats every six
+        rounds (``test_a_game_can_repeat_a_position_for_ever`` plays it in both variants). Only
+        a ruleset where the first token or Staffer past the line ends the game leaves no dead
+        lane before the end, and even there placements that evaluate nothing (diagonal ones)
+        have no limit in the rules, so without ``round_limit`` no finite bound is claimed for
+        any ruleset (the ruling of 2026-12-04 added the limit for that reason).
 
         Returns are 1 for each winner: seats still level after the tie-break share the win, so
         the game is general-sum (the returns add up to the number of winners).
         """
         chance = len(self.setup_steps)
+        colours = 0
         if self.choose_colours:
-            chance -= sum(1 for step in self.setup_steps if step[0] == K_COLOUR)
+            colours = sum(1 for step in self.setup_steps if step[0] == K_COLOUR)
+            chance -= colours
+        limit = self.round_limit
+        length = None if limit is None else 3 * limit * self.num_players + colours
         return GameInfo(
             num_players=self.num_players,
             num_distinct_actions=self.num_actions,
@@ -280,7 +302,7 @@ class UndercoverGame(UndercoverTables):
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=None,
-            max_game_length=None,
+            max_game_length=length,
             max_chance_nodes=chance,
         )
 
@@ -446,7 +468,12 @@ class UndercoverState(SetupRules):
             self.flipped = False
             turn = self.turn = self.turn + 1
             n = g.num_players
+            # The end comes with a completed round: the one in which it was triggered, or
+            # round ``round_limit`` (then scored the same way; ``ended_by`` says why).
             if self.end_trig and turn % n == 0:
+                self._finish()
+            elif turn == g.last_turn:
+                self.ended_by = "round_limit"
                 self._finish()
             else:
                 nxt = self.cur + 1

@@ -90,7 +90,8 @@ class UndercoverView(Observer):
         Piece("round", "the round number, from 1"),
         Piece("evaluation_this_round", "whether meetings move Staffers this round"),
         Piece("end_triggered", "the end is triggered: the round is being finished"),
-        Piece("ended_by", "what triggered the end: tokens, line or stuck (null before)"),
+        Piece("ended_by", "what triggered the end: tokens, line or stuck (null before); "
+              "round_limit once the round limit has ended the game"),
         Piece("board_size", "[width, height] of the grid"),
         Piece("board", "tiles on the board, each with its x, y and what is visible of it"),
         Piece("piles", "each pile's letter, size and visible top"),
