@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 from collections.abc import AsyncIterator, Iterable
 from importlib import resources
@@ -27,27 +26,13 @@ from fieldcraft.server import errors as E
 from fieldcraft.server import store
 from fieldcraft.server.analysis import ITERATIONS as ANALYSIS_ITERATIONS
 from fieldcraft.server.analysis import Analyser
+from fieldcraft.server.collector import Collector
 from fieldcraft.server.errors import TableError
 from fieldcraft.server.guard import DEFAULT_ALLOWED_HOSTS, SECURITY_HEADERS, EdgeGuard
 from fieldcraft.server.hub import Hub
 from fieldcraft.server.limits import Clock, Limits, LimitSettings
 from fieldcraft.server.routes import analysis, branch, deduction, games, live, pages, tables
 from fieldcraft.server.routes.requests import hub_of
-
-
-def tune_gc() -> None:
-    """Make garbage-collection pauses short and rare in the server process.
-
-    Measured with 500 live tables: with CPython's default thresholds the full (generation 2)
-    collections paused the event loop for up to 290 ms each and cost ~10% of the CPU, which
-    alone breaks a 100 ms latency target. Freezing what exists after start-up and collecting
-    the young generation less often removed the full collections (longest pause ~50 ms) and
-    raised throughput by about a third. Our hot path frees its garbage by reference counting;
-    the cyclic collector is still there, just run less often.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 50, 100)
 
 
 def _answer(exc: FieldcraftError, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -84,7 +69,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
                analysis_iterations: int = ANALYSIS_ITERATIONS) -> FastAPI:
     """Build the app. ``db_url`` defaults to the SQLite file in the user's data folder;
     ``bot_delay`` is the pause before each bot move so people can follow the table;
-    ``gc_tuning`` (for a dedicated server process only) applies :func:`tune_gc`;
+    ``gc_tuning`` (for a dedicated server process only) runs the cyclic collector on the
+    server's own schedule (:mod:`fieldcraft.server.collector`);
     ``allow_seeded_tables`` lets a create request carry a ``seed`` (predictable deals, for
     tests and demos; off by default because the host could then foresee every hidden card);
     ``limits`` are the abuse limits (default :class:`LimitSettings`), timed by ``clock``
@@ -109,7 +95,10 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
         resumed = await hub.resume()
         hub.start_sweeper()
         if gc_tuning:
-            tune_gc()
+            collector = Collector()
+            app.state.collector = collector
+            collector.start()
+            hub.spawn(collector.run())
         if announce:
             print(f"{announce} (resumed {resumed} table(s))", flush=True)
         try:
@@ -178,7 +167,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
     @app.get("/healthz")
     async def health(request: Request) -> dict[str, Any]:
         hub = hub_of(request)
+        collector = getattr(request.app.state, "collector", None)
         return {"ok": True, "tables": len(hub.live_rooms()),
-                "actions_committed": hub.actions_committed, "commits": hub.writer.commits}
+                "actions_committed": hub.actions_committed, "commits": hub.writer.commits,
+                "collector": collector.stats if collector else None}
 
     return app
