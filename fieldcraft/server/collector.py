@@ -76,6 +76,8 @@ class Collector:
     def young(self) -> None:
         """Collect what was made since the last call and is still alive, then freeze it."""
         began = time.thread_time()
+        if gc.isenabled():  # a search that began before start() gives back what it found
+            gc.disable()
         gc.collect(0)
         gc.freeze()
         self._count("young", began)

@@ -113,3 +113,10 @@ def test_the_server_reports_its_collector_and_gives_the_process_back(tmp_path) -
     plain = create_app(f"sqlite:///{tmp_path}/p.db", allowed_hosts=["testserver"])
     with TestClient(plain) as client:
         assert client.get("/healthz").json()["collector"] is None
+
+
+def test_young_takes_the_process_back_from_a_search_that_reenabled_the_collector(
+        collector: Collector) -> None:
+    gc.enable()  # as ISMCTS's _resume_gc does when its search began before start()
+    collector.young()
+    assert not gc.isenabled()
