@@ -37,19 +37,19 @@ def tracked_by_collections(obj: object) -> bool:
 
 @pytest.fixture
 def collector() -> Iterator[Collector]:
-    was_enabled = gc.isenabled()
+    before = gc.get_threshold()
     c = Collector()
     c.start()
     try:
         yield c
     finally:
         c.stop()
-        if not was_enabled:
-            gc.disable()
+    assert gc.get_threshold() == before
 
 
 def test_start_takes_over_from_the_automatic_collector(collector: Collector) -> None:
-    assert not gc.isenabled()
+    young, middle, full = gc.get_threshold()
+    assert young == collector.burst and middle > 10**8 and full > 10**8
     assert collector.stats["full"] == 1
     assert collector.baseline > 0 and gc.get_freeze_count() > 0
 
@@ -98,25 +98,25 @@ def test_young_runs_a_full_collection_when_due(collector: Collector) -> None:
 
 
 def test_the_server_reports_its_collector_and_gives_the_process_back(tmp_path) -> None:
-    was_enabled = gc.isenabled()
     app = create_app(f"sqlite:///{tmp_path}/c.db", gc_tuning=True, allowed_hosts=["testserver"])
     try:
+        before = gc.get_threshold()
         with TestClient(app) as client:
-            assert not gc.isenabled()
+            assert gc.get_threshold()[1] > 10**8
             stats = client.get("/healthz").json()["collector"]
             assert stats["full"] >= 1 and stats["young"] >= 0
-        assert gc.isenabled()
+        assert gc.get_threshold() == before
         assert gc.get_freeze_count() == 0
     finally:
-        if not was_enabled:
-            gc.disable()
+        gc.unfreeze()
     plain = create_app(f"sqlite:///{tmp_path}/p.db", allowed_hosts=["testserver"])
     with TestClient(plain) as client:
         assert client.get("/healthz").json()["collector"] is None
 
 
-def test_young_takes_the_process_back_from_a_search_that_reenabled_the_collector(
+def test_a_burst_between_two_ticks_is_collected_by_the_automatic_young_collection(
         collector: Collector) -> None:
-    gc.enable()  # as ISMCTS's _resume_gc does when its search began before start()
     collector.young()
-    assert not gc.isenabled()
+    kept = [Node() for _ in range(3 * collector.burst)]  # 4,000 sockets opening at once
+    assert len(gc.get_objects(0)) <= collector.burst + 1000  # not the whole burst at the tick
+    assert len(kept) == 3 * collector.burst
