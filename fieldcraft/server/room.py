@@ -64,7 +64,7 @@ class Room:
         self.spectators: set[Connection] = set()
         self.lock = asyncio.Lock()
         self.clock = TurnClock(self.settings, lambda: hub.away_grace, self._on_timeout)
-        self.driver = Driver(self, self.settings.get("seed"))
+        self.driver = Driver(self.settings.get("seed"))
 
     @classmethod
     def from_row(cls, hub: Hub, row: store.TableRow) -> Room:
@@ -439,7 +439,8 @@ class Room:
         self.hub.actions_committed += len(commit.rows)
 
     def kick(self) -> None:
-        self.driver.kick()
+        """Wake the driver if chance or a bot is to move, handing it the table's port."""
+        self.driver.kick(RoomPort(self))
 
     # -- the clock ---------------------------------------------------------------------------------
     def arm_clock(self) -> None:
@@ -534,6 +535,56 @@ class Room:
             for conn in list(conns):
                 conn.send_doc(closing)
                 conn.closed = True
+
+
+class RoomPort:
+    """The driver's narrow view of a room (:class:`~fieldcraft.server.driver.TablePort`).
+    Made at each kick and held only by the driver's running task, so it holds the room
+    strongly, as any coroutine working on the room does, and the room is no cycle."""
+
+    __slots__ = ("_room",)
+
+    def __init__(self, room: Room):
+        self._room = room
+
+    @property
+    def table_id(self) -> str:
+        return self._room.id
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        return self._room.lock
+
+    @property
+    def closing(self) -> bool:
+        return self._room.hub.closing
+
+    @property
+    def playing(self) -> bool:
+        return self._room.status == "playing"
+
+    @property
+    def bot_delay(self) -> float:
+        return self._room.hub.bot_delay
+
+    @property
+    def state(self) -> State:
+        return self._room.table.state
+
+    @property
+    def version(self) -> int:
+        return self._room.table.version
+
+    def bot_for(self, player: int) -> str | None:
+        seat = self._room.seats[player]
+        if not (seat.is_bot or seat.away):
+            return None
+        if seat.is_bot and seat.bot:
+            return seat.bot
+        return self._room.settings.get("proxy_bot", "random")
+
+    async def commit(self, moves: list[tuple[int, int, bool]]) -> None:
+        await self._room.commit(moves)
 
 
 def _pending(msg: P.Message) -> tuple[int, int | None] | None:

@@ -330,7 +330,7 @@ def make_twin_room(room: Room, table: TwinTable) -> Room:
     twin.lock = asyncio.Lock()
     last = getattr(room.clock, "audit_last", None)
     twin.clock = SimpleNamespace(left=lambda: last, arm=lambda *a: None, stop=lambda: None)
-    twin.driver = SimpleNamespace(kick=lambda: None, chance_rng=random.Random, task=None)
+    twin.driver = SimpleNamespace(kick=lambda port: None, chance_rng=random.Random, task=None)
     twin.hub = SimpleNamespace(writer=_NoWriter(), closing=True, spawn=lambda c: c.close(),
                                away_grace=room.hub.away_grace, actions_committed=0,
                                evict_finished=lambda *a: None, rooms=room.hub.rooms)
