@@ -4,9 +4,11 @@ A :class:`Room` serialises everything that changes its table behind one ``asynci
 dispatches each client message to the part of the room it concerns, one module each (as lila's
 ``round`` has one class per concern and its actor only serialises):
 
+* :mod:`~fieldcraft.server.play`: a person's move, checked before anything changes;
 * :mod:`~fieldcraft.server.broadcast`: storing a change, then telling each connection its own
   cut of it (the state in memory never runs ahead of the database, and a crash between
   "applied" and "committed" leaves nothing that anyone has been told about);
+* :mod:`~fieldcraft.server.seating`: claiming a seat, and the start of the game;
 * :mod:`~fieldcraft.server.chat`: the chat lines and each seat's chat limit;
 * :mod:`~fieldcraft.server.rematch`: the follow-up of a finished table;
 * :mod:`~fieldcraft.server.clock`: whose turn is timed, and what a timeout does;
@@ -25,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from fieldcraft.core.api import State
 from fieldcraft.core.errors import FieldcraftError
-from fieldcraft.server import access, broadcast, store
+from fieldcraft.server import access, broadcast, play, seating, store
 from fieldcraft.server import errors as E
 from fieldcraft.server import protocol as P
 from fieldcraft.server.chat import Chat
@@ -34,7 +36,7 @@ from fieldcraft.server.connection import Connection
 from fieldcraft.server.driver import Driver
 from fieldcraft.server.errors import TableError
 from fieldcraft.server.rematch import Rematch
-from fieldcraft.server.seats import Seats, SeatState, hash_token, new_token, same_token
+from fieldcraft.server.seats import Seats, SeatState, hash_token, same_token
 from fieldcraft.server.table import Table
 
 if TYPE_CHECKING:
@@ -176,7 +178,8 @@ class Room:
             async with self.lock:
                 self._returned(conn.seat)
         elif msg.type == "act":
-            await self._act(conn, msg)
+            await play.act(self, conn, msg)
+            self.kick()
 
     def _check_token(self, conn: Connection, msg: P.Message) -> None:
         if conn.seat is None:
@@ -227,37 +230,6 @@ class Room:
             self.arm_clock()
             broadcast.send_presence(self)
 
-    async def _act(self, conn: Connection, msg: P.Message) -> None:
-        async with self.lock:
-            seat = conn.seat
-            if seat is None:
-                raise TableError(E.SPECTATOR, "spectators cannot act")
-            if self.status == "waiting":
-                raise TableError(E.NOT_STARTED, "the table is still waiting for players")
-            if self.status == "finished" or self.state.is_terminal():
-                raise TableError(E.GAME_OVER, "the game is over")
-            if msg.version != self.version:
-                raise TableError(E.STALE_VERSION, f"your view is version {msg.version}; the "
-                                 f"table is at version {self.version}")
-            if self.state.current_player() != seat:
-                raise TableError(E.NOT_YOUR_TURN, "it is not your turn")
-            if msg.action_text is not None:
-                action = self.table.parse(msg.action_text)
-            else:
-                action = int(msg.action or 0)
-            top = self.table.game.num_distinct_actions()
-            if not 0 <= action < top:  # never handed to the engine (see protocol.MAX_ACTION_ID)
-                raise TableError(E.ILLEGAL_ACTION, f"action {action} is not an action of this "
-                                 f"game (its actions are 0-{top - 1})")
-            commit = self.table.prepare([(action, seat, False)], self.driver.chance_rng)
-            assert commit is not None  # a move was given
-            self.seats[seat].away = False
-            try:
-                await broadcast.store_and_tell(self, commit, ack=(conn, msg.id))
-            except store.StorageError as exc:
-                raise TableError(E.STORAGE_ERROR, f"could not save the action: {exc}") from None
-        self.kick()
-
     # -- the clock and the driver ------------------------------------------------------------------
     def arm_clock(self) -> None:
         """(Re)start the clock of the person to move, if there is one."""
@@ -273,54 +245,14 @@ class Room:
         """Give a person an unclaimed human seat; returns (seat, token). Starts the game when
         every human seat is taken. A rematch's seats are taken only with ``rematch`` (the
         hub has checked the asker's seat at the last game)."""
-        async with self.lock:
-            if self.rematch.of is not None and not rematch:
-                raise TableError(E.SEAT_RESERVED, "this table is a rematch: its seats are "
-                                 "kept for the players of the last game, who take them "
-                                 "with its rematch button")
-            if self.status != "waiting":
-                raise TableError(E.NOT_WAITING, "this table is no longer taking players")
-            free = self.seats.free()
-            if seat is None:
-                if not free:
-                    raise TableError(E.TABLE_FULL, "every seat is taken")
-                seat = free[0]
-            if not 0 <= seat < self.players:
-                raise TableError(E.BAD_SEAT, f"seat must be 0-{self.players - 1}")
-            if seat not in free:
-                raise TableError(E.SEAT_TAKEN, f"seat {seat} is not free")
-            token = new_token()
-            digest = hash_token(token)
-            ok = await self.hub.writer.submit(store.job_claim_seat(self.id, seat, name, digest))
-            if not ok:
-                raise TableError(E.SEAT_TAKEN, f"seat {seat} is not free")
-            self.seats[seat].name = name
-            self.seats[seat].token_hash = digest
-            if len(free) == 1:
-                await self._start({})
-            else:
-                broadcast.send_presence(self)
+        taken = await seating.claim(self, seat, name, rematch)
         self.kick()
-        return seat, token
+        return taken
 
     async def start_now(self, host_token: str, bot: str) -> None:
         """The host starts without waiting: unclaimed seats become bots."""
-        async with self.lock:
-            if not self.host_hash or not same_token(host_token, self.host_hash):
-                raise TableError(E.BAD_TOKEN, "only the table's host can start it")
-            if self.status != "waiting":
-                raise TableError(E.NOT_WAITING, "the game has already started")
-            await self._start({seat: bot for seat in self.seats.free()})
+        await seating.start_now(self, host_token, bot)
         self.kick()
-
-    async def _start(self, bots: dict[int, str]) -> None:
-        await self.hub.writer.submit(store.job_set_status(self.id, "playing", bots))
-        for seat, bot in bots.items():
-            self.seats[seat].kind = "bot"
-            self.seats[seat].bot = bot
-        self.status = "playing"
-        self.arm_clock()
-        broadcast.send_update(self, self.version)
 
     def close(self) -> None:
         """Stop the clock and tell the connections; the driver stops by itself at its next
