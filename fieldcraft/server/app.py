@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from importlib import resources
 from typing import Any
 
@@ -84,13 +84,38 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
     strong bot's budget per analysed replay step (:mod:`fieldcraft.server.analysis`)."""
     url = store.normalise_url(db_url or store.default_db_url())
 
+    def make_hub(engine: Any, writer: store.Writer) -> Hub:
+        return Hub(engine, writer, bot_delay=bot_delay, snapshot_every=snapshot_every,
+                   away_grace=away_grace, limits=Limits(limits, clock))
+
+    lifespan = _lifespan(url, synchronous, make_hub, gc_tuning, announce)
+    app = FastAPI(title="fieldcraft web table", lifespan=lifespan, docs_url=None,
+                  redoc_url=None, openapi_url=None)
+    app.state.allow_seeded_tables = allow_seeded_tables
+    app.state.analyser = Analyser(analysis_iterations)
+    app.mount("/static", StaticFiles(directory=str(resources.files("fieldcraft.server")
+                                                   / "static")), name="static")
+    for module in (pages, tables, analysis, deduction, branch, games, live):
+        app.include_router(module.router)
+    app.add_middleware(EdgeGuard, allowed_origins=list(allowed_origins),
+                       allowed_hosts=list(allowed_hosts), proxy_headers=proxy_headers)
+
+    _add_error_answers(app)
+    _add_edge_routes(app)
+    return app
+
+
+def _lifespan(url: str, synchronous: str, make_hub: Callable[[Any, store.Writer], Hub],
+              gc_tuning: bool, announce: str | None
+              ) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
+    """The app's life: the database (migrated), its writer thread and the hub with every
+    table resumed; on the way out the hub closes before the writer and the database."""
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = store.make_engine(url, synchronous=synchronous)
         await asyncio.to_thread(store.migrate, engine)
         writer = store.Writer(engine)
-        hub = Hub(engine, writer, bot_delay=bot_delay, snapshot_every=snapshot_every,
-                  away_grace=away_grace, limits=Limits(limits, clock))
+        hub = make_hub(engine, writer)
         app.state.hub = hub
         resumed = await hub.resume()
         hub.start_sweeper()
@@ -109,17 +134,11 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
             await asyncio.to_thread(writer.close)
             engine.dispose()
 
-    app = FastAPI(title="fieldcraft web table", lifespan=lifespan, docs_url=None,
-                  redoc_url=None, openapi_url=None)
-    app.state.allow_seeded_tables = allow_seeded_tables
-    app.state.analyser = Analyser(analysis_iterations)
-    app.mount("/static", StaticFiles(directory=str(resources.files("fieldcraft.server")
-                                                   / "static")), name="static")
-    for module in (pages, tables, analysis, deduction, branch, games, live):
-        app.include_router(module.router)
-    app.add_middleware(EdgeGuard, allowed_origins=list(allowed_origins),
-                       allowed_hosts=list(allowed_hosts), proxy_headers=proxy_headers)
+    return lifespan
 
+
+def _add_error_answers(app: FastAPI) -> None:
+    """Every refusal and failure, ours or the framework's, answered in the documented body."""
     @app.exception_handler(FieldcraftError)
     async def _refused(_: Request, exc: FieldcraftError) -> JSONResponse:
         return _answer(exc)
@@ -155,6 +174,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
         answer.headers.update({k.decode(): v.decode() for k, v in SECURITY_HEADERS})
         return answer
 
+
+def _add_edge_routes(app: FastAPI) -> None:
+    """A socket to a path with no socket, and the health check (after the routers')."""
     @app.websocket("/{path:path}")
     async def _no_such_socket(ws: WebSocket, path: str) -> None:
         """A WebSocket to a path with no socket: accept, say so, close (4404), as for a table
@@ -171,5 +193,3 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
         return {"ok": True, "tables": len(hub.live_rooms()),
                 "actions_committed": hub.actions_committed, "commits": hub.writer.commits,
                 "collector": collector.stats if collector else None}
-
-    return app

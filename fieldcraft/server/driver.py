@@ -4,6 +4,10 @@ It runs as one asyncio task per table, started (``kick``) whenever something may
 bot's or chance's turn. Bots see ``View(state, seat)`` only, like at the terminal, and think in a
 worker thread (the search bot takes a second), so the server stays responsive; a bot that
 returned an illegal action is logged and a random legal one is played instead.
+
+The driver keeps no link to its room. Each ``kick`` hands it a :class:`TablePort`, the little
+it may see and do at the table (the state and version, who plays a seat, the lock, a commit),
+and only the task that runs holds it, so the room and its driver are no reference cycle.
 """
 
 from __future__ import annotations
@@ -11,95 +15,121 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import weakref
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from fieldcraft.agents import Agent, View, make_agent
-from fieldcraft.core.api import CHANCE, TERMINAL
+from fieldcraft.core.api import CHANCE, TERMINAL, State
 from fieldcraft.server import store
-
-if TYPE_CHECKING:
-    from fieldcraft.server.room import Room
 
 log = logging.getLogger("fieldcraft.server")
 
 
+class TablePort(Protocol):
+    """What a driver sees of its table and may do there (the room's :class:`RoomPort`)."""
+
+    @property
+    def table_id(self) -> str: ...
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        """The table's lock: every look and every commit is made holding it."""
+        ...
+
+    @property
+    def closing(self) -> bool:
+        """The server is shutting down: start nothing new."""
+        ...
+
+    @property
+    def playing(self) -> bool:
+        """The table's game is being played (not waiting, finished or expired)."""
+        ...
+
+    @property
+    def bot_delay(self) -> float:
+        """Seconds to wait before each bot move, so people can follow the table."""
+        ...
+
+    @property
+    def state(self) -> State: ...
+
+    @property
+    def version(self) -> int: ...
+
+    def bot_for(self, player: int) -> str | None:
+        """The bot playing seat ``player`` now (its own, or the stand-in of a person who is
+        away); ``None`` when a person plays it."""
+        ...
+
+    async def commit(self, moves: list[tuple[int, int, bool]]) -> None:
+        """Store ``moves`` (action, seat, by_bot) and the chance draws after them, then tell
+        everyone (lock held); ``store.StorageError`` if they could not be stored."""
+        ...
+
+
 class Driver:
-    def __init__(self, room: Room, seed: int | None):
-        # Weak: the room owns its driver, and a strong link back would make the pair a
-        # reference cycle that outlives the room's eviction (the server's tuned collector
-        # seldom reaches it). While the task runs, its frame holds the room strongly.
-        self._room = weakref.ref(room)
+    def __init__(self, seed: int | None):
         self.seed = seed
         self.agents: dict[int, Agent] = {}
         self._task: asyncio.Task[None] | None = None
         self._rng: random.Random = random.SystemRandom()
 
-    @property
-    def room(self) -> Room:
-        room = self._room()
-        if room is None:
-            raise RuntimeError("the driver's room is gone")
-        return room
-
-    def kick(self) -> None:
+    def kick(self, port: TablePort) -> None:
         """Make sure the driver runs if chance or a bot is to move."""
-        room = self._room()
-        if room is None or room.status != "playing" or room.hub.closing:
+        if not port.playing or port.closing:
             return
         if self._task is None or self._task.done():
-            if self.next_mover() in ("human", "over"):
+            if self.next_mover(port) in ("human", "over"):
                 return  # nothing to play: no task (this is most kicks, one after every move)
-            self._task = asyncio.create_task(self._drive())
+            self._task = asyncio.create_task(self._drive(port))
 
     @property
     def task(self) -> asyncio.Task[None] | None:
         return self._task
 
-    def next_mover(self) -> str:
+    @staticmethod
+    def next_mover(port: TablePort) -> str:
         """``"chance"``, ``"bot"``, ``"human"`` or ``"over"``."""
-        room = self.room
-        player = room.table.state.current_player()
+        player = port.state.current_player()
         if player == TERMINAL:
             return "over"
         if player == CHANCE:
             return "chance"
-        return "bot" if room.seats.played_by_bot(player) else "human"
+        return "human" if port.bot_for(player) is None else "bot"
 
-    async def _drive(self) -> None:
-        room = self.room
-        hub = room.hub
+    async def _drive(self, port: TablePort) -> None:
         try:
-            while not hub.closing:
-                async with room.lock:
-                    if room.status != "playing":
+            while not port.closing:
+                async with port.lock:
+                    if not port.playing:
                         return
-                    kind = self.next_mover()
+                    kind = self.next_mover(port)
                     if kind == "chance":
-                        await room.commit([])  # just the chance draws
+                        await port.commit([])  # just the chance draws
                         continue
                     if kind != "bot":
                         return
-                    version = room.table.version
-                if hub.bot_delay > 0:
-                    await asyncio.sleep(hub.bot_delay)
-                async with room.lock:
-                    if hub.closing:
+                    version = port.version
+                if port.bot_delay > 0:
+                    await asyncio.sleep(port.bot_delay)
+                async with port.lock:
+                    if port.closing:
                         return
-                    if room.table.version != version or room.status != "playing" \
-                            or self.next_mover() != "bot":
+                    if port.version != version or not port.playing \
+                            or self.next_mover(port) != "bot":
                         continue
-                    player = room.table.state.current_player()
-                    action = await self._bot_action(player)
-                    await room.commit([(action, player, True)])
+                    player = port.state.current_player()
+                    action = await self._bot_action(port, player)
+                    await port.commit([(action, player, True)])
         except store.StorageError as exc:
-            log.error("table %s: could not save a bot/chance move (%s); retrying", room.id, exc)
-            if not hub.closing:
-                asyncio.get_running_loop().call_later(1.0, self.kick)
+            log.error("table %s: could not save a bot/chance move (%s); retrying",
+                      port.table_id, exc)
+            if not port.closing:
+                asyncio.get_running_loop().call_later(1.0, self.kick, port)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("table %s: driver failed", room.id)
+            log.exception("table %s: driver failed", port.table_id)
 
     def chance_rng(self, version: int) -> random.Random:
         """The generator for the chance draw that makes ``version``.
@@ -120,16 +150,15 @@ class Driver:
             return random.Random(f"{self.seed}/{version}")
         return self._rng
 
-    async def _bot_action(self, player: int) -> int:
-        room = self.room
-        seat = room.seats[player]
-        name = seat.bot if seat.is_bot and seat.bot else room.settings.get("proxy_bot", "random")
+    async def _bot_action(self, port: TablePort, player: int) -> int:
+        name = port.bot_for(player)
+        assert name is not None  # next_mover found a bot playing this seat
         agent = self.agents.get(player)
         if agent is None or getattr(agent, "name", None) != name:
-            seed = None if self.seed is None else hash((self.seed, player, room.table.version))
+            seed = None if self.seed is None else hash((self.seed, player, port.version))
             agent = make_agent(name, seed)
             self.agents[player] = agent
-        state = room.table.state
+        state = port.state
         view = View(state.clone(), player)
         if name == "random":
             action = agent.act(view)
@@ -137,7 +166,7 @@ class Driver:
             action = await asyncio.to_thread(agent.act, view)
         if not state.is_legal(action):
             legal = state.legal_actions()
-            log.error("table %s: bot %s chose illegal action %r; playing random", room.id, name,
-                      action)
+            log.error("table %s: bot %s chose illegal action %r; playing random",
+                      port.table_id, name, action)
             action = legal[self._rng.randrange(len(legal))]
         return action

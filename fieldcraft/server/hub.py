@@ -18,10 +18,12 @@ from fieldcraft.core.errors import FieldcraftError
 from fieldcraft.core.registry import load_game
 from fieldcraft.server import access, store
 from fieldcraft.server import errors as E
+from fieldcraft.server.clock import AWAY_GRACE
 from fieldcraft.server.errors import TableError
 from fieldcraft.server.limits import LimitError, Limits
+from fieldcraft.server.restore import room_from_row
 from fieldcraft.server.room import Room
-from fieldcraft.server.seats import AWAY_GRACE, hash_token, new_token
+from fieldcraft.server.seats import hash_token, new_token
 from fieldcraft.server.table import Table
 
 log = logging.getLogger("fieldcraft.server")
@@ -106,7 +108,7 @@ class Hub:
         resumed = 0
         for row in rows:
             try:
-                room = await asyncio.to_thread(Room.from_row, self, row)
+                room = await asyncio.to_thread(room_from_row, self, row)
             except Exception:  # noqa: BLE001 - one broken table must not stop the server
                 log.exception("table %s could not be resumed", row.id)
                 continue
@@ -135,7 +137,7 @@ class Hub:
             room = None
             if row is not None and row.status != "expired":
                 try:
-                    room = await asyncio.to_thread(Room.from_row, self, row)
+                    room = await asyncio.to_thread(room_from_row, self, row)
                 except FieldcraftError as exc:  # e.g. its game is no longer registered
                     log.error("table %s cannot be loaded: %s", table_id, exc)
                     room = None
@@ -234,8 +236,8 @@ class Hub:
             if room.status != "finished":
                 raise TableError(E.NOT_FINISHED, "a rematch follows a finished game")
             name = room.seats[seat].name or "Player"
-            if room.rematch_id is not None:
-                follow = await self.require(room.rematch_id)
+            if room.rematch.id is not None:
+                follow = await self.require(room.rematch.id)
                 got, token = await follow.claim(seat, name, rematch=True)
                 return follow, token, got, None, False
             self.limits.check_create_rate(address or "")
@@ -246,7 +248,7 @@ class Hub:
                 room.game_name, room.players, kinds, dict(room.overrides), settings, seat,
                 name, public=False, address=address)
             await self.writer.submit(store.job_set_rematch(room.id, follow.id))
-            room.set_rematch(follow.id)
+            room.rematch.offer(room, follow.id)
             return follow, host_token, seat, host_token, True
 
     async def branch(self, room: Room, step: int, seat: int, bot: str, name: str,

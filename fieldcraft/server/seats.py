@@ -1,26 +1,18 @@
-"""Who sits at a table: seats, their tokens and connections, and the turn clock.
+"""Who sits at a table: seats, their tokens and connections.
 
 A seat is a person's or a bot's. A person's seat is claimed with a token (only its SHA-256 is
 kept, so a leaked database cannot be used to play) and is played by a stand-in bot while the
-person is ``away``: their turn clock ran out, or they left the table while it was their turn.
+person is ``away``: their turn clock ran out, or they left the table while it was their turn
+(:mod:`fieldcraft.server.clock`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
 import secrets
-import time
-import types
-import weakref
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-
-AWAY_GRACE = 10.0
-"""Seconds a disconnected person's turn waits before the stand-in bot plays it (when the table
-has a turn timer), so that reloading the page does not hand the turn to a bot."""
 
 
 def hash_token(token: str) -> str:
@@ -97,58 +89,3 @@ class Seats:
 
     def connected(self) -> list[tuple[int, set[Any]]]:
         return [(s.seat, s.connections) for s in self.seats if s.connections]
-
-
-class TurnClock:
-    """The clock of the person to move. Two things hand a turn to the stand-in bot: the
-    table's turn timer running out (``turn_seconds``), and the person having left (no
-    connection) for ``away_grace`` seconds while it is their turn, unless the table was made
-    with ``away_bot`` off (then, without a timer, it waits for them however long it takes)."""
-
-    def __init__(self, settings: dict[str, Any], away_grace: Callable[[], float],
-                 on_timeout: Callable[[int, int], None]):
-        """``on_timeout`` is usually the room's bound method: it is held weakly, since the room
-        owns this clock and a strong link back would be a reference cycle keeping an evicted
-        room alive. A timeout after the room is gone does nothing."""
-        self.settings = settings
-        self.away_grace = away_grace
-        self._on_timeout: Callable[[], Callable[[int, int], None] | None] = (
-            weakref.WeakMethod(on_timeout) if isinstance(on_timeout, types.MethodType)
-            else lambda: on_timeout)
-        self.deadline: float | None = None
-        self._timer: asyncio.TimerHandle | None = None
-
-    def stop(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        self.deadline = None
-
-    def arm(self, seat: SeatState | None, version: int) -> None:
-        """(Re)start the clock for ``seat`` to move at ``version`` (``None``: no person to
-        move, so no clock)."""
-        self.stop()
-        if seat is None or seat.is_bot or seat.away:
-            return
-        limit = self.settings.get("turn_seconds")
-        delays = [float(limit)] if limit else []
-        if not seat.connections and self.settings.get("away_bot", True):
-            delays.append(self.away_grace())
-        if not delays:
-            return
-        delay = min(delays)
-        self.deadline = time.time() + delay
-        player = seat.seat
-        self._timer = asyncio.get_running_loop().call_later(delay, self._ran_out, version,
-                                                            player)
-
-    def _ran_out(self, version: int, player: int) -> None:
-        self._timer = None
-        on_timeout = self._on_timeout()
-        if on_timeout is not None:
-            on_timeout(version, player)
-
-    def left(self) -> float | None:
-        if self.deadline is None:
-            return None
-        return max(0.0, round(self.deadline - time.time(), 1))

@@ -46,6 +46,7 @@ from fastapi import Request
 from fastapi.testclient import TestClient
 
 from fieldcraft.core.api import CHANCE
+from fieldcraft.server.chat import Chat
 from fieldcraft.server.room import Room
 from fieldcraft.server.routes.requests import hub_of
 from fieldcraft.server.seats import Seats, SeatState
@@ -136,10 +137,8 @@ def make_probe(room: Room, table: Any) -> Room:
                                    token_hash=s.token_hash, away=s.away)
                          for s in room.seats])
     probe.spectators = set()
-    probe.chat = list(room.chat)
-    probe._chat_buckets = {}
+    probe.chat = Chat(list(room.chat), clock=lambda: 0.0)  # its own chat limits
     probe.clock = SimpleNamespace(left=lambda: None, arm=lambda *a: None, stop=lambda: None)
-    probe.hub.limits = SimpleNamespace(clock=lambda: 0.0)  # type: ignore[attr-defined]
     return probe
 
 

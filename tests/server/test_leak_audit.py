@@ -54,11 +54,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from fieldcraft.core.api import CHANCE, State
-from fieldcraft.server import store
+from fieldcraft.server import broadcast, store
+from fieldcraft.server.clock import TurnClock
 from fieldcraft.server.connection import Connection, dumps
 from fieldcraft.server.hub import Hub
 from fieldcraft.server.room import Room
-from fieldcraft.server.seats import TurnClock
 from fieldcraft.server.table import Table
 from tests.server.helpers import SeatSocket
 from tests.server.test_secrecy import play_through_server
@@ -330,7 +330,7 @@ def make_twin_room(room: Room, table: TwinTable) -> Room:
     twin.lock = asyncio.Lock()
     last = getattr(room.clock, "audit_last", None)
     twin.clock = SimpleNamespace(left=lambda: last, arm=lambda *a: None, stop=lambda: None)
-    twin.driver = SimpleNamespace(kick=lambda: None, chance_rng=random.Random, task=None)
+    twin.driver = SimpleNamespace(kick=lambda port: None, chance_rng=random.Random, task=None)
     twin.hub = SimpleNamespace(writer=_NoWriter(), closing=True, spawn=lambda c: c.close(),
                                away_grace=room.hub.away_grace, actions_committed=0,
                                evict_finished=lambda *a: None, rooms=room.hub.rooms)
@@ -458,11 +458,11 @@ class LeakAuditor:
         else:
             double = self.twin(room, viewer)
             if kind == "update":
-                twin = double.update_text(viewer, msg["since"])
+                twin = broadcast.update_text(double, viewer, msg["since"])
             elif kind == "sync":
-                twin = double.sync_text(viewer, msg["since"])
+                twin = broadcast.sync_text(double, viewer, msg["since"])
             elif kind == "presence":
-                twin = double.presence_text()
+                twin = broadcast.presence_text(double)
             else:
                 self.fail(f"unknown message type {kind!r} sent to {who(viewer)}")
                 return

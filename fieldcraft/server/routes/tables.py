@@ -278,5 +278,5 @@ async def api_replay(request: Request, table_id: str,
     doc["result"] = room.result
     doc["seats"] = room.seats.public()
     doc["seeded"] = room.seeded
-    doc["chat"] = room.chat_until(doc["step"])
+    doc["chat"] = room.chat.until(doc["step"])
     return doc
