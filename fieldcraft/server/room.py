@@ -46,6 +46,11 @@ log = logging.getLogger("fieldcraft.server")
 
 
 class Room:
+    """One table: what it is (its stored row's facts), its table and seats, who is connected,
+    and its parts (chat, rematch, clock, driver). Its methods are the entry points: a client
+    message (:meth:`handle`), a seat claimed or the game started over HTTP, a connection
+    closed; each hands the work to the module of its concern."""
+
     def __init__(self, hub: Hub, row: store.TableRow, table: Table,
                  chat: list[store.ChatRow] | None = None):
         self.hub = hub
@@ -305,12 +310,11 @@ class RoomPort:
         return self._room.table.version
 
     def bot_for(self, player: int) -> str | None:
-        seat = self._room.seats[player]
-        if not (seat.is_bot or seat.away):
+        room = self._room
+        if not room.seats.played_by_bot(player):
             return None
-        if seat.is_bot and seat.bot:
-            return seat.bot
-        return self._room.settings.get("proxy_bot", "random")
+        seat = room.seats[player]
+        return seat.bot if seat.is_bot and seat.bot else room.settings.get("proxy_bot", "random")
 
     async def commit(self, moves: list[tuple[int, int, bool]]) -> None:
         await broadcast.commit(self._room, moves)
