@@ -121,7 +121,7 @@ const Boards = (function () {
       console.error(err);
       root.appendChild(generic(obs, ctx));
     }
-    if (draw) {
+    if (draw && Dev.on()) {
       root.appendChild(el("details", { class: "raw" }, el("summary", {}, t("board.observation")), generic(obs, ctx)));
     }
     return root;
