@@ -26,6 +26,7 @@ import pytest
 
 from fieldcraft.core.registry import list_games
 from tests.server.helpers import CHROMIUM, ServerProcess
+from tests.server.test_browser_csp import RECORD_VIOLATIONS
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="/usr/bin/chromium is not installed (apt-get install "
@@ -100,15 +101,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     srv.stop()
 
 
-def drive(server: ServerProcess, game: str, moves: int | None, seed: int) -> dict[str, Any]:
+def drive(server: ServerProcess, game: str, moves: int | None, seed: int,
+          seeded: bool = True) -> dict[str, Any]:
     """A table of ``game``: the person at seat 0 (the rest random bots) plays ``moves`` random
-    moves over the WebSocket (None: to the end) and is left at their turn (or the end)."""
+    moves over the WebSocket (None: to the end) and is left at their turn (or the end). The
+    person's moves follow ``seed``, and so does the deal unless ``seeded`` is off."""
     from websockets.sync.client import connect
 
     players = PLAYERS[game]
-    made = httpx.post(f"{server.base}/api/tables", json={
-        "game": game, "players": players, "seats": ["human"] + ["bot:random"] * (players - 1),
-        "seat": 0, "name": "Ann", "seed": seed, "away_bot": False}).json()
+    body = {"game": game, "players": players, "seats": ["human"] + ["bot:random"] * (players - 1),
+            "seat": 0, "name": "Ann", "away_bot": False}
+    if seeded:
+        body["seed"] = seed
+    made = httpx.post(f"{server.base}/api/tables", json=body).json()
     rng = random.Random(seed)
     done = 0
     view: dict[str, Any] | None = None
@@ -146,6 +151,7 @@ def tables(server: ServerProcess) -> dict[tuple[str, str], dict[str, Any]]:
 def open_page(browser: Any, server: ServerProcess, size: str, url: str,
               token: tuple[str, str] | None = None, lang: str = "en") -> tuple[Any, Any, list[str]]:
     context = browser.new_context(**SIZES[size])
+    context.add_init_script(RECORD_VIOLATIONS)
     page = context.new_page()
     page.set_default_timeout(30_000)
     errors: list[str] = []
@@ -156,6 +162,12 @@ def open_page(browser: Any, server: ServerProcess, size: str, url: str,
         page.evaluate("([id, token]) => localStorage.setItem('fc-token-' + id, token)", list(token))
     page.goto(f"{server.base}{url}{'&' if '?' in url else '?'}lang={lang}")
     return context, page, errors
+
+
+def no_problems(page: Any, errors: list[str], where: str) -> None:
+    """No console error, uncaught exception or CSP violation on the page so far."""
+    violations = page.evaluate("window.__csp || []")
+    assert not errors and not violations, f"{where}: {errors} {violations}"
 
 
 def check_width(page: Any, where: str) -> dict[str, Any]:
@@ -210,7 +222,7 @@ def test_the_table_fits_and_every_playable_takes_a_tap(
         assert covered["seen"] > 0, f"{where}: nothing to tap"
         assert not covered["bad"], f"{where}: covered: {covered['bad']}"
         check_width(page, where + " (after scrolling)")
-        assert not errors, errors
+        no_problems(page, errors, where)
     finally:
         context.close()
 
@@ -234,6 +246,44 @@ def test_lobby_rules_and_replay_fit(browser: Any, server: ServerProcess,
                 check_width(page, f"{name} {lang} at {size}")
                 if size == "phone" and lang == "en":
                     shot(page, f"{name}-390")
-                assert not errors, (name, errors)
+                no_problems(page, errors, f"{name} {lang} at {size}")
             finally:
                 context.close()
+
+
+def test_compact_header_developer_switch_and_replay_link(
+        browser: Any, server: ServerProcess, tables: dict[tuple[str, str], dict[str, Any]]) -> None:
+    """The invite block is open while a person's seat is free and folded at a table whose seats
+    are all taken; the raw observation ("What you see") shows only with ``?dev=1``; the replay's
+    title links to the table by name, not by its id."""
+    made = tables[("spy-tracker", "mid")]
+    context, page, errors = open_page(browser, server, "phone", made["url"],
+                                      (made["id"], made["token"]))
+    try:
+        page.wait_for_selector("#board > *")
+        assert page.evaluate("document.getElementById('invite').open") is False
+        assert page.locator("#board details.raw").count() == 0
+        assert page.locator("#dev-switch").is_hidden()
+        page.goto(f"{server.base}{made['url']}?dev=1")
+        page.wait_for_selector("#board details.raw")
+        page.uncheck("#dev-toggle")
+        page.wait_for_function("() => !document.querySelector('#board details.raw')")
+        page.goto(f"{server.base}{made['url']}")
+        page.wait_for_selector("#board > *")
+        assert page.locator("#board details.raw").count() == 0
+        # a table waiting for a friend: the invite is open
+        waiting = httpx.post(f"{server.base}/api/tables", json={
+            "game": "spy-tracker", "players": 2, "seats": ["human", "human"], "seat": 0,
+            "name": "Ann"}).json()
+        page.evaluate("([id, token]) => localStorage.setItem('fc-token-' + id, token)",
+                      [waiting["id"], waiting["token"]])
+        page.goto(f"{server.base}{waiting['url']}")
+        page.wait_for_function("() => document.getElementById('invite').open")
+        check_width(page, "a waiting table with its invite open at phone")
+        end = tables[("spy-tracker", "end")]
+        page.goto(f"{server.base}/t/{end['id']}/replay")
+        link = page.locator("#table-link")
+        assert link.text_content() == "The table" and end["id"] not in link.text_content()
+        no_problems(page, errors, "header and developer switch")
+    finally:
+        context.close()

@@ -193,7 +193,7 @@ const Boards = (function () {
       const you = mine && row.seat === reader.viewer;
       body.appendChild(el("tr", { class: (row.winner ? "winner " : "") + (you ? "me" : ""), "data-seat": row.seat, "data-winner": row.winner ? "yes" : "no" },
         el("td", { class: "who" }, seatLabel(row.seat)), cells,
-        el("td", { class: "mark" }, row.winner ? el("span", { class: "win-mark", title: t("table.winner") }, "★ " + t("table.winner")) : "")));
+        el("td", { class: "mark" }, row.winner ? el("span", { class: "win-mark", title: t("table.winner") }, "★", el("span", { class: "win-word" }, " " + t("table.winner"))) : "")));
     }
     box.appendChild(el("table", { class: "scores" }, el("thead", {}, head), body));
     return box;
