@@ -1,10 +1,11 @@
 """Every page fits the screen, from a phone to a wide screen (issue 34, item 1).
 
 For every game, a seated table mid-game (the person's turn) and at its end, opened at 390x844
-(a phone: touch, mobile viewport), 768x1024 (a tablet) and 1280x800: the page is no wider than
-the window (``scrollWidth <= innerWidth``), every visible playable thing on the board and every
-choice button takes a tap, nothing covers it (the element under its centre, once scrolled into
-view, is itself or inside it), and on a phone the choices for the person's move are on screen
+(a phone: touch, mobile viewport), 360x740 (the narrowest phone held to it), 768x1024 (a
+tablet) and 1280x800: the page is no wider than the window (``scrollWidth`` at most the
+viewport's width), every visible playable thing on the board and every choice button takes a
+tap, nothing covers it (the element under its centre, once scrolled into view, is itself or
+inside it), and on a phone the choices for the person's move are on screen
 without scrolling past the board (the sticky action bar). The lobby, a rules page and a replay
 are held to the width at the same sizes. The positions are reached over the WebSocket (random
 moves from a seed, the bots at once), so each check costs one page load.
@@ -35,9 +36,12 @@ SHOTS = os.environ.get("FIELDCRAFT_LAYOUT_SHOTS")
 SIZES = {
     "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
               "device_scale_factor": 1},
+    "narrow": {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True,
+               "device_scale_factor": 1},
     "tablet": {"viewport": {"width": 768, "height": 1024}, "has_touch": True},
     "wide": {"viewport": {"width": 1280, "height": 800}},
 }
+PHONES = ("phone", "narrow")
 PLAYERS = {"under-current": 5, "spy-tracker": 4, "against-the-current": 4, "undercover": 4}
 """More seats than the fewest: the seat lists, score tables and boards at their widest."""
 MID_MOVES = {"under-current": 3, "spy-tracker": 2, "against-the-current": 4, "undercover": 6}
@@ -204,7 +208,7 @@ def test_the_table_fits_and_every_playable_takes_a_tap(
         check_width(page, where)
         if size == "phone":
             shot(page, f"{game}-{phase}-390")
-        if phase == "mid" and size == "phone":
+        if phase == "mid" and size in PHONES:
             # the controls for this move are on screen at the top of the page and half way down
             # the board, without scrolling past it
             for y in (0, 0.5):
@@ -212,7 +216,7 @@ def test_the_table_fits_and_every_playable_takes_a_tap(
                               "window.scrollTo(0, f ? b.offsetTop + b.offsetHeight * f : 0); }", y)
                 page.wait_for_timeout(50)
                 assert page.evaluate(ON_SCREEN), f"{where}: no choice on screen at board offset {y}"
-        if phase == "mid" and size == "phone":
+        if phase == "mid" and size in PHONES:
             # Playwright's own check that a tap would land on the thing (not on what covers it)
             playables = page.locator("#board .playable, #choices button.choice:not([disabled])")
             for i in range(min(playables.count(), 12)):
