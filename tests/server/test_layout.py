@@ -46,16 +46,16 @@ PLAYERS = {"under-current": 5, "spy-tracker": 4, "against-the-current": 4, "unde
 """More seats than the fewest: the seat lists, score tables and boards at their widest."""
 MID_MOVES = {"under-current": 3, "spy-tracker": 2, "against-the-current": 4, "undercover": 6}
 
-# Every visible thing the person may tap, and whether the element at its centre (once scrolled
-# into view) is it or inside it; a covered one is named with what covers it.
+# Every visible thing the person may tap (or those `only` names), and whether the element at its
+# centre (once scrolled into view) is it or inside it; a covered one is named with what covers it.
 COVERED = """
-() => {
+(only) => {
   const name = (n) => !n ? 'nothing' : n.tagName.toLowerCase() + (n.id ? '#' + n.id : '')
     + (typeof n.className === 'string' && n.className
       ? '.' + n.className.trim().split(/\\s+/).join('.') : '');
-  const nodes = [...document.querySelectorAll(
+  const nodes = [...document.querySelectorAll(only || (
     '#board .playable, #choices button:not([disabled]), #choices select, '
-    + '#result a, #result button, .play-menu button')];
+    + '#result a, #result button, .play-menu button'))];
   const bad = [];
   let seen = 0;
   for (const n of nodes) {
@@ -226,6 +226,16 @@ def test_the_table_fits_and_every_playable_takes_a_tap(
         assert covered["seen"] > 0, f"{where}: nothing to tap"
         assert not covered["bad"], f"{where}: covered: {covered['bad']}"
         check_width(page, where + " (after scrolling)")
+        several = page.locator("#board .playable[data-actions*=',']")
+        if phase == "mid" and several.count():
+            # a thing with several choices opens a menu of them beside it: each takes a tap
+            several.first.scroll_into_view_if_needed()
+            several.first.click()
+            page.wait_for_selector(".play-menu button")
+            menu = page.evaluate(COVERED, ".play-menu button")
+            assert menu["seen"] > 1, f"{where}: the menu {menu}"
+            assert not menu["bad"], f"{where}: covered in the menu: {menu['bad']}"
+            check_width(page, where + " (a menu open)")
         no_problems(page, errors, where)
     finally:
         context.close()
