@@ -4,8 +4,12 @@ PYTHON ?= python3
 STAMP := $(VENV)/.installed-stamp
 TEST_STAMP := $(VENV)/.installed-test-stamp
 
+# Each step says what it does, and pip names each package as it fetches and builds it (the rest of
+# its output goes to $(VENV)/install.log, shown whole if the install fails).
 $(VENV)/bin/python:
+	@echo "==> creating $(VENV) with $$($(PYTHON) --version)"
 	$(PYTHON) -m venv $(VENV)
+	@echo "==> upgrading pip in $(VENV)"
 	$(VENV)/bin/pip install --quiet --upgrade pip
 
 # The install compiles the hot modules with Cython (hatch_build.py; pure Python with a warning
@@ -25,18 +29,31 @@ $(VENV)/.build-mode: FORCE | $(VENV)/bin/python
 
 # Playing and serving need the web table and the study tools only; the tests also need the test
 # tools, Ray (a large download a player should not wait for) and the research frameworks.
+SERVE_EXTRAS := web,postgres,study
+TEST_EXTRAS := test,web,postgres,study,ray,openspiel,pettingzoo
+PIP_STEPS = bash -o pipefail -c '$(VENV)/bin/pip install --progress-bar off $(1) 2>&1 \
+	| tee $(VENV)/install.log | grep -E --line-buffered \
+	"^ *(Obtaining|Collecting|Installing|Getting|Preparing|Building|Successfully|ERROR|WARNING)"; \
+	status=$${PIPESTATUS[0]}; [ $$status = 0 ] || cat $(VENV)/install.log; exit $$status'
+
 $(STAMP): $(BUILD_INPUTS) | $(VENV)/bin/python
-	$(VENV)/bin/pip install --quiet -e '.[web,postgres,study]'
+	@echo "==> installing fieldcraft and the web table into $(VENV): its dependencies, then the"
+	@echo "    engines compiled with Cython (the longest step; FIELDCRAFT_PURE=1 skips it)"
+	@$(call PIP_STEPS,-e ".[$(SERVE_EXTRAS)]")
 	@$(REPORT_BUILD)
 	touch $(STAMP)
 
 $(TEST_STAMP): $(BUILD_INPUTS) | $(VENV)/bin/python
-	$(VENV)/bin/pip install --quiet -e '.[test,web,postgres,study,ray,openspiel,pettingzoo]'
+	@echo "==> installing fieldcraft with the test tools and research frameworks into $(VENV)"
+	@$(call PIP_STEPS,-e ".[$(TEST_EXTRAS)]")
 	@$(REPORT_BUILD)
 	touch $(TEST_STAMP)
 
+# make serve PORT=8080 DB=postgresql://user:pw@127.0.0.1/fieldcraft (HOST= too: see docs/web.md)
 serve: $(STAMP)
-	$(VENV)/bin/fieldcraft serve
+	@echo "==> starting the web table"
+	$(VENV)/bin/fieldcraft serve $(if $(HOST),--host '$(HOST)') $(if $(PORT),--port '$(PORT)') \
+		$(if $(DB),--db '$(DB)')
 
 play: $(STAMP)
 	$(VENV)/bin/fieldcraft play under-current --players 5

@@ -1,8 +1,9 @@
 """Every page works in Chromium under the server's Content-Security-Policy (issue 19, finding
 8): no inline script or style is blocked, no console error, for the lobby, a table of every
 game (seated, mid-game, and as a spectator), the replay of a finished game of every game, and
-the missing-table page. A page that needed an inline script or style attribute would show it
-here as a ``securitypolicyviolation`` event and a console error."""
+the missing-table page, in English and in Japanese (issue 34; test_layout.py holds the pages at
+three screen sizes to the same). A page that needed an inline script or style attribute would
+show it here as a ``securitypolicyviolation`` event and a console error."""
 
 from __future__ import annotations
 
@@ -118,29 +119,30 @@ def test_lobby_and_missing_page_have_no_csp_violations(browser: Any,
         w.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("game", list_games())
 def test_table_and_replay_of_every_game_have_no_csp_violations(
-        browser: Any, server: ServerProcess, game: str) -> None:
+        browser: Any, server: ServerProcess, game: str, lang: str) -> None:
     w = Watched(browser)
     spectator = Watched(browser)
     try:
         players = game_spec(game).min_players
-        table = create_in_lobby(w.page, server.base, game, players)
+        table = create_in_lobby(w.page, server.base, game, players, lang=lang)
         w.page.wait_for_function("() => document.body.dataset.connected === 'yes'")
         w.page.wait_for_selector("#board > *")
-        spectator.page.goto(f"{server.base}/t/{table}")
+        spectator.page.goto(f"{server.base}/t/{table}?lang={lang}")
         spectator.page.wait_for_function("() => document.body.dataset.connected === 'yes'")
         spectator.page.wait_for_selector("#board > *")
         rng = random.Random(19)
         for _ in range(4):  # a few turns: boards redraw, logs grow, choices change
             if not take_turn(w.page, rng):
                 break
-        w.shot(f"table-{game}")
-        w.check(f"{game} table")
-        spectator.check(f"{game} table, spectator")
+        w.shot(f"table-{game}-{lang}")
+        w.check(f"{game} table ({lang})")
+        spectator.check(f"{game} table, spectator ({lang})")
 
         replay = finished_table(server.base, game)
-        w.page.goto(f"{server.base}/t/{replay}/replay")
+        w.page.goto(f"{server.base}/t/{replay}/replay?lang={lang}")
         w.page.wait_for_function("() => document.body.dataset.step !== undefined")
         w.page.click("#rp-last")
         w.page.select_option("#pov", "0")
@@ -148,8 +150,8 @@ def test_table_and_replay_of_every_game_have_no_csp_violations(
         w.page.wait_for_function("() => document.body.dataset.step === '0'")
         w.page.click("#rp-next")
         w.page.wait_for_function("() => Number(document.body.dataset.step) > 0")
-        w.shot(f"replay-{game}")
-        w.check(f"{game} replay")
+        w.shot(f"replay-{game}-{lang}")
+        w.check(f"{game} replay ({lang})")
     finally:
         w.close()
         spectator.close()

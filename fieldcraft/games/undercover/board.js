@@ -180,7 +180,8 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     const cols = maxX - minX + 1;
     const size = Math.max(30, Math.min(54, Math.floor(560 / (cols + 0.6))));
     const box = el("div", { class: "uv-grid", role: "group", "aria-label": T("grid_name") });
-    box.style.setProperty("--cell", size + "px");
+    // as large as fits: the wrap's width (a container) shared by the columns, 28 px at least
+    box.style.setProperty("--cell", `min(${size}px, max(28px, calc((100cqw - 1.6rem - ${8 + 2 * cols}px) / ${cols})))`);
     box.style.gridTemplateColumns = `1.6rem repeat(${cols}, var(--cell))`;
     const at = new Map(tiles.map((t) => [t.x + "," + t.y, t]));
     const placeAt = new Map(places.map((c) => [c.args.x + "," + c.args.y, c]));

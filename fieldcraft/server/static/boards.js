@@ -121,7 +121,7 @@ const Boards = (function () {
       console.error(err);
       root.appendChild(generic(obs, ctx));
     }
-    if (draw) {
+    if (draw && Dev.on()) {
       root.appendChild(el("details", { class: "raw" }, el("summary", {}, t("board.observation")), generic(obs, ctx)));
     }
     return root;
@@ -193,7 +193,7 @@ const Boards = (function () {
       const you = mine && row.seat === reader.viewer;
       body.appendChild(el("tr", { class: (row.winner ? "winner " : "") + (you ? "me" : ""), "data-seat": row.seat, "data-winner": row.winner ? "yes" : "no" },
         el("td", { class: "who" }, seatLabel(row.seat)), cells,
-        el("td", { class: "mark" }, row.winner ? el("span", { class: "win-mark", title: t("table.winner") }, "★ " + t("table.winner")) : "")));
+        el("td", { class: "mark" }, row.winner ? el("span", { class: "win-mark", title: t("table.winner") }, "★", el("span", { class: "win-word" }, " " + t("table.winner"))) : "")));
     }
     box.appendChild(el("table", { class: "scores" }, el("thead", {}, head), body));
     return box;

@@ -99,6 +99,17 @@ const Tokens = {
   setName(name) { localStorage.setItem("fc-name", name); },
 };
 
+// The developer switch: `?dev=1` on any page turns on what only a developer wants to see (a
+// board's raw observation, "What you see"), remembered in localStorage; `?dev=0` turns it off.
+const Dev = {
+  on() { return localStorage.getItem("fc-dev") === "on"; },
+  set(on) { if (on) localStorage.setItem("fc-dev", "on"); else localStorage.removeItem("fc-dev"); },
+};
+(function () {
+  const flag = new URLSearchParams(window.location.search).get("dev");
+  if (flag !== null) Dev.set(flag === "1" || flag === "on");
+})();
+
 function gameName(id) {
   const key = "game." + id;
   return I18N[key] ? t(key) : id;

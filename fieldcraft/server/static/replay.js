@@ -1,8 +1,8 @@
 // Replay of a finished game from any seat's point of view: the server re-applies the actions up
 // to the chosen step and sends that seat's observation, log events and the chat written so far.
-// It starts at step 0. "Forward" and "Back" jump to the steps where that seat saw something
-// happen, "Step" moves one action, the slider reaches every step, and Play walks forward at
-// the chosen speed. The log is rendered from events in the page's language, read by the chosen
+// It starts at step 0. "Forward" and "Back" (one pair: issue 34) jump to the steps where that
+// seat saw something happen, the slider reaches every step, and Play walks forward at the
+// chosen speed. The log is rendered from events in the page's language, read by the chosen
 // seat ("you" for its own moves).
 "use strict";
 
@@ -99,8 +99,6 @@
     const before = marks.filter((m) => m < step);
     show(before.length ? before[before.length - 1] : 0);
   });
-  $("rp-forward").addEventListener("click", () => show(Math.min(total, step + 1)));
-  $("rp-back").addEventListener("click", () => show(Math.max(0, step - 1)));
   $("rp-slider").addEventListener("input", () => show(Number($("rp-slider").value)));
   $("pov").addEventListener("change", () => show(step));
   document.body.dataset.playing = "no";

@@ -288,7 +288,20 @@
     if ($("sound-toggle").checked && !audio) { try { audio = new AudioContext(); } catch (e) { audio = null; } }
   });
 
+  // The invite block (link, join code, privacy) stays open while a person's seat is free and
+  // folds once every seat is taken (a table against bots folds from the start); it is opened
+  // or folded only when that changes, so a person who opens it keeps it open.
+  let inviteWanted = null;
+  function renderInvite() {
+    const wanted = view.status === "waiting" && view.seats.some((s) => s.kind === "human" && !s.claimed);
+    if (wanted !== inviteWanted) { $("invite").open = wanted; inviteWanted = wanted; }
+  }
+
+  $("dev-switch").hidden = !Dev.on();
+  $("dev-toggle").addEventListener("change", () => { Dev.set($("dev-toggle").checked); if (view) renderBoard(); });
+
   function renderWho() {
+    renderInvite();
     const who = $("who-am-i");
     who.replaceChildren(...(you ? [t("table.you_are", { n: you.seat + 1 }), ...(you.name ? [" · ", bdi(you.name)] : [])]
       : [t("table.spectating")]));
@@ -356,7 +369,7 @@
         class: "seat" + (you && you.seat === s.seat ? " me" : "") + (acting ? " current" : ""),
         "data-seat": s.seat, "data-presence": state,
       }, el("span", { class: "presence " + state, title: words, "aria-label": words, role: "img" }, symbol), " ",
-      el("span", { class: "seat-label" }, seatLabel(s.seat)), " ", marks));
+      el("span", { class: "seat-label", title: seatLabel(s.seat) }, seatLabel(s.seat)), marks));
     }
     tick();
   }
