@@ -13,6 +13,8 @@ cdef int BLUE, BURN, CHOOSE_START, DEAL_CARDS, DECLARE_BLUE, DECLARE_RED, DRAW, 
 cdef int DROP_CHOICE, EYE, FETCH, FLIP, GREEN, OVER, PASS, PEEK, RECEIVE, RED, RETIRE
 cdef int RETIRE_CHOICE, ROW_CHOICE, SCAN, SNATCH, SNATCH_DRAW, SNATCH_PICK, SPY, SWAP, SWAP_OWN
 cdef int SWAP_THEIRS, TARGET, THUMB, YELLOW
+cdef int FILED, ROW_TAKEN, PEEKED, SCANNED, SPIED, FLIPPED, RETIRED, ROLES_DEALT, ROW_REVEALED
+cdef int INFORMER_CHECKED, GREENS_REVEALED, ROLES_REVEALED
 cdef frozenset _TARGETED
 
 cpdef int balance_winner(int blue, int red, int yellow) except? -1
@@ -81,8 +83,6 @@ cdef class TurnRules(State):
     # setup
     @cython.locals(g=TurnTables, roles=list, positions=int, s=int)
     cdef void _deal_role(self, int role) except *
-    @cython.locals(g=TurnTables, n=int)
-    cdef void _identity_confirmation(self) except *
     @cython.locals(g=TurnTables, n=int, seat=int, hands=list)
     cdef void _next_setup_draw(self) except *
 
@@ -100,13 +100,13 @@ cdef class TurnRules(State):
     cdef void _file(self, int card, int known) except *
 
     # effects
-    @cython.locals(g=TurnTables, a=int, bit=int, known=list, i=Py_ssize_t)
+    @cython.locals(g=TurnTables, a=int)
     cdef void _resolve(self, int effect) except *
     @cython.locals(g=TurnTables, eff=int, a=int, size=int, s=int, hand=list)
     cdef bint _has_target(self) except -1
-    @cython.locals(a=int, eff=int, bit=int, known=list, i=Py_ssize_t)
+    @cython.locals(eff=int)
     cdef void _target(self, int seat) except *
-    @cython.locals(a=int, roles=list, masks=list)
+    @cython.locals(a=int, roles=list)
     cdef void _flip(self, int pos) except *
     @cython.locals(a=int, t=int, pair=int, mine=int, theirs=int, mine_known=int,
                    theirs_known=int)
@@ -115,10 +115,16 @@ cdef class TurnRules(State):
     cdef void _drop(self, int card) except *
     @cython.locals(t=int, was_single=bint, old=int)
     cdef void _snatch(self, int card) except *
-    @cython.locals(a=int)
     cdef void _row_choice(self, int index) except *
-    @cython.locals(g=TurnTables, masks=list)
+    @cython.locals(g=TurnTables)
     cdef void _retire(self, int seat, int faction) except *
+
+    # knowledge
+    @cython.locals(g=TurnTables, a=int, bit=int, row_known=list, hand_known=list, i=Py_ssize_t,
+                   s=int, v=Py_ssize_t, masks=list, greens=list, full=list)
+    cdef void _learn(self, int event, int x, int y) except *
+    @cython.locals(g=TurnTables, n=int)
+    cdef void _identity_confirmation(self) except *
 
     # scoring
     @cython.locals(g=TurnTables)
