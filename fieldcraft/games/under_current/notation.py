@@ -67,7 +67,8 @@ from .constants import (
     SWAP_THEIRS,
     TARGET,
 )
-from .rules import UnderCurrentGame, UnderCurrentState
+from .game import UnderCurrentGame
+from .rules import UnderCurrentState
 
 _TARGET_VERBS = {SCAN: "scan", SPY: "spy on", FLIP: "flip with", SWAP: "swap with",
                  SNATCH: "snatch from"}

@@ -24,7 +24,8 @@ from fieldcraft.core.api import shuffle
 from fieldcraft.core.search import SearchModel
 
 from .constants import BLUE, DECLARE_BLUE, DECLARE_RED, GREEN, OVER, RECEIVE, RED, YELLOW
-from .rules import UnderCurrentGame, UnderCurrentState
+from .game import UnderCurrentGame
+from .rules import UnderCurrentState
 from .turns import TurnRules, TurnTables, balance_winner
 
 PRIORS = {

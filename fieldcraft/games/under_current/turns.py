@@ -1,13 +1,14 @@
-"""What each Under Current action does: the deal, a turn's flow, every effect, and scoring.
+"""What Under Current's moves do: a turn's flow, every effect, what the seats learn, scoring.
 
 The state's fields are declared here, on :class:`TurnRules`, the base of the state class;
-``rules.py`` adds the rules core on top (who acts, what is legal, and ``_apply``, which picks the
-step for the current phase). The steps move the cards; what the seats learn from a move is
-worked out in one place, ``_learn``, which each move tells what happened (the ``known`` bitmasks
-and role masks it keeps are described in ``rules.py``), so no one ever re-reads history.
+``rules.py`` adds the rules core on top (who acts, what is legal, the deal, and the step per
+phase, which decodes an action id and calls the moves here). The moves move the cards; what the
+seats learn from a move is worked out in one place, ``_learn``, which each move tells what
+happened (the ``known`` bitmasks and role masks it keeps are described in ``rules.py``), so no
+one ever re-reads history.
 
 The compiled build makes :class:`TurnTables` (what the rules read from the game at every step)
-and :class:`TurnRules` extension types with C fields, and the steps C methods (``turns.pxd``);
+and :class:`TurnRules` extension types with C fields, and the moves C methods (``turns.pxd``);
 this file stays the source of both builds (docs/performance.md).
 """
 
@@ -20,9 +21,6 @@ from fieldcraft.core.api import Game, State
 from .constants import (
     BLUE,
     BURN,
-    CHOOSE_START,
-    DEAL_CARDS,
-    DECLARE_BLUE,
     DECLARE_RED,
     DRAW,
     DROP,
@@ -39,7 +37,6 @@ from .constants import (
     PASS,
     PEEK,
     PEEKED,
-    RECEIVE,
     RED,
     RETIRE,
     RETIRE_CHOICE,
@@ -58,7 +55,6 @@ from .constants import (
     SPY,
     SWAP,
     SWAP_OWN,
-    SWAP_THEIRS,
     TARGET,
     THUMB,
     YELLOW,
@@ -79,10 +75,10 @@ def balance_winner(blue: int, red: int, yellow: int) -> int:
 
 class TurnTables(Game):
     """The numbers and tables of a game that the rules read at every step; ``UnderCurrentGame``
-    (``rules.py``) works them out from the ruleset.
+    (``game.py``) works them out from the ruleset.
 
-    Declared here, below the rules, so that the compiled build can give both the turn steps and
-    the rules core these as C fields (``turns.pxd``): the game's other attributes stay in its
+    Declared here, below the rules, so that the compiled build can give both the moves and the
+    rules core these as C fields (``turns.pxd``): the game's other attributes stay in its
     instance dict. See ``UnderCurrentGame`` for what each one is.
     """
 
@@ -221,163 +217,6 @@ class TurnRules(State):
         new.draw_seat = self.draw_seat
         new.sampled = self.sampled
         return new
-
-    # -- one step per phase (``_apply`` in rules.py picks it) ------------------------------------
-    def _step_deal_role(self, action: int) -> None:
-        g = self.game
-        self._deal_role(action - g.A_ROLE)
-
-    def _step_deal_card(self, action: int) -> None:
-        g = self.game
-        seat = self.draw_seat
-        self.deck.remove(action - g.A_DRAW)
-        hand = self.hands[seat]
-        hand.append(action - g.A_DRAW)
-        self.hand_known[seat].append(1 << seat)
-        if len(hand) >= g.hand_size:  # this hand is full: on to the next one
-            self._next_setup_draw()
-
-    def _step_start(self, action: int) -> None:
-        g = self.game
-        self.start_seat = action - g.A_START
-        self._begin_turn(self.start_seat)
-
-    def _step_pass(self, action: int) -> None:
-        """The passer and the receiver see the card. While it waits, the others cannot tell
-        which card left a hand of several; ``saved_known`` keeps what they knew of the rest,
-        restored if the card is used (shown to all)."""
-        g = self.game
-        card, to = divmod(action, g.num_players)  # passes are ids 0.. (A_PASS = 0)
-        a = self.active
-        hand = self.hands[a]
-        known = self.hand_known[a]
-        i = hand.index(card)
-        hand.pop(i)
-        old = known.pop(i)
-        self.saved_known = known[:]
-        pair = (1 << a) | (1 << to)
-        if hand:
-            for j in range(len(known)):
-                known[j] &= pair
-            self.pending_known = pair
-        else:  # a last card: nothing stays behind to mix it up with
-            self.pending_known = old | pair
-        self.pending = card
-        self.receiver = to
-        self.phase = RECEIVE
-
-    def _step_receive(self, action: int) -> None:
-        g = self.game
-        card = self.pending
-        if action == g.A_FILE:
-            self._file(card, self.pending_known)
-            self._end_turn()
-            return
-        # The card is shown to all, so the pass no longer hides which card left the hand.
-        self.hand_known[self.active] = self.saved_known
-        self.saved_known = []
-        self.discard.append(card)
-        self.pending_known = g.all_known
-        self._resolve(g.card_effect[card])
-
-    def _step_target(self, action: int) -> None:
-        g = self.game
-        if action >= g.A_RESERVE:
-            self._flip(g.num_players + action - g.A_RESERVE)
-        else:
-            self._target(action - g.A_TARGET)
-
-    def _step_retire(self, action: int) -> None:
-        g = self.game
-        seat, faction = divmod(action - g.A_RETIRE, 4)
-        self._retire(seat, faction)
-
-    def _step_swap_own(self, action: int) -> None:
-        g = self.game
-        self.swap_index = self.hands[self.active].index(action - g.A_OWN)
-        self.phase = SWAP_THEIRS
-
-    def _step_swap_theirs(self, action: int) -> None:
-        g = self.game
-        self._swap(self.hands[self.target].index(action - g.A_OWN))
-
-    def _step_drop(self, action: int) -> None:
-        g = self.game
-        self._drop(action - g.A_OWN)
-
-    def _step_row(self, action: int) -> None:
-        g = self.game
-        self._row_choice(action - g.A_ROW)
-
-    def _step_snatch_pick(self, action: int) -> None:
-        g = self.game
-        self._snatch(action - g.A_SNATCH)
-
-    def _step_snatch_draw(self, action: int) -> None:
-        g = self.game
-        self._draw(self.target, action - g.A_DRAW)
-        self._end_turn()
-
-    def _step_draw(self, action: int) -> None:
-        """Draw one card; the turn ends once the hand is full or the pile empty (a third of all
-        steps are draws, so this is written out rather than shared with ``_end_turn``)."""
-        g = self.game
-        a = self.active
-        deck = self.deck
-        deck.remove(action - g.A_DRAW)
-        hand = self.hands[a]
-        hand.append(action - g.A_DRAW)
-        self.hand_known[a].append(1 << a)
-        if deck and len(hand) < g.hand_size:
-            return  # another card to draw (the phase stays DRAW)
-        if self._count_turn():
-            return
-        self._begin_turn((a + 1) % g.num_players)
-
-    def _step_declare_red(self, action: int) -> None:
-        g = self.game
-        self.declarations.append([self.green_queue[0], action - g.A_NAME_RED, -1])
-        self.phase = DECLARE_BLUE
-
-    def _step_declare_blue(self, action: int) -> None:
-        g = self.game
-        self.declarations[-1][2] = action - g.A_NAME_BLUE
-        self.green_queue.pop(0)
-        if not self.green_queue:
-            self._finish_declarations()
-        else:
-            self.phase = DECLARE_RED
-
-    # -- setup -------------------------------------------------------------------------------------
-    def _deal_role(self, role: int) -> None:
-        g = self.game
-        roles = self.roles
-        roles.append(role)
-        positions = g.num_players + g.num_reserve
-        if len(roles) == positions - 1:  # the last card has nowhere else to go
-            roles.append([r for r in range(g.num_roles) if r not in roles][0])
-        if len(roles) < positions:
-            return
-        self._learn(ROLES_DEALT, 0, 0)
-        self.draw_seat = 0
-        self.phase = DEAL_CARDS
-
-    def _next_setup_draw(self) -> None:
-        g = self.game
-        n = g.num_players
-        seat = self.draw_seat
-        hands = self.hands
-        while seat < n and len(hands[seat]) >= g.hand_size:
-            seat += 1
-        if seat < n:
-            self.draw_seat = seat
-            return
-        self.draw_seat = -1
-        if g.random_start:
-            self.phase = CHOOSE_START
-        else:
-            self.start_seat = 0
-            self._begin_turn(0)
 
     # -- turn structure ----------------------------------------------------------------------------
     def _begin_turn(self, seat: int) -> None:

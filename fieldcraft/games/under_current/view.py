@@ -58,7 +58,8 @@ from typing import Any
 from fieldcraft.core.view import Observer, Piece, Plane, plane_offsets
 
 from .constants import EFFECTS, FACTIONS, OVER, PHASE_NAMES
-from .rules import UnderCurrentGame, UnderCurrentState
+from .game import UnderCurrentGame
+from .rules import UnderCurrentState
 
 
 class UnderCurrentView(Observer):
