@@ -78,8 +78,8 @@ cdef class TurnRules(State):
     cdef void _retire(self, int seat, int faction) except *
 
     # knowledge
-    @cython.locals(g=TurnTables, a=int, bit=int, row_known=list, hand_known=list, i=Py_ssize_t,
-                   s=int, v=Py_ssize_t, masks=list, greens=list, full=list)
+    @cython.locals(g=TurnTables, a=int, row_known=list, hand_known=list, i=Py_ssize_t, s=int,
+                   v=Py_ssize_t, masks=list, greens=list, full=list)
     cdef void _learn(self, int event, int x, int y) except *
     @cython.locals(g=TurnTables, n=int)
     cdef void _identity_confirmation(self) except *

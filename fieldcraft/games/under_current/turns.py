@@ -425,10 +425,10 @@ class TurnRules(State):
 
     # -- knowledge ---------------------------------------------------------------------------------
     def _learn(self, event: int, x: int, y: int) -> None:
-        """What each seat learns from ``event``: the one place the row's and the removed cards'
-        ``known`` bitmasks and the role masks change (a hand's masks move with its cards, in
-        the pass and ``_take_from_hand``). The moves above call it once they have moved the
-        cards; ``x`` and ``y`` are the event's numbers, as listed here."""
+        """What each seat learns from ``event``, told by a move once it has moved the cards
+        (``x`` and ``y``: the event's numbers, as listed here). The one place the row's and the
+        removed cards' ``known`` bitmasks and the role masks change; a hand's masks move with its
+        cards (the pass, ``_take_from_hand``)."""
         g = self.game
         a = self.active
         if event == FILED:  # x: who knows the card filed, y: the card turned face up (or -1)
@@ -442,15 +442,13 @@ class TurnRules(State):
             else:
                 self.removed_known.append(known)
         elif event == PEEKED:  # the active seat sees every face-down row card
-            bit = 1 << a
             row_known = self.row_known
             for i in range(len(row_known)):
-                row_known[i] |= bit
+                row_known[i] |= 1 << a
         elif event == SCANNED:  # x: the seat whose hand the active seat saw
-            bit = 1 << a
             hand_known = self.hand_known[x]
             for i in range(len(hand_known)):
-                hand_known[i] |= bit
+                hand_known[i] |= 1 << a
         elif event == SPIED:  # x: the seat whose role card the active seat saw
             self.role_masks[a][x] = 1 << self.roles[x]
         elif event == FLIPPED:  # x: the position the active seat swapped role cards with
@@ -460,10 +458,7 @@ class TurnRules(State):
             if x < g.num_players:
                 self.role_masks[x][x] = 1 << self.roles[x]
         elif event == RETIRED:  # x: the seat named, y: the faction; right or wrong is public
-            if self.eliminated == x:
-                known = g.faction_mask[y]
-            else:
-                known = ~g.faction_mask[y]
+            known = g.faction_mask[y] if self.eliminated == x else ~g.faction_mask[y]
             for masks in self.role_masks:
                 masks[x] &= known
         elif event == ROLES_DEALT:  # each seat sees its own role; then the Eye holders look
@@ -471,15 +466,13 @@ class TurnRules(State):
                 self.role_masks[s][s] = 1 << self.roles[s]
             self._identity_confirmation()
         elif event == ROW_REVEALED:  # scoring turns the whole row face up
-            for i in range(len(self.row_known)):
-                self.row_known[i] = g.all_known
+            self.row_known = [g.all_known] * len(self.row_known)
         elif event == INFORMER_CHECKED:  # x: the row cards removed, y: 1 if by an Informer
             # whether cards leave the row shows everyone if the retired seat is an Informer
             seen = g.informer_mask if y else ~g.informer_mask
             for masks in self.role_masks:
                 masks[self.eliminated] &= seen
-            for _ in range(x):
-                self.removed_known.append(g.all_known)
+            self.removed_known += [g.all_known] * x
             self.row_known = [g.all_known] * len(self.row)
         elif event == GREENS_REVEALED:  # every Green seat shows its role, so the rest are not
             greens = self.green_queue
