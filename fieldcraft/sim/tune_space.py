@@ -3,7 +3,8 @@
 A ``--param`` becomes a :class:`Param` (a key path into the ruleset, the values it may take,
 checked against the default's type and shape), and :func:`apply_values` writes a trial's values
 into ruleset overrides; a ``--target`` becomes a :class:`Target`, whose ``loss`` scores the
-:func:`game_metrics` of a trial's games. The search itself (trials, re-evaluation, files) is in
+:func:`game_metrics` of a trial's games. :func:`prepare` checks them all against the game before
+anything is played. The search itself (trials, re-evaluation, files) is in
 :mod:`fieldcraft.sim.tune`, which re-exports these names.
 """
 
@@ -17,8 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from fieldcraft.core.api import FieldcraftError, RulesetError
+from fieldcraft.core.registry import default_ruleset, load_game
 from fieldcraft.core.ruleset import FIXED_KEYS, check_shape
 from fieldcraft.sim.report import summarize
+from fieldcraft.sim.study import validate
 
 Values = dict[str, Any]  # param key path -> value
 Measure = dict[str, Any]  # "loss" plus whatever the trial measured
@@ -284,3 +287,41 @@ def game_metrics(rows: list[dict[str, Any]], counts: Sequence[int]) -> Measure:
     lengths = {str(p): _mean(s["lengths"].get(p, [])) for p in counts}
     return {"players": list(counts), "games": len(rows), "rates": rates, "gap": gap,
             "mean_length": lengths}
+
+
+def prepare(game: str, players: Sequence[int], params: Sequence[str | Param],
+            target: str | Target, overrides: dict[str, Any] | None = None,
+            agents: Sequence[str] = (), toy: bool = False
+            ) -> tuple[list[Param], Target, dict[str, Any]]:
+    """Check a tuning run's inputs before anything is played (the CLI calls it before its
+    progress bar): the ruleset and agents, each ``--param`` against the default rules, both
+    ends of every range (the game must accept them) and the target's syntax. Returns the
+    parsed params, the target and the resolved default ruleset. ``toy`` (an injected
+    objective) skips the checks that need a real game."""
+    counts = sorted(set(players))
+    base = dict(overrides or {})
+    if not params:
+        raise TuneError("give at least one --param to tune")
+    target = parse_target(target) if isinstance(target, str) else target
+    if not toy:
+        validate(game, counts, base, agents)
+        defaults = load_game(game, players=counts[0], **base).ruleset
+    elif any(isinstance(p, str) for p in params):  # a toy objective over a real game's rules
+        defaults = {**default_ruleset(game), **base}
+    else:
+        defaults = dict(base)
+    space = [p if isinstance(p, Param) else parse_param(p, defaults) for p in params]
+    keys = [p.key for p in space]
+    if len(set(keys)) != len(keys):
+        raise TuneError(f"--param names a rule twice: {', '.join(sorted(keys))}")
+    if not toy:
+        for p in space:  # both ends of every range must be rules the game accepts
+            ends = [p.low, p.high] if p.kind != "choice" else list(p.choices)
+            for v in ends:
+                value = int(v) if p.kind == "int" else v
+                try:
+                    validate(game, counts, apply_values([p], {p.key: value}, base, defaults))
+                except RulesetError as exc:
+                    raise TuneError(f"--param {p.key}={value!r} is not a valid rule: "
+                                    f"{exc}") from None
+    return space, target, defaults
