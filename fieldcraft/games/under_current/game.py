@@ -96,7 +96,12 @@ class UnderCurrentGame(TurnTables):
                               if self.role_faction[r] == RED and self.role_rank[r] == "Informer"]
         self.blue_informers = [r for r in range(self.num_roles)
                                if self.role_faction[r] == BLUE and self.role_rank[r] == "Informer"]
-        # Action layout: consecutive blocks, each sized for this player count.
+        self._lay_out_actions()
+
+    def _lay_out_actions(self) -> None:
+        """The action layout (consecutive blocks, each sized for this player count: see
+        ``rules.py``) and the legal-move and chance tables the rules read from it."""
+        n = self.num_players
         c, p = self.num_cards, n + self.num_reserve
         self.A_PASS = 0
         self.A_FILE = c * n
