@@ -426,16 +426,17 @@ class TurnRules(State):
     # -- knowledge ---------------------------------------------------------------------------------
     def _learn(self, event: int, x: int, y: int) -> None:
         """What each seat learns from ``event``, told by a move once it has moved the cards
-        (``x`` and ``y``: the event's numbers, as listed here). The one place the row's and the
-        removed cards' ``known`` bitmasks and the role masks change; a hand's masks move with its
-        cards (the pass, ``_take_from_hand``)."""
-        g = self.game
-        a = self.active
+        (``x``, ``y``: the event's numbers, as listed). The one place the row's and removed cards'
+        ``known`` masks and the role masks change (a hand's move with its cards)."""
         if event == FILED:  # x: who knows the card filed, y: the card turned face up (or -1)
             self.row_known.append(x)
             if y >= 0:
+                g = self.game
                 self.row_known[y] = g.all_known
-        elif event == ROW_TAKEN:  # x: the row slot FETCH or BURN emptied
+            return  # the most frequent event by far: it needs nothing below
+        g = self.game
+        a = self.active
+        if event == ROW_TAKEN:  # x: the row slot FETCH or BURN emptied
             known = self.row_known.pop(x)
             if self.effect == FETCH:  # the taker learns the card
                 self.hand_known[a].append(known | (1 << a))
@@ -467,9 +468,8 @@ class TurnRules(State):
             self._identity_confirmation()
         elif event == ROW_REVEALED:  # scoring turns the whole row face up
             self.row_known = [g.all_known] * len(self.row_known)
-        elif event == INFORMER_CHECKED:  # x: the row cards removed, y: 1 if by an Informer
-            # whether cards leave the row shows everyone if the retired seat is an Informer
-            seen = g.informer_mask if y else ~g.informer_mask
+        elif event == INFORMER_CHECKED:  # x: row cards removed; y: 1 if an Informer was retired
+            seen = g.informer_mask if y else ~g.informer_mask  # which the removal shows to all
             for masks in self.role_masks:
                 masks[self.eliminated] &= seen
             self.removed_known += [g.all_known] * x
