@@ -54,27 +54,32 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         print("public-API loop (README): " + (f"pyspiel liars_dice {reference:,} steps/s"
               if reference else "open_spiel not installed, no liars_dice reference"))
     for r in results:
-        line = (f"{r['game']:<22} {r['players']}p  {r['steps_per_second']:>10,} steps/s  "
-                f"{r['games_per_second']:>8,.1f} games/s  ({r['mean_steps_per_game']} steps/game, "
-                f"median of {r['runs']} runs x {r['games_per_run']} games)")
-        if "ismcts_iterations_per_second" in r:
-            line += (f"\n{'':<26}{r['ismcts_iterations_per_second']:>10,} ISMCTS iterations/s "
-                     f"(CPU, opponents: {r['ismcts_opponents']}; median of {r['ismcts_runs']} "
-                     f"runs, best {r['ismcts_iterations_per_second_best']:,})")
-        if "api_steps_per_second" in r:
-            ratio = r["api_ratio_to_liars_dice"]
-            line += (f"\n{'':<26}{r['api_steps_per_second']:>10,} steps/s through the public API"
-                     + (f" ({ratio:.2f}x liars_dice)" if ratio is not None else ""))
-            ratio = r["api_replay_ratio_to_liars_dice"]
-            line += (f"\n{'':<26}{r['api_replay_steps_per_second']:>10,} steps/s of the API "
-                     "alone, moves drawn beforehand"
-                     + (f" ({ratio:.2f}x liars_dice)" if ratio is not None else ""))
-        if "ismcts_tree_iterations_per_second" in r:
-            line += (f"\n{'':<26}{r['ismcts_tree_iterations_per_second']:>10,} ISMCTS "
-                     f"iterations/s (CPU, opponents: tree; median of {r['ismcts_runs']} runs, "
-                     f"best {r['ismcts_tree_iterations_per_second_best']:,})")
-        print(line)
+        print(_bench_lines(r))
     return 0
+
+
+def _bench_lines(r: dict[str, Any]) -> str:
+    """One game's results as text: playouts, then search and API rates if measured."""
+    line = (f"{r['game']:<22} {r['players']}p  {r['steps_per_second']:>10,} steps/s  "
+            f"{r['games_per_second']:>8,.1f} games/s  ({r['mean_steps_per_game']} steps/game, "
+            f"median of {r['runs']} runs x {r['games_per_run']} games)")
+    if "ismcts_iterations_per_second" in r:
+        line += (f"\n{'':<26}{r['ismcts_iterations_per_second']:>10,} ISMCTS iterations/s "
+                 f"(CPU, opponents: {r['ismcts_opponents']}; median of {r['ismcts_runs']} "
+                 f"runs, best {r['ismcts_iterations_per_second_best']:,})")
+    if "api_steps_per_second" in r:
+        ratio = r["api_ratio_to_liars_dice"]
+        line += (f"\n{'':<26}{r['api_steps_per_second']:>10,} steps/s through the public API"
+                 + (f" ({ratio:.2f}x liars_dice)" if ratio is not None else ""))
+        ratio = r["api_replay_ratio_to_liars_dice"]
+        line += (f"\n{'':<26}{r['api_replay_steps_per_second']:>10,} steps/s of the API "
+                 "alone, moves drawn beforehand"
+                 + (f" ({ratio:.2f}x liars_dice)" if ratio is not None else ""))
+    if "ismcts_tree_iterations_per_second" in r:
+        line += (f"\n{'':<26}{r['ismcts_tree_iterations_per_second']:>10,} ISMCTS "
+                 f"iterations/s (CPU, opponents: tree; median of {r['ismcts_runs']} runs, "
+                 f"best {r['ismcts_tree_iterations_per_second_best']:,})")
+    return line
 
 
 def add(sub: Any) -> None:

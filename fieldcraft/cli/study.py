@@ -24,27 +24,10 @@ def _cmd_study(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from fieldcraft.sim.metrics import MetricsOptions
     from fieldcraft.sim.report import write_report
-    from fieldcraft.sim.study import require_ray, run_study
+    from fieldcraft.sim.study import run_study
 
-    if args.games < 1:
-        raise FieldcraftError("--games must be at least 1")
-    if args.until_ci is not None and not 0 < args.until_ci < 0.5:
-        raise FieldcraftError(f"--until-ci is a half-width between 0 and 0.5 (0.02 is ±2 "
-                              f"points), got {args.until_ci}")
-    if args.max_games is not None and args.max_games < args.games:
-        raise FieldcraftError("--max-games must be at least --games")
-    budgets = _skill_budgets(args) if args.skill_trace else []
-    if args.ray is not None:
-        if not args.ray.strip():
-            raise FieldcraftError("--ray expects 'auto' or a cluster address like head:6379")
-        require_ray()  # fail before the progress bar, not inside it
-    players = parse_player_range(args.players)
-    if args.perceived_samples < 0 or args.perceived_every < 0:
-        raise FieldcraftError("--perceived-samples and --perceived-every must be >= 0")
-    metrics = None if args.no_metrics else MetricsOptions(args.perceived_samples,
-                                                          args.perceived_every)
+    budgets, players, metrics = _study_options(args)
     out = Path(args.out)
     console = Console(highlight=False)
     import time
@@ -83,6 +66,32 @@ def _cmd_study(args: argparse.Namespace) -> int:
         console.print("[yellow]interrupted: the report covers the games that finished[/]")
         return 130
     return 0
+
+
+def _study_options(args: argparse.Namespace) -> tuple[list[float], list[int], Any]:
+    """The study's options checked before anything is played: the skill trace's budgets, the
+    player counts and the metrics options (None: ``--no-metrics``)."""
+    from fieldcraft.sim.metrics import MetricsOptions
+    from fieldcraft.sim.study import require_ray
+
+    if args.games < 1:
+        raise FieldcraftError("--games must be at least 1")
+    if args.until_ci is not None and not 0 < args.until_ci < 0.5:
+        raise FieldcraftError(f"--until-ci is a half-width between 0 and 0.5 (0.02 is ±2 "
+                              f"points), got {args.until_ci}")
+    if args.max_games is not None and args.max_games < args.games:
+        raise FieldcraftError("--max-games must be at least --games")
+    budgets = _skill_budgets(args) if args.skill_trace else []
+    if args.ray is not None:
+        if not args.ray.strip():
+            raise FieldcraftError("--ray expects 'auto' or a cluster address like head:6379")
+        require_ray()  # fail before the progress bar, not inside it
+    players = parse_player_range(args.players)
+    if args.perceived_samples < 0 or args.perceived_every < 0:
+        raise FieldcraftError("--perceived-samples and --perceived-every must be >= 0")
+    metrics = None if args.no_metrics else MetricsOptions(args.perceived_samples,
+                                                          args.perceived_every)
+    return budgets, players, metrics
 
 
 def _skill_budgets(args: argparse.Namespace) -> list[float]:

@@ -217,10 +217,19 @@ def rate_chart(plt: Any, out_dir: Path, title: str, fname: str,
 
 def charts(plt: Any, metrics: dict[str, Any], out_dir: Path) -> list[Chart]:
     """The tension chart (true beside perceived, per player count) and the winner's curve."""
-    out: list[Chart] = []
     counts = [p for p, m in metrics.items() if m["traced"]]
     if not counts:
-        return out
+        return []
+    out = [_tension_chart(plt, metrics, counts, out_dir)]
+    curves = {p: metrics[p]["winner_curve"] for p in counts if metrics[p].get("winner_curve")}
+    if curves:
+        out.append(_winner_curve_chart(plt, curves, out_dir))
+    return out
+
+
+def _tension_chart(plt: Any, metrics: dict[str, Any], counts: list[Any], out_dir: Path
+                   ) -> Chart:
+    """Lead changes, drama and when the game is decided, true beside perceived."""
     keys = [("lead_changes", "lead changes\n(share of decisions)"),
             ("drama", "drama\n(winner's mean deficit)"),
             ("decided_at", "decided at\n(share of the game)")]
@@ -253,30 +262,28 @@ def charts(plt: Any, metrics: dict[str, Any], out_dir: Path) -> list[Chart]:
     fig.tight_layout(rect=(0, 0, 1, 0.94))
     fig.savefig(out_dir / "tension.png", dpi=90)
     plt.close(fig)
-    out.append(("How the games feel: true vs perceived", "tension.png",
-                f"Lead changes: {DEFINITIONS['lead_changes']}. Drama: {DEFINITIONS['drama']}. "
-                f"Decided at: {DEFINITIONS['decided_at']}. Perceived: "
-                f"{DEFINITIONS['perceived']}."))
+    return ("How the games feel: true vs perceived", "tension.png",
+            f"Lead changes: {DEFINITIONS['lead_changes']}. Drama: {DEFINITIONS['drama']}. "
+            f"Decided at: {DEFINITIONS['decided_at']}. Perceived: {DEFINITIONS['perceived']}.")
 
-    curves = {p: metrics[p]["winner_curve"] for p in counts if metrics[p].get("winner_curve")}
-    if curves:
-        fig, ax = plt.subplots(figsize=(6, 3.8))
-        for p, curve in curves.items():
-            xs = [k / (len(curve) - 1) for k in range(len(curve))]
-            ax.plot(xs, curve, marker="o", markersize=3, label=f"{p} players")
-            ax.axhline(1 / int(p), color=ax.lines[-1].get_color(), linestyle=":",
-                       linewidth=0.8)
-        ax.axhline(THRESHOLD, color="#333", linestyle="--", linewidth=0.8)
-        ax.set_xlabel("share of the game's decisions")
-        ax.set_ylabel("eventual winner's win chance")
-        ax.set_ylim(0, 1.02)
-        ax.set_title("When the winner emerges", fontsize=10)
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(out_dir / "winner_curve.png", dpi=90)
-        plt.close(fig)
-        out.append(("When the winner emerges", "winner_curve.png",
-                    "The eventual winner's win chance by the game's evaluation, averaged over "
-                    "games at each tenth of the game; dotted: an even share (1/players), "
-                    f"dashed: the {THRESHOLD:.0%} line decisiveness is measured at."))
-    return out
+
+def _winner_curve_chart(plt: Any, curves: dict[Any, list[float]], out_dir: Path) -> Chart:
+    """The eventual winner's win chance along the game, per player count."""
+    fig, ax = plt.subplots(figsize=(6, 3.8))
+    for p, curve in curves.items():
+        xs = [k / (len(curve) - 1) for k in range(len(curve))]
+        ax.plot(xs, curve, marker="o", markersize=3, label=f"{p} players")
+        ax.axhline(1 / int(p), color=ax.lines[-1].get_color(), linestyle=":", linewidth=0.8)
+    ax.axhline(THRESHOLD, color="#333", linestyle="--", linewidth=0.8)
+    ax.set_xlabel("share of the game's decisions")
+    ax.set_ylabel("eventual winner's win chance")
+    ax.set_ylim(0, 1.02)
+    ax.set_title("When the winner emerges", fontsize=10)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out_dir / "winner_curve.png", dpi=90)
+    plt.close(fig)
+    return ("When the winner emerges", "winner_curve.png",
+            "The eventual winner's win chance by the game's evaluation, averaged over "
+            "games at each tenth of the game; dotted: an even share (1/players), "
+            f"dashed: the {THRESHOLD:.0%} line decisiveness is measured at.")

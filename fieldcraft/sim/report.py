@@ -88,21 +88,28 @@ def _charts(summary: dict[str, Any], out_dir: Path,
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    charts: list[tuple[str, ...]] = []
     meta = meta or {}
+    charts = _rate_charts(plt, summary, out_dir, meta.get("game"))
+    if summary["lengths"]:
+        charts.append(_length_chart(plt, summary["lengths"], out_dir))
+    if summary["endings"]:
+        charts.append(_endings_chart(plt, summary["endings"], out_dir))
+    if meta.get("metrics"):
+        charts += metrics_report.charts(plt, meta["metrics"], out_dir)
+    if summary.get("unmask"):
+        charts.append(unmask.chart(plt, out_dir, summary["unmask"], metrics_report.side_colours(
+            meta.get("game"), sorted({lab for _, lab in summary["unmask"]}))))
+    return charts
 
-    def finish(fig: Any, ax: Any, title: str, fname: str) -> None:
-        """Title, legend, save and list one chart (every chart ends the same way)."""
-        ax.set_title(title)
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(out_dir / fname, dpi=90)
-        plt.close(fig)
-        charts.append((title, fname))
+
+def _rate_charts(plt: Any, summary: dict[str, Any], out_dir: Path, game: str | None
+                 ) -> list[tuple[str, ...]]:
+    """Win rates by side and by seat: small multiples per player count, each side in its own
+    colour (``metrics_report.rate_chart``)."""
+    charts: list[tuple[str, ...]] = []
 
     def rate_chart(title: str, fname: str, groups: dict[int, list[tuple[str, Rate]]],
                    rates: dict[Any, Rate], colours: dict[str, str]) -> None:
-        """Small multiples per player count, each side in its own colour (metrics_report)."""
         metrics_report.rate_chart(plt, out_dir, title, fname, groups, colours,
                                   metrics_report.even_shares(rates))
         charts.append((title, fname, "Wilson 95% intervals; dashed: what every side would win "
@@ -114,7 +121,7 @@ def _charts(summary: dict[str, Any], out_dir: Path,
     if by_label:
         rate_chart("Win rate by side and player count", "win_rate_by_label.png", by_label,
                    summary["labels"], metrics_report.side_colours(
-                       meta.get("game"), [lab for _, lab in summary["labels"]]))
+                       game, [lab for _, lab in summary["labels"]]))
     by_seat: dict[int, list[tuple[str, Rate]]] = defaultdict(list)
     for (p, seat), r in summary["seats"].items():
         by_seat[p].append((f"seat {seat}", r))
@@ -123,33 +130,42 @@ def _charts(summary: dict[str, Any], out_dir: Path,
         rate_chart("Win rate by seat and player count", "win_rate_by_seat.png", by_seat,
                    {(p, str(s)): r for (p, s), r in summary["seats"].items()},
                    metrics_report.side_colours(None, seat_names))
-
-    if summary["lengths"]:
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for p, values in summary["lengths"].items():
-            ax.hist(values, bins=30, alpha=0.6, label=f"{p} players")
-        ax.set_xlabel("game length (actions)")
-        ax.set_ylabel("games")
-        finish(fig, ax, "Game length distribution", "game_length.png")
-
-    if summary["endings"]:
-        kinds = sorted({k for c in summary["endings"].values() for k in c})
-        counts = list(summary["endings"].items())
-        fig, ax = plt.subplots(figsize=(max(5.0, 0.8 * len(kinds) * len(counts) + 2), 4))
-        width = 0.8 / len(counts)
-        for i, (p, c) in enumerate(counts):
-            ax.bar([j + i * width for j in range(len(kinds))], [c.get(k, 0) for k in kinds],
-                   width=width, label=f"{p} players")
-        ax.set_xticks([j + 0.4 - width / 2 for j in range(len(kinds))], kinds, rotation=30,
-                      ha="right", fontsize=8)
-        ax.set_ylabel("games")
-        finish(fig, ax, "How games end", "endings.png")
-    if meta.get("metrics"):
-        charts += metrics_report.charts(plt, meta["metrics"], out_dir)
-    if summary.get("unmask"):
-        charts.append(unmask.chart(plt, out_dir, summary["unmask"], metrics_report.side_colours(
-            meta.get("game"), sorted({lab for _, lab in summary["unmask"]}))))
     return charts
+
+
+def _save(plt: Any, fig: Any, ax: Any, out_dir: Path, title: str, fname: str
+          ) -> tuple[str, str]:
+    """Title, legend, save and close one chart (every chart ends the same way)."""
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out_dir / fname, dpi=90)
+    plt.close(fig)
+    return title, fname
+
+
+def _length_chart(plt: Any, lengths: dict[int, list[int]], out_dir: Path) -> tuple[str, str]:
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for p, values in lengths.items():
+        ax.hist(values, bins=30, alpha=0.6, label=f"{p} players")
+    ax.set_xlabel("game length (actions)")
+    ax.set_ylabel("games")
+    return _save(plt, fig, ax, out_dir, "Game length distribution", "game_length.png")
+
+
+def _endings_chart(plt: Any, endings: dict[int, dict[str, int]], out_dir: Path
+                   ) -> tuple[str, str]:
+    kinds = sorted({k for c in endings.values() for k in c})
+    counts = list(endings.items())
+    fig, ax = plt.subplots(figsize=(max(5.0, 0.8 * len(kinds) * len(counts) + 2), 4))
+    width = 0.8 / len(counts)
+    for i, (p, c) in enumerate(counts):
+        ax.bar([j + i * width for j in range(len(kinds))], [c.get(k, 0) for k in kinds],
+               width=width, label=f"{p} players")
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(kinds))], kinds, rotation=30,
+                  ha="right", fontsize=8)
+    ax.set_ylabel("games")
+    return _save(plt, fig, ax, out_dir, "How games end", "endings.png")
 
 
 def _sections(summary: dict[str, Any], meta: dict[str, Any],

@@ -396,12 +396,7 @@ def _study(game: str, counts: list[int], specs: list[str], games: int, seed: int
         progress(0, sum(asked.values()))  # games start now (Ray may have taken seconds)
     try:
         while True:
-            # Small chunks keep every worker busy to the end and lose little work on Ctrl-C;
-            # large enough that shipping the rows back is cheap next to playing the games.
-            batch = max(asked[p] - played[p] for p in counts)
-            size = max(1, min(200, batch // (workers * 8) or 1))
-            jobs = [(p, list(range(start, min(start + size, asked[p]))))
-                    for p in counts for start in range(played[p], asked[p], size)]
+            jobs = _chunks(counts, asked, played, workers)
             if ray is None:
                 _run_local(study, jobs, workers, done, rows.extend)
             else:
@@ -437,6 +432,23 @@ def _study(game: str, counts: list[int], specs: list[str], games: int, seed: int
     if metrics is not None:
         meta["metrics_options"] = metrics.as_dict()
         meta["metrics"] = aggregate(rows, seed)
+    return _write_study(out_dir, rows, meta, rulesets)
+
+
+def _chunks(counts: list[int], asked: dict[int, int], played: dict[int, int], workers: int
+            ) -> list[tuple[int, list[int]]]:
+    """The games still to play, as ``(players, game indices)`` jobs. Small chunks keep every
+    worker busy to the end and lose little work on Ctrl-C; large enough that shipping the rows
+    back is cheap next to playing the games."""
+    batch = max(asked[p] - played[p] for p in counts)
+    size = max(1, min(200, batch // (workers * 8) or 1))
+    return [(p, list(range(start, min(start + size, asked[p]))))
+            for p in counts for start in range(played[p], asked[p], size)]
+
+
+def _write_study(out_dir: Path, rows: Rows, meta: dict[str, Any],
+                 rulesets: dict[int, dict[str, Any]]) -> Path:
+    """``ruleset.json``, ``study.json`` and the results file; returns the results' path."""
     (out_dir / RULESET).write_text(
         json.dumps({str(p): r for p, r in rulesets.items()}, indent=2, sort_keys=True) + "\n",
         encoding="utf-8")

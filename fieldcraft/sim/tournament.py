@@ -42,19 +42,7 @@ def tournament(name: str, players: int, agents: list[str], games: int, seed: int
             won[spec] += returns[seat]
             seat_wins[seat][0] += int(returns[seat] > 0)
             seat_wins[seat][1] += 1
-        # OpenSkill: each seat is a one-player team ranked by its return (ties share a rank).
-        teams = [[ratings[spec]] for spec in specs]
-        ranks = [1 if r > 0 else 2 for r in returns]
-        if len(set(ranks)) > 1:
-            updated = model.rate(teams, ranks=ranks)
-            sums: dict[str, list[float]] = {}
-            for spec, team in zip(specs, updated, strict=True):
-                acc = sums.setdefault(spec, [0.0, 0.0, 0])
-                acc[0] += team[0].mu
-                acc[1] += team[0].sigma
-                acc[2] += 1
-            for spec, (mu, sigma, count) in sums.items():
-                ratings[spec] = model.rating(mu=mu / count, sigma=sigma / count, name=spec)
+        _rate(model, ratings, specs, returns)
         if on_game is not None:
             on_game(i)
     table = []
@@ -82,3 +70,20 @@ def tournament(name: str, players: int, agents: list[str], games: int, seed: int
         "wins_by_seat": [w for w, _ in seat_wins],
         "mean_length": sum(lengths) / len(lengths) if lengths else 0.0,
     }
+
+
+def _rate(model: Any, ratings: dict[str, Any], specs: list[str], returns: list[float]) -> None:
+    """Update ``ratings`` after one game. OpenSkill: each seat is a one-player team ranked by
+    its return (ties share a rank); an agent in several seats gets the mean of its updates."""
+    teams = [[ratings[spec]] for spec in specs]
+    ranks = [1 if r > 0 else 2 for r in returns]
+    if len(set(ranks)) > 1:
+        updated = model.rate(teams, ranks=ranks)
+        sums: dict[str, list[float]] = {}
+        for spec, team in zip(specs, updated, strict=True):
+            acc = sums.setdefault(spec, [0.0, 0.0, 0])
+            acc[0] += team[0].mu
+            acc[1] += team[0].sigma
+            acc[2] += 1
+        for spec, (mu, sigma, count) in sums.items():
+            ratings[spec] = model.rating(mu=mu / count, sigma=sigma / count, name=spec)

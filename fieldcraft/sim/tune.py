@@ -28,11 +28,13 @@ re-evaluation), ``tune.json`` (settings, best, baseline, re-evaluation table) an
 ``convergence.png``. Optuna is an optional dependency (the ``study`` extra), imported lazily.
 With more than one worker the trials finish in an order that depends on timing, so the sampler
 sees them in a different order from run to run: only ``--workers 1`` repeats exactly.
+
+The search space and the target (``--param``, ``--target``) are read in
+:mod:`fieldcraft.sim.tune_space`; this module runs the search and writes its files.
 """
 
 from __future__ import annotations
 
-import copy
 import csv
 import json
 import math
@@ -44,9 +46,6 @@ from pathlib import Path
 from typing import Any
 
 from fieldcraft.core.api import FieldcraftError, RulesetError
-from fieldcraft.core.registry import default_ruleset, load_game
-from fieldcraft.core.ruleset import FIXED_KEYS, check_shape
-from fieldcraft.sim.report import summarize
 from fieldcraft.sim.study import (
     _ignore_sigint,
     _play_chunk,
@@ -54,6 +53,18 @@ from fieldcraft.sim.study import (
     require_ray,
     validate,
 )
+from fieldcraft.sim.tune_space import (
+    Measure,
+    Param,
+    Target,
+    TuneError,
+    Values,
+    apply_values,
+    game_metrics,
+    prepare,
+)
+from fieldcraft.sim.tune_space import parse_param as parse_param  # re-exported
+from fieldcraft.sim.tune_space import parse_target as parse_target  # re-exported
 
 BEST = "best.json"
 TRIALS_CSV = "trials.csv"
@@ -65,272 +76,8 @@ CHART = "convergence.png"
 # shipping its rows back costs little next to playing it.
 _MIN_CHUNK = 25
 
-Values = dict[str, Any]  # param key path -> value
-Measure = dict[str, Any]  # "loss" plus whatever the trial measured
 Objective = Callable[[Values, int, int], "float | Measure"]  # values, games, first game index
 TuneProgress = Callable[[int, int, float | None], None]  # done, total, best loss so far
-
-
-class TuneError(FieldcraftError):
-    """A ``--param`` or ``--target`` that cannot be tuned, said in one line."""
-
-
-# --- parameters -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Param:
-    """One rule to vary: a key path into the ruleset and the values it may take.
-
-    ``kind`` is ``"int"`` or ``"float"`` (a range ``low..high``, from the default's type) or
-    ``"choice"`` (a list of values, each of the default's shape).
-    """
-
-    key: str
-    path: tuple[str | int, ...]
-    kind: str
-    default: Any
-    low: float | None = None
-    high: float | None = None
-    choices: tuple[Any, ...] = ()
-
-    def suggest(self, trial: Any) -> Any:
-        """The trial's value for this rule (Optuna's suggest API)."""
-        if self.kind == "int":
-            return trial.suggest_int(self.key, int(self.low), int(self.high))
-        if self.kind == "float":
-            return trial.suggest_float(self.key, float(self.low), float(self.high))
-        index = trial.suggest_categorical(self.key, list(range(len(self.choices))))
-        return self.choices[index]
-
-    def distribution(self) -> Any:
-        """The Optuna distribution, to tell the sampler about the default's trial."""
-        import optuna
-
-        if self.kind == "int":
-            return optuna.distributions.IntDistribution(int(self.low), int(self.high))
-        if self.kind == "float":
-            return optuna.distributions.FloatDistribution(float(self.low), float(self.high))
-        return optuna.distributions.CategoricalDistribution(list(range(len(self.choices))))
-
-    def internal(self, value: Any) -> Any | None:
-        """``value`` as the sampler stores it (a choice's index), or None when it lies outside
-        the search space (then the default is not told to the sampler)."""
-        if self.kind == "choice":
-            for i, c in enumerate(self.choices):
-                if c == value and type(c) is type(value):
-                    return i
-            return None
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return None
-        return value if self.low <= value <= self.high else None
-
-
-def _split_path(key: str) -> tuple[str | int, ...]:
-    parts: list[str | int] = []
-    for part in key.split("."):
-        if part == "":
-            raise TuneError(f"--param key {key!r} has an empty part")
-        parts.append(int(part) if part.isdigit() else part)
-    return tuple(parts)
-
-
-def _lookup(ruleset: dict[str, Any], path: tuple[str | int, ...], key: str) -> Any:
-    node: Any = ruleset
-    for depth, part in enumerate(path):
-        where = ".".join(str(p) for p in path[:depth]) or "the ruleset"
-        if isinstance(node, dict) and isinstance(part, str):
-            if part not in node or (depth == 0 and part in FIXED_KEYS):
-                known = ", ".join(k for k in sorted(node) if depth or k not in FIXED_KEYS)
-                raise TuneError(f"--param {key}: no key {part!r} in {where}; known: {known}")
-            node = node[part]
-        elif isinstance(node, list) and isinstance(part, int):
-            if part >= len(node):
-                raise TuneError(f"--param {key}: {where} has {len(node)} entries (0-"
-                                f"{len(node) - 1}), not {part}")
-            node = node[part]
-        else:
-            kind = "a list (use an index)" if isinstance(node, list) else type(node).__name__
-            raise TuneError(f"--param {key}: {where} is {kind}, it has no {part!r}")
-    if isinstance(node, (dict, list)):
-        raise TuneError(f"--param {key} is a {type(node).__name__}: name one value inside it "
-                        "with a longer key path, e.g. roles.0.from")
-    return node
-
-
-def _number(text: str, key: str) -> float:
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
-        value = None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TuneError(f"--param {key}: {text!r} is not a number")
-    return value
-
-
-def parse_param(text: str, ruleset: dict[str, Any]) -> Param:
-    """Read ``key=low..high``, ``key=a,b,c`` or (for a true/false rule) ``key`` alone.
-
-    The kind comes from the default value at the key path in ``ruleset``: an int default gives
-    an integer range, a float default a float range; a list of values is a choice, each value
-    read as JSON and checked against the default's shape. Raises :class:`TuneError`.
-    """
-    key, sep, spec = text.partition("=")
-    key = key.strip()
-    if not key:
-        raise TuneError(f"--param expects key=low..high or key=a,b,c; got {text!r}")
-    path = _split_path(key)
-    default = _lookup(ruleset, path, key)
-    spec = spec.strip()
-    if not sep or not spec:
-        if isinstance(default, bool):
-            return Param(key, path, "choice", default, choices=(False, True))
-        raise TuneError(f"--param {key} needs values: {key}=low..high or {key}=a,b,c "
-                        f"(the default is {default!r})")
-    if ".." in spec:
-        lo_text, _, hi_text = spec.partition("..")
-        if isinstance(default, bool) or not isinstance(default, (int, float)):
-            raise TuneError(f"--param {key}: a range needs a number rule, but the default is "
-                            f"{default!r}; list the values instead ({key}=a,b,c)")
-        low, high = _number(lo_text.strip(), key), _number(hi_text.strip(), key)
-        if low >= high:
-            raise TuneError(f"--param {key}: the range {spec} is empty (low must be < high)")
-        if isinstance(default, int):
-            if not (float(low).is_integer() and float(high).is_integer()):
-                raise TuneError(f"--param {key} is an integer rule (default {default}): "
-                                f"give an integer range, not {spec}")
-            return Param(key, path, "int", default, int(low), int(high))
-        return Param(key, path, "float", default, float(low), float(high))
-    choices = []
-    for raw in spec.split(","):
-        raw = raw.strip()
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        try:
-            check_shape(default, value, key)
-        except RulesetError as exc:
-            raise TuneError(f"--param {key}: {exc}") from None
-        choices.append(value)
-    if len(choices) < 2:
-        raise TuneError(f"--param {key}: give at least two values (a=b,c) or a range low..high")
-    return Param(key, path, "choice", default, choices=tuple(choices))
-
-
-def apply_values(params: Sequence[Param], values: Values, base: dict[str, Any],
-                 defaults: dict[str, Any]) -> dict[str, Any]:
-    """Ruleset overrides for a trial: ``base`` (the fixed ``--set`` overrides) with each
-    param's value written at its key path. A nested value replaces its whole top-level entry
-    (a copy of it with that one value changed), since overrides work on top-level keys."""
-    overrides = copy.deepcopy(base)
-    for p in params:
-        top = p.path[0]
-        if len(p.path) == 1:
-            overrides[top] = values[p.key]
-            continue
-        entry = overrides.setdefault(top, copy.deepcopy(defaults[top]))
-        node = entry
-        for part in p.path[1:-1]:
-            node = node[part]
-        node[p.path[-1]] = values[p.key]
-    return overrides
-
-
-# --- targets --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Target:
-    """What the search minimises (its ``loss``, 0 at the target).
-
-    - ``balance``: the largest gap between the win rates of any two sides (1 − balance), at
-      each player count, averaged over the counts;
-    - ``side:LABEL=x``: how far side LABEL's win rate is from ``x``;
-    - ``duration=N``: how far the mean game length (decisions) is from ``N``.
-    """
-
-    kind: str
-    label: str | None = None
-    value: float | None = None
-
-    def __str__(self) -> str:
-        if self.kind == "balance":
-            return "balance"
-        if self.kind == "side":
-            return f"side:{self.label}={self.value:g}"
-        return f"duration={self.value:g}"
-
-    def loss(self, metrics: Measure) -> float:
-        """The loss of one trial's metrics (see :func:`game_metrics`)."""
-        counts = metrics["players"]
-        if self.kind == "balance":
-            return _mean(metrics["gap"][str(p)] for p in counts)
-        if self.kind == "side":
-            rates = [metrics["rates"][str(p)].get(self.label) for p in counts]
-            return _mean(abs(r - self.value) for r in rates if r is not None)
-        return _mean(abs(metrics["mean_length"][str(p)] - self.value) for p in counts)
-
-    def check(self, metrics: Measure) -> None:
-        """Fail if a side target names a side the game's rows never show."""
-        if self.kind != "side":
-            return
-        seen = sorted({lab for p in metrics["players"] for lab in metrics["rates"][str(p)]})
-        if self.label not in seen:
-            raise TuneError(f"--target {self}: no side {self.label!r} in this game; its sides "
-                            f"are {', '.join(seen) or '(none: the game has no side labels)'}")
-
-
-def _mean(xs: Any) -> float:
-    items = list(xs)
-    return sum(items) / len(items) if items else math.nan
-
-
-def parse_target(text: str) -> Target:
-    """Read ``balance``, ``side:LABEL=x`` (0 <= x <= 1) or ``duration=N`` (N > 0)."""
-    t = text.strip()
-    if t == "balance":
-        return Target("balance")
-    usage = "--target expects balance, side:LABEL=RATE (e.g. side:Yellow=0.2) or duration=N"
-    if t.startswith("side:"):
-        label, sep, raw = t[5:].partition("=")
-        if not sep or not label.strip():
-            raise TuneError(f"{usage}; got {text!r}")
-        try:
-            rate = float(raw)
-        except ValueError:
-            raise TuneError(f"--target {text}: {raw!r} is not a win rate like 0.2") from None
-        if not 0 <= rate <= 1:
-            raise TuneError(f"--target {text}: a win rate is between 0 and 1, not {rate:g}")
-        return Target("side", label.strip(), rate)
-    if t.startswith("duration="):
-        try:
-            n = float(t[len("duration="):])
-        except ValueError:
-            raise TuneError(f"--target {text}: the duration is a number of decisions, like "
-                            "duration=40") from None
-        if not n > 0:
-            raise TuneError(f"--target {text}: the duration must be > 0")
-        return Target("duration", value=n)
-    raise TuneError(f"{usage}; got {text!r}")
-
-
-def game_metrics(rows: list[dict[str, Any]], counts: Sequence[int]) -> Measure:
-    """Win rate per side, largest side gap and mean length per player count, from study rows
-    (sides are the seats' labels; a game without labels is measured by seats)."""
-    s = summarize(rows)
-    rates: dict[str, dict[str, float]] = {str(p): {} for p in counts}
-    for (p, label), r in s["labels"].items():
-        if r["games"]:
-            rates[str(p)][label] = r["rate"]
-    for (p, seat), r in s["seats"].items():
-        if not rates[str(p)] or all(k.startswith("seat ") for k in rates[str(p)]):
-            rates[str(p)][f"seat {seat}"] = r["rate"]
-    gap = {p: (max(v.values()) - min(v.values())) if len(v) > 1 else 0.0
-           for p, v in rates.items()}
-    lengths = {str(p): _mean(s["lengths"].get(p, [])) for p in counts}
-    return {"players": list(counts), "games": len(rows), "rates": rates, "gap": gap,
-            "mean_length": lengths}
 
 
 # --- running trials -------------------------------------------------------------------------
@@ -447,44 +194,6 @@ class _Evaluator:
 # --- the search -----------------------------------------------------------------------------
 
 
-def prepare(game: str, players: Sequence[int], params: Sequence[str | Param],
-            target: str | Target, overrides: dict[str, Any] | None = None,
-            agents: Sequence[str] = (), toy: bool = False
-            ) -> tuple[list[Param], Target, dict[str, Any]]:
-    """Check a tuning run's inputs before anything is played (the CLI calls it before its
-    progress bar): the ruleset and agents, each ``--param`` against the default rules, both
-    ends of every range (the game must accept them) and the target's syntax. Returns the
-    parsed params, the target and the resolved default ruleset. ``toy`` (an injected
-    objective) skips the checks that need a real game."""
-    counts = sorted(set(players))
-    base = dict(overrides or {})
-    if not params:
-        raise TuneError("give at least one --param to tune")
-    target = parse_target(target) if isinstance(target, str) else target
-    if not toy:
-        validate(game, counts, base, agents)
-        defaults = load_game(game, players=counts[0], **base).ruleset
-    elif any(isinstance(p, str) for p in params):  # a toy objective over a real game's rules
-        defaults = {**default_ruleset(game), **base}
-    else:
-        defaults = dict(base)
-    space = [p if isinstance(p, Param) else parse_param(p, defaults) for p in params]
-    keys = [p.key for p in space]
-    if len(set(keys)) != len(keys):
-        raise TuneError(f"--param names a rule twice: {', '.join(sorted(keys))}")
-    if not toy:
-        for p in space:  # both ends of every range must be rules the game accepts
-            ends = [p.low, p.high] if p.kind != "choice" else list(p.choices)
-            for v in ends:
-                value = int(v) if p.kind == "int" else v
-                try:
-                    validate(game, counts, apply_values([p], {p.key: value}, base, defaults))
-                except RulesetError as exc:
-                    raise TuneError(f"--param {p.key}={value!r} is not a valid rule: "
-                                    f"{exc}") from None
-    return space, target, defaults
-
-
 def tune(game: str, players: Sequence[int], params: Sequence[str | Param], target: str | Target,
          trials: int, out_dir: Path, *, games_per_trial: int = 200, agents: str | list[str] =
          "heuristic", seed: int = 0, overrides: dict[str, Any] | None = None,
@@ -502,11 +211,7 @@ def tune(game: str, players: Sequence[int], params: Sequence[str | Param], targe
     ``progress(done, total, best_loss)`` is called as evaluations finish. Returns the summary
     also written to ``tune.json``.
     """
-    try:
-        import optuna
-    except ImportError as exc:
-        raise FieldcraftError(
-            f"tune needs the study extra (pip install -e '.[study]'): {exc}") from None
+    optuna = _import_optuna()
     if trials < 1:
         raise TuneError("--trials must be at least 1")
     if games_per_trial < 1:
@@ -522,17 +227,88 @@ def tune(game: str, players: Sequence[int], params: Sequence[str | Param], targe
     out_dir.mkdir(parents=True, exist_ok=True)
     default_values = {p.key: p.default for p in space}
 
+    study = _new_study(optuna, seed, trials)
+    total = 1 + trials + min(top_k, trials) + (1 if reeval > 0 else 0)
+    record = _Recorder(target, total, progress)
+
+    def evaluator(count: int, ray: Any) -> _Evaluator:
+        return _Evaluator(game, counts, specs, seed, space, base, defaults, count, ray, objective)
+
+    def search(ev: _Evaluator) -> dict[str, Any]:
+        return _search(study, optuna, ev, space, target, trials, games_per_trial, reeval, top_k,
+                       default_values, record)
+
+    summary, backend = _on_backend(evaluator, search, workers, ray_address, objective is None)
+    if progress is not None:  # fewer distinct rulesets to re-play than planned
+        progress(total, total, record.best_loss)
+    best_values = summary["best"]["values"]
+    best_overrides = (apply_values(space, best_values, base, defaults) if objective is None
+                      else {**base, **best_values})
+    meta = {
+        "game": game, "players": counts, "agents": specs, "seed": seed, "target": str(target),
+        "trials": trials, "games_per_trial": games_per_trial, "reeval_games": reeval,
+        "top_k": top_k, "overrides": base, **backend,
+        "params": [{"key": p.key, "kind": p.kind, "default": p.default, "low": p.low,
+                    "high": p.high, "choices": list(p.choices)} for p in space],
+        **summary, "best_overrides": best_overrides,
+    }
+    _write_files(out_dir, meta, record.rows, space)
+    return meta
+
+
+def _import_optuna() -> Any:
+    try:
+        import optuna
+    except ImportError as exc:
+        raise FieldcraftError(
+            f"tune needs the study extra (pip install -e '.[study]'): {exc}") from None
+    return optuna
+
+
+def _new_study(optuna: Any, seed: int, trials: int) -> Any:
+    """TPE with a constant liar (several trials may be in flight), seeded."""
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     sampler = optuna.samplers.TPESampler(seed=seed, constant_liar=True,
                                          n_startup_trials=min(10, max(2, trials // 4)))
-    study = optuna.create_study(direction="minimize", sampler=sampler)
-    records: list[dict[str, Any]] = []
-    total = 1 + trials + min(top_k, trials) + (1 if reeval > 0 else 0)
-    best_loss: float | None = None
+    return optuna.create_study(direction="minimize", sampler=sampler)
 
-    def record(phase: str, number: int | None, values: Values, result: Measure | str,
-               seconds: float) -> float | None:
-        nonlocal best_loss
+
+def _on_backend(evaluator: Callable[[int, Any], _Evaluator],
+                search: Callable[[_Evaluator], dict[str, Any]], workers: int,
+                ray_address: str | None, games: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``search`` run with an evaluator on Ray at ``ray_address`` (``workers`` tasks at once,
+    or one per CPU of the cluster) or on ``workers`` local processes: its summary, and the
+    backend as ``tune.json`` records it. ``games``: real games are played (not an injected
+    objective), so Ray must be installed."""
+    if ray_address is not None:
+        if games:
+            require_ray()
+        with ray_cluster(ray_address, workers if workers > 1 else None) as (ray, cpus):
+            backend = {"backend": "ray", "ray_address": ray_address, "ray_cpus": cpus}
+            return search(evaluator(workers if workers > 1 else cpus, ray)), backend
+    ev = evaluator(workers, None)
+    backend = {"backend": "local", "workers": workers}
+    try:
+        return search(ev), backend
+    finally:
+        ev.close()
+
+
+class _Recorder:
+    """Each evaluation's row (``trials.csv``/``trials.json``) and its loss for ``target``,
+    with the best search loss so far told to ``progress`` (done, total, best)."""
+
+    def __init__(self, target: Target, total: int, progress: TuneProgress | None) -> None:
+        self.target = target
+        self.total = total
+        self.progress = progress
+        self.rows: list[dict[str, Any]] = []
+        self.best_loss: float | None = None
+
+    def __call__(self, phase: str, number: int | None, values: Values, result: Measure | str,
+                 seconds: float) -> float | None:
+        """Record one evaluation; its loss, or None if it failed or has no value."""
+        target = self.target
         row: dict[str, Any] = {"phase": phase, "trial": number, "values": dict(values),
                                "seconds": round(seconds, 3)}
         loss = None
@@ -547,140 +323,26 @@ def tune(game: str, players: Sequence[int], params: Sequence[str | Param], targe
             else:
                 row.update(state="ok", loss=loss, metrics=result)
             if phase == "search" and loss is not None:
-                best_loss = loss if best_loss is None else min(best_loss, loss)
-        records.append(row)
-        if progress is not None:
-            progress(len(records), total, best_loss)
+                self.best_loss = loss if self.best_loss is None else min(self.best_loss, loss)
+        self.rows.append(row)
+        if self.progress is not None:
+            self.progress(len(self.rows), self.total, self.best_loss)
         return loss
-
-    if ray_address is not None:
-        if objective is None:
-            require_ray()
-        with ray_cluster(ray_address, workers if workers > 1 else None) as (ray, cpus):
-            ev = _Evaluator(game, counts, specs, seed, space, base, defaults,
-                            workers if workers > 1 else cpus, ray, objective)
-            backend = {"backend": "ray", "ray_address": ray_address, "ray_cpus": cpus}
-            summary = _search(study, optuna, ev, space, target, trials, games_per_trial, reeval,
-                              top_k, default_values, record, records)
-    else:
-        ev = _Evaluator(game, counts, specs, seed, space, base, defaults, workers, None,
-                        objective)
-        backend = {"backend": "local", "workers": workers}
-        try:
-            summary = _search(study, optuna, ev, space, target, trials, games_per_trial,
-                              reeval, top_k, default_values, record, records)
-        finally:
-            ev.close()
-    if progress is not None:
-        progress(total, total, best_loss)  # fewer distinct rulesets to re-play than planned
-    best_values = summary["best"]["values"]
-    best_overrides = (apply_values(space, best_values, base, defaults) if objective is None
-                      else {**base, **best_values})
-    meta = {
-        "game": game, "players": counts, "agents": specs, "seed": seed, "target": str(target),
-        "trials": trials, "games_per_trial": games_per_trial, "reeval_games": reeval,
-        "top_k": top_k, "overrides": base, **backend,
-        "params": [{"key": p.key, "kind": p.kind, "default": p.default, "low": p.low,
-                    "high": p.high, "choices": list(p.choices)} for p in space],
-        **summary, "best_overrides": best_overrides,
-    }
-    (out_dir / BEST).write_text(json.dumps(best_overrides, indent=2, sort_keys=True) + "\n",
-                                encoding="utf-8")
-    (out_dir / TUNE).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n",
-                                encoding="utf-8")
-    _write_trials(records, space, out_dir)
-    _chart(records, meta, out_dir / CHART)
-    return meta
 
 
 def _search(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param], target: Target,
             trials: int, games: int, reeval: int, top_k: int, default_values: Values,
-            record: Callable[..., float | None], records: list[dict[str, Any]]
-            ) -> dict[str, Any]:
+            record: _Recorder) -> dict[str, Any]:
     """The default first, then ``trials`` TPE trials (several in flight when the evaluator
     has workers to fill), then the re-evaluation of the top ``k`` and the default."""
     clock = [time.perf_counter()]
-    ev.submit("default", default_values, games, 0)
-    ((_, _, result, seconds),) = ev.collect()
-    if isinstance(result, str):
-        raise TuneError(f"the default ruleset could not be played: {result}")
-    if "loss" not in result:
-        target.check(result)
-    base_loss = record("default", None, default_values, result, seconds)
-    internal = {p.key: p.internal(p.default) for p in space}
-    if all(v is not None for v in internal.values()) and base_loss is not None:
-        study.add_trial(optuna.trial.create_trial(
-            params=internal, distributions={p.key: p.distribution() for p in space},
-            value=base_loss, user_attrs={"default": True}))
-
+    base_loss = _play_default(study, optuna, ev, space, target, games, default_values, record)
     clock.append(time.perf_counter())
-    # Enough trials in flight to keep every worker busy between one trial's end and the next.
-    chunks = max(1, min(ev.workers, games // _MIN_CHUNK)) * len(ev.counts)
-    in_flight = 1 if ev.pool is None and ev.remote is None else \
-        math.ceil(ev.workers / chunks) + 1
-    asked = 0
-    live: dict[int, Any] = {}
-    interrupted = False
-    try:
-        while asked < trials or live:
-            while asked < trials and len(live) < in_flight:
-                trial = study.ask()
-                values = {p.key: p.suggest(trial) for p in space}
-                live[trial.number] = trial
-                asked += 1
-                ev.submit(trial.number, values, games, 0)
-            for number, values, result, seconds in ev.collect():
-                trial = live.pop(number)
-                loss = record("search", number, values, result, seconds)
-                if loss is None or math.isnan(loss):
-                    study.tell(trial, state=optuna.trial.TrialState.FAIL)
-                else:
-                    study.tell(trial, loss)
-    except KeyboardInterrupt:
-        # Ctrl-C: keep the finished trials, skip the re-play, and write what there is.
-        interrupted = True
+    interrupted = not _run_trials(study, optuna, ev, space, trials, games, record)
+    if interrupted:  # Ctrl-C: keep the finished trials, skip the re-play, write what there is
         reeval = 0
-
     clock.append(time.perf_counter())
-    # Re-evaluate: the top k distinct rulesets of the search, and the default, on fresh deals.
-    # Trials that played the same deals to the very same results are one ruleset in effect
-    # (e.g. a card added only from 7 players, in a study of 3-6): one of them is re-played, the
-    # one that changes the fewest rules from the default, so the others' places go to rivals.
-    def changed(values: Values) -> int:
-        return sum(values[k] != v for k, v in default_values.items())
-
-    seen: dict[str, dict[str, Any]] = {}
-    ok = [r for r in records if r["phase"] == "search" and r["loss"] is not None
-          and not math.isnan(r["loss"])]
-    for r in sorted(ok, key=lambda r: (r["loss"], changed(r["values"]), r["trial"])):
-        same = {k: v for k, v in r["metrics"].items() if k != "seconds"} \
-            if "loss" not in r["metrics"] else r["values"]
-        seen.setdefault(json.dumps(same, sort_keys=True), r)
-    top = list(seen.values())[:top_k]
-    candidates = [("default", default_values, base_loss)] + [
-        (r["trial"], r["values"], r["loss"]) for r in top]
-    table = []
-    if reeval > 0:
-        search_loss = {}
-        for key, values, loss in candidates:
-            search_loss[str(key)] = loss
-            ev.submit(("reeval", key), values, reeval, games)
-        results = []
-        while len(results) < len(candidates):
-            results += ev.collect()
-        for (_, key), values, result, seconds in results:
-            loss = record("re-eval", None if key == "default" else key, values, result, seconds)
-            table.append({"trial": key, "values": values, "search_loss": search_loss[str(key)],
-                          "reeval_loss": loss,
-                          "metrics": None if isinstance(result, str) else result})
-        order = {str(k): i for i, (k, _, _) in enumerate(candidates)}
-        table.sort(key=lambda t: order[str(t["trial"])])
-        ranked = [t for t in table if t["reeval_loss"] is not None]
-        best = min(ranked, key=lambda t: t["reeval_loss"]) if ranked else table[0]
-    else:
-        best = min(({"trial": k, "values": v, "search_loss": s, "reeval_loss": None}
-                    for k, v, s in candidates),
-                   key=lambda t: math.inf if t["search_loss"] is None else t["search_loss"])
+    best, table = _reevaluate(ev, record, default_values, base_loss, top_k, reeval, games)
     clock.append(time.perf_counter())
     default_row = next((t for t in table if t["trial"] == "default"), None)
     return {
@@ -699,7 +361,119 @@ def _search(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param], tar
     }
 
 
+def _play_default(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param],
+                  target: Target, games: int, default_values: Values, record: _Recorder
+                  ) -> float | None:
+    """Play the default rules on the search's deals and tell the sampler its loss (when the
+    default lies inside the search space); returns that loss."""
+    ev.submit("default", default_values, games, 0)
+    ((_, _, result, seconds),) = ev.collect()
+    if isinstance(result, str):
+        raise TuneError(f"the default ruleset could not be played: {result}")
+    if "loss" not in result:
+        target.check(result)
+    base_loss = record("default", None, default_values, result, seconds)
+    internal = {p.key: p.internal(p.default) for p in space}
+    if all(v is not None for v in internal.values()) and base_loss is not None:
+        study.add_trial(optuna.trial.create_trial(
+            params=internal, distributions={p.key: p.distribution() for p in space},
+            value=base_loss, user_attrs={"default": True}))
+    return base_loss
+
+
+def _run_trials(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param], trials: int,
+                games: int, record: _Recorder) -> bool:
+    """The TPE trials, several in flight when the evaluator has workers to fill; False if
+    Ctrl-C cut them short (the finished ones are kept)."""
+    # Enough trials in flight to keep every worker busy between one trial's end and the next.
+    chunks = max(1, min(ev.workers, games // _MIN_CHUNK)) * len(ev.counts)
+    in_flight = 1 if ev.pool is None and ev.remote is None else \
+        math.ceil(ev.workers / chunks) + 1
+    asked = 0
+    live: dict[int, Any] = {}
+    try:
+        while asked < trials or live:
+            while asked < trials and len(live) < in_flight:
+                trial = study.ask()
+                values = {p.key: p.suggest(trial) for p in space}
+                live[trial.number] = trial
+                asked += 1
+                ev.submit(trial.number, values, games, 0)
+            for number, values, result, seconds in ev.collect():
+                trial = live.pop(number)
+                loss = record("search", number, values, result, seconds)
+                if loss is None or math.isnan(loss):
+                    study.tell(trial, state=optuna.trial.TrialState.FAIL)
+                else:
+                    study.tell(trial, loss)
+    except KeyboardInterrupt:
+        return False
+    return True
+
+
+def _reevaluate(ev: _Evaluator, record: _Recorder, default_values: Values,
+                base_loss: float | None, top_k: int, reeval: int, games: int
+                ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Re-play the top ``top_k`` distinct rulesets of the search and the default on fresh
+    deals (``reeval`` games each, after the search's ``games``): the best and the table.
+    Without a re-play the best is the lowest search loss."""
+    candidates = [("default", default_values, base_loss)] + [
+        (r["trial"], r["values"], r["loss"]) for r in _top(record.rows, default_values, top_k)]
+    table = []
+    if reeval <= 0:
+        best = min(({"trial": k, "values": v, "search_loss": s, "reeval_loss": None}
+                    for k, v, s in candidates),
+                   key=lambda t: math.inf if t["search_loss"] is None else t["search_loss"])
+        return best, table
+    search_loss = {}
+    for key, values, loss in candidates:
+        search_loss[str(key)] = loss
+        ev.submit(("reeval", key), values, reeval, games)
+    results = []
+    while len(results) < len(candidates):
+        results += ev.collect()
+    for (_, key), values, result, seconds in results:
+        loss = record("re-eval", None if key == "default" else key, values, result, seconds)
+        table.append({"trial": key, "values": values, "search_loss": search_loss[str(key)],
+                      "reeval_loss": loss,
+                      "metrics": None if isinstance(result, str) else result})
+    order = {str(k): i for i, (k, _, _) in enumerate(candidates)}
+    table.sort(key=lambda t: order[str(t["trial"])])
+    ranked = [t for t in table if t["reeval_loss"] is not None]
+    return (min(ranked, key=lambda t: t["reeval_loss"]) if ranked else table[0]), table
+
+
+def _top(records: list[dict[str, Any]], default_values: Values, top_k: int
+         ) -> list[dict[str, Any]]:
+    """The ``top_k`` best distinct search trials. Trials that played the same deals to the very
+    same results are one ruleset in effect (e.g. a card added only from 7 players, in a study
+    of 3-6): one of them is re-played, the one that changes the fewest rules from the default,
+    so the others' places go to rivals."""
+    def changed(values: Values) -> int:
+        return sum(values[k] != v for k, v in default_values.items())
+
+    seen: dict[str, dict[str, Any]] = {}
+    ok = [r for r in records if r["phase"] == "search" and r["loss"] is not None
+          and not math.isnan(r["loss"])]
+    for r in sorted(ok, key=lambda r: (r["loss"], changed(r["values"]), r["trial"])):
+        same = {k: v for k, v in r["metrics"].items() if k != "seconds"} \
+            if "loss" not in r["metrics"] else r["values"]
+        seen.setdefault(json.dumps(same, sort_keys=True), r)
+    return list(seen.values())[:top_k]
+
+
 # --- files ----------------------------------------------------------------------------------
+
+
+def _write_files(out_dir: Path, meta: dict[str, Any], records: list[dict[str, Any]],
+                 space: Sequence[Param]) -> None:
+    """``best.json``, ``tune.json``, ``trials.csv``/``trials.json`` and the chart."""
+    (out_dir / BEST).write_text(json.dumps(meta["best_overrides"], indent=2, sort_keys=True)
+                                + "\n", encoding="utf-8")
+    (out_dir / TUNE).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n",
+                                encoding="utf-8")
+    _write_trials(records, space, out_dir)
+    _chart(records, meta, out_dir / CHART)
 
 
 def _write_trials(records: list[dict[str, Any]], space: Sequence[Param], out_dir: Path) -> None:

@@ -70,7 +70,7 @@ def run_tune(args: argparse.Namespace, players: list[int], overrides: dict[str, 
 
     from fieldcraft.agents.specs import split_agents
     from fieldcraft.sim.study import require_ray
-    from fieldcraft.sim.tune import BEST, CHART, TRIALS_CSV, TUNE, prepare, tune
+    from fieldcraft.sim.tune import prepare, tune
 
     agents = split_agents(args.agents)
     # Bad --param, --target or --set input fails here, in one line, before the progress bar.
@@ -102,9 +102,16 @@ def run_tune(args: argparse.Namespace, players: list[int], overrides: dict[str, 
                     seed=args.seed, overrides=overrides, workers=args.workers,
                     ray_address=args.ray, top_k=args.top_k, reeval_games=args.reeval_games,
                     progress=on_progress)
-    seconds = time.perf_counter() - started
+    return _print_result(console, meta, args.trials, time.perf_counter() - started, out)
+
+
+def _print_result(console: Any, meta: dict[str, Any], trials: int, seconds: float,
+                  out: Path) -> int:
+    """What the run found, and the files it wrote; the exit status (130: interrupted)."""
+    from fieldcraft.sim.tune import BEST, CHART, TRIALS_CSV, TUNE
+
     best, default = meta["best"], meta["default"]
-    console.print(f"target {meta['target']}: {args.trials} trials in {seconds:.1f} s")
+    console.print(f"target {meta['target']}: {trials} trials in {seconds:.1f} s")
     if meta["reeval_games"] and None not in (best["reeval_loss"], default["reeval_loss"]):
         console.print(f"re-played on {meta['reeval_games']} fresh games per count: default "
                       f"loss {default['reeval_loss']:.4f}, best loss {best['reeval_loss']:.4f}")

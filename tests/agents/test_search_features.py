@@ -332,7 +332,7 @@ def test_parallel_search_sums_the_root_counts_of_each_process_tree(game, players
     own share, as a lone search of that share sizes it."""
     import os
 
-    from fieldcraft.agents.ismcts import _SHARE_OPTIONS, _search_share
+    from fieldcraft.agents.ismcts_workers import _SHARE_OPTIONS, _search_share
 
     state = decision_positions(game, players, 3)[position]
     view = View(state, state.current_player())
@@ -364,7 +364,7 @@ def test_parallel_search_helpers_copy_every_search_setting():
     """A setting missing from what the helpers copy would make their trees differ silently."""
     import inspect
 
-    from fieldcraft.agents.ismcts import _SHARE_OPTIONS
+    from fieldcraft.agents.ismcts_workers import _SHARE_OPTIONS
 
     own = {"self", "iterations", "time", "seed", "reuse", "workers"}
     assert set(_SHARE_OPTIONS) == set(inspect.signature(ISMCTSAgent).parameters) - own
@@ -404,12 +404,12 @@ def test_parallel_search_survives_a_helper_process_that_dies():
     import signal
     import warnings
 
-    from fieldcraft.agents import ismcts
+    from fieldcraft.agents import ismcts_workers
 
     state = decision_positions("against-the-current", 2, 1)[0]
     view = View(state, state.current_player())
     ISMCTSAgent(iterations=40, seed=1, workers=2).search(view)
-    pool = ismcts._pool[0]
+    pool = ismcts_workers._pool[0]
     for pid in list(pool._processes):
         os.kill(pid, signal.SIGKILL)
     with warnings.catch_warnings():
@@ -417,7 +417,7 @@ def test_parallel_search_survives_a_helper_process_that_dies():
         assert sum(ISMCTSAgent(iterations=40, seed=1, workers=2).search(view).n) >= 20
     agent = ISMCTSAgent(iterations=40, seed=1, workers=2)
     assert sum(agent.search(view).n) == 40 and len(agent.last_shares) == 2
-    assert ismcts._pool[0] is not pool
+    assert ismcts_workers._pool[0] is not pool
 
 
 def test_a_study_of_parallel_search_bots_finishes(tmp_path):

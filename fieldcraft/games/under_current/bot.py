@@ -19,6 +19,7 @@ narrowed down for each position, and the row cards it can see.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from .constants import FACTIONS
@@ -128,23 +129,12 @@ def choose(view: Any, rng: random.Random) -> int:
     g = r.g
     legal = view.legal_actions()
     phase = r.obs["phase"]
-    n = g.num_players
 
     def jitter() -> float:  # breaks ties at random so equal options do not favour low seats
         return rng.random() * 1e-3
 
     if phase == "pass":
-        best, best_value = legal[0], -1e9
-        for action in legal:
-            card, target = divmod(action - g.A_PASS, n)
-            name = g.card_names[card]
-            share = r.share(target, _colour(name)) if _colour(name) in FACTIONS else 0.0
-            p_file = 0.2 + 0.6 * share
-            value = p_file * r.colour_value(_colour(name)) \
-                + (1 - p_file) * r.effect_value(_effect(name)) + jitter()
-            if value > best_value:
-                best, best_value = action, value
-        return best
+        return _pass_choice(r, legal, jitter)
 
     if phase == "receive":
         card = r.obs["pending"]["card"]
@@ -157,24 +147,7 @@ def choose(view: Any, rng: random.Random) -> int:
         return g.A_FILE if file_value >= use_value else g.A_USE
 
     if phase == "target":
-        effect = r.obs["pending"]["effect"]
-        seats = [a for a in legal if a < g.A_RESERVE]
-        if effect in ("SPY", "SCAN"):  # learn most where least is known
-            return max(seats, key=lambda a: len(r.obs["roles"][a - g.A_TARGET]) + jitter())
-        if effect == "FLIP":
-            current = r.winner(r.counts)
-            if current != r.faction:
-                for a in seats:
-                    if r.factions_at(a - g.A_TARGET) == {current}:
-                        return a
-            reserves = [a for a in legal if a >= g.A_RESERVE]
-            if reserves and current != r.faction:
-                return reserves[0]
-            # keep what we have as far as possible: flip with a seat known to share our faction
-            for a in seats:
-                if r.factions_at(a - g.A_TARGET) == {r.faction}:
-                    return a
-        return legal[int(rng.random() * len(legal))]
+        return _target_choice(r, legal, rng, jitter)
 
     if phase in ("swap_own", "swap_theirs", "drop"):
         def worth(a: int) -> float:
@@ -207,4 +180,46 @@ def choose(view: Any, rng: random.Random) -> int:
             return (wanted in roles) / len(roles) + jitter()
         return max(legal, key=chance)
 
+    return legal[int(rng.random() * len(legal))]
+
+
+def _pass_choice(r: _Reader, legal: list[int], jitter: Callable[[], float]) -> int:
+    """The pass worth most: filed (more likely the more the receiver shares the card's colour)
+    its colour counts for us, used its effect does."""
+    g = r.g
+    best, best_value = legal[0], -1e9
+    for action in legal:
+        card, target = divmod(action - g.A_PASS, g.num_players)
+        name = g.card_names[card]
+        share = r.share(target, _colour(name)) if _colour(name) in FACTIONS else 0.0
+        p_file = 0.2 + 0.6 * share
+        value = p_file * r.colour_value(_colour(name)) \
+            + (1 - p_file) * r.effect_value(_effect(name)) + jitter()
+        if value > best_value:
+            best, best_value = action, value
+    return best
+
+
+def _target_choice(r: _Reader, legal: list[int], rng: random.Random,
+                   jitter: Callable[[], float]) -> int:
+    """Whom SPY or SCAN learns most about, whom FLIP takes the winning faction from (or keeps
+    ours with); otherwise a random seat."""
+    g = r.g
+    effect = r.obs["pending"]["effect"]
+    seats = [a for a in legal if a < g.A_RESERVE]
+    if effect in ("SPY", "SCAN"):  # learn most where least is known
+        return max(seats, key=lambda a: len(r.obs["roles"][a - g.A_TARGET]) + jitter())
+    if effect == "FLIP":
+        current = r.winner(r.counts)
+        if current != r.faction:
+            for a in seats:
+                if r.factions_at(a - g.A_TARGET) == {current}:
+                    return a
+        reserves = [a for a in legal if a >= g.A_RESERVE]
+        if reserves and current != r.faction:
+            return reserves[0]
+        # keep what we have as far as possible: flip with a seat known to share our faction
+        for a in seats:
+            if r.factions_at(a - g.A_TARGET) == {r.faction}:
+                return a
     return legal[int(rng.random() * len(legal))]

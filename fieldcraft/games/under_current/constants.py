@@ -44,3 +44,21 @@ IS_CHANCE = tuple(phase in CHANCE_PHASES for phase in range(len(PHASE_NAMES)))
 """``IS_CHANCE[phase]``: one index instead of a set lookup in the hottest test of a playout."""
 DECK_PHASES = frozenset({DEAL_CARDS, DRAW, SNATCH_DRAW})
 """Chance phases whose outcomes are the cards left in the draw pile."""
+
+# What the knowledge step (``TurnRules._learn``) is told: each event shows some seats a card or a
+# role, or shows everyone something about a role (see ``rules.py`` for the ``known`` bitmasks and
+# role masks they update). Never stored, so their numbers may change.
+(
+    FILED,
+    ROW_TAKEN,
+    PEEKED,
+    SCANNED,
+    SPIED,
+    FLIPPED,
+    RETIRED,
+    ROLES_DEALT,
+    ROW_REVEALED,
+    INFORMER_CHECKED,
+    GREENS_REVEALED,
+    ROLES_REVEALED,
+) = range(12)

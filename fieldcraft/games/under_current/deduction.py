@@ -21,7 +21,8 @@ from typing import Any
 from fieldcraft.core.deduction import Belief, GameDeduction, Secret
 
 from .constants import DEAL_ROLES, OVER
-from .rules import UnderCurrentGame, UnderCurrentState
+from .game import UnderCurrentGame
+from .rules import UnderCurrentState
 from .view import deduce
 
 CACHE = 10_000

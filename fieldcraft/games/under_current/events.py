@@ -176,30 +176,51 @@ def event(state: UnderCurrentState, action: int, seat: int | None) -> Event | No
         key = "use_void" if _comes_to_nothing(state, effect) else "use"
         return _event(key, seat=r, card=card, effect=EFFECTS[effect], **{"from": a})
     if phase == TARGET:
-        effect = state.effect
-        if action >= g.A_RESERVE:
-            slot = action - g.A_RESERVE
-            if seat == a:
-                return _event("flip_reserve_got", seat=a, reserve=slot,
-                              got=g.role_names[state.roles[n + slot]])
-            return _event("flip_reserve", seat=a, reserve=slot)
-        t = action - g.A_TARGET
-        if effect == SCAN:
-            if seat == a:
-                cards = sorted(names[c] for c in state.hands[t])
-                return _event("scan", seat=a, target=t, cards=cards)
-            return _event("scan_you" if seat == t else "scan_hidden", seat=a, target=t)
-        if effect == SPY:
-            if seat == a:
-                return _event("spy", seat=a, target=t, role=g.role_names[state.roles[t]])
-            return _event("spy_you" if seat == t else "spy_hidden", seat=a, target=t)
-        if effect == FLIP:
-            if seat == a:
-                return _event("flip_got", seat=a, target=t, got=g.role_names[state.roles[t]])
-            if seat == t:
-                return _event("flip_got", seat=a, target=t, got=g.role_names[state.roles[a]])
-            return _event("flip", seat=a, target=t)
-        return _event("swap_target" if effect == SWAP else "snatch_target", seat=a, target=t)
+        return _target_event(state, action, seat)
+    return _choice_event(state, action, seat)
+
+
+def _target_event(state: UnderCurrentState, action: int, seat: int | None) -> Event:
+    """A seat (or, for FLIP, a reserve slot) named for the used card's effect: what the SCAN,
+    SPY or FLIP showed to whom."""
+    g = state.game
+    n = g.num_players
+    a = state.active
+    names = g.card_names
+    effect = state.effect
+    if action >= g.A_RESERVE:
+        slot = action - g.A_RESERVE
+        if seat == a:
+            return _event("flip_reserve_got", seat=a, reserve=slot,
+                          got=g.role_names[state.roles[n + slot]])
+        return _event("flip_reserve", seat=a, reserve=slot)
+    t = action - g.A_TARGET
+    if effect == SCAN:
+        if seat == a:
+            cards = sorted(names[c] for c in state.hands[t])
+            return _event("scan", seat=a, target=t, cards=cards)
+        return _event("scan_you" if seat == t else "scan_hidden", seat=a, target=t)
+    if effect == SPY:
+        if seat == a:
+            return _event("spy", seat=a, target=t, role=g.role_names[state.roles[t]])
+        return _event("spy_you" if seat == t else "spy_hidden", seat=a, target=t)
+    if effect == FLIP:
+        if seat == a:
+            return _event("flip_got", seat=a, target=t, got=g.role_names[state.roles[t]])
+        if seat == t:
+            return _event("flip_got", seat=a, target=t, got=g.role_names[state.roles[a]])
+        return _event("flip", seat=a, target=t)
+    return _event("swap_target" if effect == SWAP else "snatch_target", seat=a, target=t)
+
+
+def _choice_event(state: UnderCurrentState, action: int, seat: int | None) -> Event | None:
+    """The choices an effect asks for after its target (SWAP's cards, DROP's card, SNATCH's
+    random pick, a row card, a RETIRE guess) and the Green declarations."""
+    g = state.game
+    n = g.num_players
+    phase = state.phase
+    a = state.active
+    names = g.card_names
     if phase == SWAP_OWN:
         if seat == a:
             return _event("swap_offer", seat=a, target=state.target,

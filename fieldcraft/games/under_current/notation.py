@@ -67,7 +67,8 @@ from .constants import (
     SWAP_THEIRS,
     TARGET,
 )
-from .rules import UnderCurrentGame, UnderCurrentState
+from .game import UnderCurrentGame
+from .rules import UnderCurrentState
 
 _TARGET_VERBS = {SCAN: "scan", SPY: "spy on", FLIP: "flip with", SWAP: "swap with",
                  SNATCH: "snatch from"}
@@ -145,27 +146,7 @@ class UnderCurrentNotation(Notation):
             raise MalformedActionError(f"cannot read {text!r} as an Under Current action")
         kind = m.lastgroup
         n = g.num_players
-
-        def seat(value: str) -> int:
-            number = int(value)
-            if not 0 <= number < n:
-                raise MalformedActionError(f"no seat {number} in a {n}-player game")
-            return number
-
-        def card(value: str) -> int:
-            if value not in self._card_lookup:
-                raise MalformedActionError(f"no card named {value!r} in this game")
-            return self._card_lookup[value]
-
-        def position(value: str) -> int:
-            where, number = value.split()
-            if where == "seat":
-                return seat(number)
-            r = int(number)
-            if not 0 <= r < g.num_reserve:
-                raise MalformedActionError(f"no reserve {r} (there are {g.num_reserve})")
-            return n + r
-
+        seat, card, position = self._seat, self._card, self._position
         if kind == "pass":
             return g.A_PASS + card(m["pcard"]) * n + seat(m["pseat"])
         if kind == "file":
@@ -198,6 +179,29 @@ class UnderCurrentNotation(Notation):
         if kind == "start":
             return g.A_START + seat(m["sseat"])
         return g.A_SNATCH + card(m["scard"])
+
+    def _seat(self, value: str) -> int:
+        number = int(value)
+        n = self.game.num_players
+        if not 0 <= number < n:
+            raise MalformedActionError(f"no seat {number} in a {n}-player game")
+        return number
+
+    def _card(self, value: str) -> int:
+        if value not in self._card_lookup:
+            raise MalformedActionError(f"no card named {value!r} in this game")
+        return self._card_lookup[value]
+
+    def _position(self, value: str) -> int:
+        """``seat N`` or ``reserve N`` as a role position (seats, then the reserve)."""
+        g = self.game
+        where, number = value.split()
+        if where == "seat":
+            return self._seat(number)
+        r = int(number)
+        if not 0 <= r < g.num_reserve:
+            raise MalformedActionError(f"no reserve {r} (there are {g.num_reserve})")
+        return g.num_players + r
 
     def choice(self, state: UnderCurrentState, action: int) -> tuple[str, dict[str, Any]]:
         g = self.game
@@ -290,6 +294,18 @@ class UnderCurrentNotation(Notation):
                 return f"{you(r)} file{'' if r == seat else 's'} {what} face down"
             used = g.card_names[state.pending]
             return f"{you(r)} let{'' if r == seat else 's'} {you(a)} use {used}"
+        return self._describe_effect(state, action, seat)
+
+    def _describe_effect(self, state: UnderCurrentState, action: int,
+                         seat: int | None) -> str | None:
+        """The log line of an effect's choices (``describe_action`` for those phases)."""
+        g = self.game
+        phase = state.phase
+        a = state.active
+
+        def you(s: int) -> str:
+            return "you" if s == seat else f"seat {s}"
+
         if phase == SNATCH_PICK:
             t = state.target
             if t == seat:

@@ -64,7 +64,7 @@ def render(obs: dict[str, Any], text: Text | None = None) -> str:
     text = text or _english()
 
     def say(key: str, **params: Any) -> str:
-        return escape(text.format(text.lookup(key), params))
+        return _say(text, key, **params)
 
     def seat_name(s: int) -> str:
         return escape(text.seat(s))
@@ -86,6 +86,36 @@ def render(obs: dict[str, Any], text: Text | None = None) -> str:
                                           else say("ui.final_round", n=left)) + "[/]")
     lines.append(" · ".join(status))
     lines.append("")
+
+    lines += _table_lines(obs, text)
+    lines += _seat_lines(obs, text)
+    if obs["hand"] is not None:
+        lines.append("")
+        hand = sep.join(card(c, text) for c in obs["hand"]) or say("ui.hand_empty")
+        lines.append(f"[bold]{say('ui.hand')}[/]: {hand}")
+    for d in obs["declarations"]:
+        lines.append(say("ui.declaration", seat=text.seat(d["seat"]),
+                         red=_place(d["red_informer"], text),
+                         blue=_place(d["blue_informer"], text) if d["blue_informer"] else "—"))
+    if obs["phase"] == "over":
+        lines.append("")
+        lines.append(f"[bold]{say('ui.final_roles')}[/]: " + sep.join(
+            f"{seat_name(s)}: {role(obs['roles'][s][0], text)}" for s in range(players)))
+    return "\n".join(lines)
+
+
+def _say(text: Text, key: str, **params: Any) -> str:
+    return escape(text.format(text.lookup(key), params))
+
+
+def _table_lines(obs: dict[str, Any], text: Text) -> list[str]:
+    """The row, the card being passed or used, and the used and removed piles."""
+    seat = obs["seat"]
+    sep = text.messages.get("_sep", ", ")
+    lines: list[str] = []
+
+    def say(key: str, **params: Any) -> str:
+        return _say(text, key, **params)
 
     lines.append(f"[bold]{escape(text.lookup('row'))}[/]")
     row = obs["row"]
@@ -118,6 +148,20 @@ def render(obs: dict[str, Any], text: Text | None = None) -> str:
         lines.append(say("ui.removed") + ": " + sep.join(card(c, text) for c in obs["removed"]))
     lines.append("")
 
+    return lines
+
+
+def _seat_lines(obs: dict[str, Any], text: Text) -> list[str]:
+    """Each seat (hand size, what its role may be, the cards of it we know, whose turn), the
+    reserve slots, and what an Eye holder saw."""
+    seat = obs["seat"]
+    players = obs["players"]
+    sep = text.messages.get("_sep", ", ")
+    lines: list[str] = []
+
+    def say(key: str, **params: Any) -> str:
+        return _say(text, key, **params)
+
     for s in range(players):
         marks = []
         if s == obs["active"]:
@@ -135,7 +179,7 @@ def render(obs: dict[str, Any], text: Text | None = None) -> str:
         known = obs["known_hands"].get(str(s), [])
         if known:
             bits.append(say("ui.you_know") + " " + sep.join(card(c, text) for c in known))
-        lines.append(f"  [bold]{seat_name(s)}[/]: " + " · ".join(bits)
+        lines.append(f"  [bold]{escape(text.seat(s))}[/]: " + " · ".join(bits)
                      + (" " + " ".join(marks) if marks else ""))
     for r, candidates in enumerate(obs["roles"][players:]):
         hint = _roles_hint(candidates, text) or say("ui.unknown")
@@ -146,19 +190,7 @@ def render(obs: dict[str, Any], text: Text | None = None) -> str:
             return text.messages.get("_sep", ", ").join(text.seat(s) for s in list_) \
                 or text.lookup("ui.none")
         lines.append(say("ui.identity", eyes=seats(ic["eye"]), thumbs=seats(ic["thumb"])))
-    if obs["hand"] is not None:
-        lines.append("")
-        hand = sep.join(card(c, text) for c in obs["hand"]) or say("ui.hand_empty")
-        lines.append(f"[bold]{say('ui.hand')}[/]: {hand}")
-    for d in obs["declarations"]:
-        lines.append(say("ui.declaration", seat=text.seat(d["seat"]),
-                         red=_place(d["red_informer"], text),
-                         blue=_place(d["blue_informer"], text) if d["blue_informer"] else "—"))
-    if obs["phase"] == "over":
-        lines.append("")
-        lines.append(f"[bold]{say('ui.final_roles')}[/]: " + sep.join(
-            f"{seat_name(s)}: {role(obs['roles'][s][0], text)}" for s in range(players)))
-    return "\n".join(lines)
+    return lines
 
 
 def _place(where: str, text: Text) -> str:

@@ -1,7 +1,8 @@
 # Cython declarations for the compiled build (docs/performance.md); the pure build ignores this
-# file and rules.py stays the source. ``UnderCurrentRules`` (the rules core) extends the
-# extension type ``TurnRules`` (turns.pxd: the fields and the steps); ``UnderCurrentState`` and
-# ``UnderCurrentGame`` stay Python classes on top of extension types.
+# file and rules.py stays the source. ``UnderCurrentRules`` (the rules core and the step per
+# phase) extends the extension type ``TurnRules`` (turns.pxd: the fields and the moves);
+# ``UnderCurrentState`` and ``UnderCurrentGame`` (game.py) stay Python classes on top of
+# extension types.
 cimport cython
 from fieldcraft.games.under_current.turns cimport TurnRules, TurnTables
 
@@ -9,7 +10,7 @@ from fieldcraft.games.under_current.turns cimport TurnRules, TurnTables
 cdef int CHANCE, TERMINAL
 cdef int CHOOSE_START, DEAL_CARDS, DEAL_ROLES, DECLARE_BLUE, DECLARE_RED, DRAW, DROP_CHOICE
 cdef int FLIP, OVER, PASS, RECEIVE, RETIRE_CHOICE, ROW_CHOICE, SCAN, SNATCH, SNATCH_DRAW
-cdef int SNATCH_PICK, SWAP, SWAP_OWN, SWAP_THEIRS, TARGET
+cdef int ROLES_DEALT, SNATCH_PICK, SWAP, SWAP_OWN, SWAP_THEIRS, TARGET
 cdef tuple IS_CHANCE
 cdef frozenset DECK_PHASES
 
@@ -33,5 +34,47 @@ cdef class UnderCurrentRules(TurnRules):
     cpdef list chance_outcomes(self)
     @cython.locals(phase=int)
     cpdef _apply(self, int action)
+
+    # one step per phase
+    @cython.locals(g=TurnTables)
+    cdef void _step_deal_role(self, int action) except *
+    @cython.locals(g=TurnTables, seat=int, hand=list)
+    cdef void _step_deal_card(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_start(self, int action) except *
+    @cython.locals(g=TurnTables, card=int, to=int, a=int, hand=list, known=list, i=Py_ssize_t,
+                   j=Py_ssize_t, pair=int)
+    cdef void _step_pass(self, int action) except *
+    @cython.locals(g=TurnTables, card=int)
+    cdef void _step_receive(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_target(self, int action) except *
+    @cython.locals(g=TurnTables, seat=int, faction=int)
+    cdef void _step_retire(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_swap_own(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_swap_theirs(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_drop(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_row(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_snatch_pick(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_snatch_draw(self, int action) except *
+    @cython.locals(g=TurnTables, a=int, deck=list, hand=list)
+    cdef void _step_draw(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_declare_red(self, int action) except *
+    @cython.locals(g=TurnTables)
+    cdef void _step_declare_blue(self, int action) except *
+
+    # the deal
+    @cython.locals(g=TurnTables, roles=list, positions=int)
+    cdef void _deal_role(self, int role) except *
+    @cython.locals(g=TurnTables, n=int, seat=int, hands=list)
+    cdef void _next_setup_draw(self) except *
+
     @cython.locals(g=TurnTables, n=int, faction=list, w=int)
     cpdef list returns(self)

@@ -12,7 +12,12 @@ tables. What each seat knows is kept as data, not recomputed from history:
 
 The observation (``view.py``) is derived from these alone, and ``resample`` (``search.py``)
 re-deals everything a seat cannot see while keeping them, which is why a leaking view is caught
-by the conformance suite. What each action does is in ``turns.py``.
+by the conformance suite.
+
+This module reads the action ids: per phase, who acts, what is legal, and the step that decodes
+an action and hands it to the moves of ``turns.py`` (a turn, the effects, what the seats learn,
+scoring), which speak of cards, seats and positions only. The tables it reads are laid out by
+the game (``game.py``).
 
 Action space (``N`` players, ``C`` intelligence cards, ``R`` reserve slots, ``P = N + R`` role
 positions, ``K = P`` role cards), consecutive blocks::
@@ -37,7 +42,7 @@ Chance ids are everything from ``A_DRAW`` to the end of the space (``GameInfo.ch
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 try:
     import cython
@@ -45,11 +50,8 @@ except ImportError:  # pure build without Cython installed
     from fieldcraft.core import _cython_shim as cython
 
 from fieldcraft.core.api import CHANCE, TERMINAL, FieldcraftError
-from fieldcraft.core.errors import RulesetError
-from fieldcraft.core.spec import GENERAL_SUM, GameInfo, GameType
 
 from .constants import (
-    BLUE,
     CHOOSE_START,
     DEAL_CARDS,
     DEAL_ROLES,
@@ -58,19 +60,16 @@ from .constants import (
     DECLARE_RED,
     DRAW,
     DROP_CHOICE,
-    EFFECTS,
     FACTIONS,
-    FETCH,
     FLIP,
-    GREEN,
     IS_CHANCE,
     OVER,
     PASS,
     PEEK,
     PHASE_NAMES,
     RECEIVE,
-    RED,
     RETIRE_CHOICE,
+    ROLES_DEALT,
     ROW_CHOICE,
     SCAN,
     SNATCH,
@@ -79,15 +78,12 @@ from .constants import (
     SWAP,
     SWAP_OWN,
     SWAP_THEIRS,
-    SYMBOLS,
     TARGET,
 )
 from .turns import TurnRules, TurnTables
 
-GAME_TYPE = GameType(utility=GENERAL_SUM)
-"""Sequential, explicit chance (role deal, card draws, the starting seat, SNATCH's pick),
-imperfect information. Every seat of the winning faction wins, and nobody does when that
-faction has no seated player, so the returns have no fixed sum."""
+if TYPE_CHECKING:
+    from .game import UnderCurrentGame
 
 EXTRA_DECISIONS = {SWAP: 3, PEEK: 0}
 """Decisions a used card's effect adds after pass and use: SWAP names a seat, then each side
@@ -95,166 +91,10 @@ picks a card; PEEK needs none; every other effect one (a seat, a hand card, a ro
 RETIRE guess). Used by ``max_game_length``."""
 
 
-def _unique_names(names: list[str], suffix: str = "#{}") -> list[str]:
-    """Names must be unique for ``string_to_action``; repeats get a number (Green Agent 2)."""
-    seen: dict[str, int] = {}
-    out = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        out.append(name if seen[name] == 1 else name + suffix.format(seen[name]))
-    return out
-
-
-class UnderCurrentGame(TurnTables):
-    """Fixed tables for one player count: which cards and roles are in play, the action layout.
-
-    The tables the rules read at every step are declared on its base, ``TurnTables``
-    (``turns.py``), which the compiled build makes an extension type with C fields."""
-
-    game_type = GAME_TYPE
-
-    def __init__(self, spec: Any, players: int, ruleset: dict[str, Any],
-                 overrides: dict[str, Any]):
-        super().__init__(spec, players, ruleset, overrides)
-        n = players
-        try:
-            roles = [r for r in ruleset["roles"] if r["from"] <= n]
-            self.role_names = _unique_names([r["name"] for r in roles], " {}")
-            self.role_faction = [FACTIONS.index(r["faction"]) for r in roles]
-            self.role_rank = [r["rank"] for r in roles]
-            self.role_symbol = [SYMBOLS.index(r["symbol"]) for r in roles]
-            cards = [c for c in ruleset["cards"] if c["from"] <= n]
-            self.card_colour = [FACTIONS.index(c["colour"]) for c in cards]
-            self.card_effect = [EFFECTS.index(c["effect"]) for c in cards]
-        except (KeyError, ValueError, TypeError) as exc:
-            raise RulesetError(
-                f"bad roles/cards table: {exc!r}; factions are {FACTIONS}, effects {EFFECTS}, "
-                f"symbols {SYMBOLS[1:]} or ''"
-            ) from None
-        for key in ("hand_size", "row_face_down_limit", "retire_min_row", "snatch_hand_size"):
-            if ruleset[key] < 1:
-                raise RulesetError(f"{key} must be at least 1, got {ruleset[key]}")
-        if len(roles) < n:
-            raise RulesetError(f"{len(roles)} role cards in play cannot cover {n} players")
-        if len(cards) < n * ruleset["hand_size"]:
-            raise RulesetError(f"{len(cards)} intelligence cards cannot deal {n} starting hands")
-        self.num_roles = len(roles)
-        self.num_reserve = len(roles) - n
-        self.num_cards = len(cards)
-        self.card_names = _unique_names(
-            [f"{c['colour']}/{c['effect']}" + (f"({c['from']}+)" if c["from"] > 3 else "")
-             for c in cards]
-        )
-        self.hand_size = ruleset["hand_size"]
-        self.row_limit = ruleset["row_face_down_limit"]
-        self.retire_min_row = ruleset["retire_min_row"]
-        self.snatch_hand = ruleset["snatch_hand_size"]
-        self.random_start = ruleset["random_start"]
-        self.informer_removal = ruleset["informer_removal"]
-        self.green_declaration = ruleset["green_declaration"]
-        self.all_known = (1 << (n + 1)) - 1  # every seat bit plus the public bit
-        self.full_role_mask = (1 << self.num_roles) - 1
-        self.faction_mask = [
-            sum(1 << r for r in range(self.num_roles) if self.role_faction[r] == f)
-            for f in range(4)
-        ]
-        self.symbol_mask = [
-            sum(1 << r for r in range(self.num_roles) if self.role_symbol[r] == s)
-            for s in range(3)
-        ]
-        self.informer_mask = sum(1 << r for r in range(self.num_roles)
-                                 if self.role_rank[r] == "Informer")
-        self.red_informers = [r for r in range(self.num_roles)
-                              if self.role_faction[r] == RED and self.role_rank[r] == "Informer"]
-        self.blue_informers = [r for r in range(self.num_roles)
-                               if self.role_faction[r] == BLUE and self.role_rank[r] == "Informer"]
-        # Action layout: consecutive blocks, each sized for this player count.
-        c, p = self.num_cards, n + self.num_reserve
-        self.A_PASS = 0
-        self.A_FILE = c * n
-        self.A_USE = self.A_FILE + 1
-        self.A_TARGET = self.A_USE + 1          # + seat
-        self.A_RESERVE = self.A_TARGET + n      # + reserve slot (FLIP)
-        self.A_OWN = self.A_RESERVE + self.num_reserve  # + card id (SWAP pick, DROP)
-        self.A_ROW = self.A_OWN + c             # + row index (FETCH, BURN)
-        self.A_RETIRE = self.A_ROW + c          # + seat * 4 + faction
-        self.A_NAME_RED = self.A_RETIRE + 4 * n  # + role position
-        self.A_NAME_BLUE = self.A_NAME_RED + p
-        self.A_DRAW = self.A_NAME_BLUE + p      # chance: + card id
-        self.A_ROLE = self.A_DRAW + c           # chance: + role id
-        self.A_START = self.A_ROLE + self.num_roles  # chance: + seat
-        self.A_SNATCH = self.A_START + n        # chance: + card id
-        self.num_actions = self.A_SNATCH + c
-        # pass_rows[a][card]: the ids of passing ``card`` from seat ``a`` to each other seat,
-        # ascending; a hand's pass list is its cards' rows in card order (already sorted).
-        self.pass_rows = [[[card * n + s for s in range(n) if s != a] for card in range(c)]
-                          for a in range(n)]
-        # draw_odds[k][card]: a draw's (id, probability) while k cards are left in the pile.
-        self.draw_odds = [[(self.A_DRAW + card, 1.0 / k) for card in range(c)] if k else []
-                          for k in range(c + 1)]
-        self.target_rows = [[self.A_TARGET + s for s in range(n) if s != a] for a in range(n)]
-        self.flip_rows = [row + list(range(self.A_RESERVE, self.A_RESERVE + self.num_reserve))
-                          for row in self.target_rows]
-        self.start_odds = [(self.A_START + s, 1.0 / n) for s in range(n)]
-        self.retire_rows = [[self.A_RETIRE + s * 4 + f for s in range(n) if s != a
-                             for f in range(4)] for a in range(n)]
-
-    def _info(self) -> GameInfo:
-        """Bounds from the rules (``C`` cards, ``N`` seats, hand size ``H``, ``F`` FETCH cards).
-
-        Decisions. A turn of a seat with an empty hand is skipped (no decision); every other
-        turn is one pass, the receiver's file-or-use, and if used the effect's choices
-        (``EXTRA_DECISIONS``: SWAP 3, PEEK none, any other effect 1). A used card lies in the
-        used pile for good, so each card's effect is chosen at most once. So the decisions are
-        at most 2 per pass, plus the extras of every card, plus the scoring's Green
-        declaration (two names per seated Green player, once). The passes are counted by
-        following the cards, since a pass takes one card out of a hand:
-
-        * Cards get into hands only from the pile (the deal and every draw, SNATCH's refill
-          included: at most ``C`` in all, as nothing returns to the pile) and by FETCH, once
-          per FETCH card used; SWAP trades one card for one. DROP and SNATCH take cards out of
-          hands without a pass.
-        * Let ``T`` be the turn at whose end the pile is first empty. Up to then every turn
-          ended with a card left in the pile, so its seat had drawn back up to ``H`` (a pass
-          leaves the hand short, a FETCH only refills it), and a SNATCH victim drew at once.
-          So at the end of ``T`` the ``N - 1`` other seats hold ``H`` cards each, and at most
-          ``C + F - (N - 1) * H`` passes have been made by then.
-        * After ``T`` exactly ``N`` turns follow (skipped ones count), one pass at most each.
-
-        Hence at most ``C + F - (N - 1) * H + N`` passes (if the deal empties the pile, ``T``
-        is the first turn and there are ``N + 1``, no more). A right RETIRE only ends the game
-        sooner.
-
-        Chance outcomes: the role deal (every card but the last, which has one place left), the
-        pile (each card drawn once at most, the deal included), one random pick per SNATCH card
-        used, and the starting seat if it is drawn; random play reaches this bound.
-        """
-        n, c, h = self.num_players, self.num_cards, self.hand_size
-        effects = self.card_effect
-        passes = c + effects.count(FETCH) - (n - 1) * h + n
-        extras = sum(EXTRA_DECISIONS.get(effect, 1) for effect in effects)
-        greens = min(n, self.role_faction.count(GREEN)) if self.green_declaration else 0
-        return GameInfo(
-            num_players=n,
-            num_distinct_actions=self.num_actions,
-            max_chance_outcomes=self.num_actions - self.A_DRAW,
-            chance_offset=self.A_DRAW,
-            min_utility=0.0,
-            max_utility=1.0,
-            utility_sum=None,
-            max_game_length=2 * passes + extras + 2 * greens,
-            max_chance_nodes=(self.num_roles - 1) + c + effects.count(SNATCH)
-            + (1 if self.random_start else 0),
-        )
-
-    def position_name(self, pos: int) -> str:
-        n = self.num_players
-        return f"seat {pos}" if pos < n else f"reserve {pos - n}"
-
-
 class UnderCurrentRules(TurnRules):
-    """The rules core of a position: who acts, what is legal, what an action does. The fields
-    (and the steps ``_apply`` picks from) are declared on ``TurnRules`` (``turns.py``)."""
+    """The rules core of a position: who acts, what is legal, and the step per phase that
+    decodes an action. The fields and the moves the steps call are declared on ``TurnRules``
+    (``turns.py``)."""
 
     __slots__ = ()
     game: UnderCurrentGame
@@ -490,6 +330,163 @@ class UnderCurrentRules(TurnRules):
             self._step_declare_blue(action)
         # OVER: nothing happens after the end (``_is_legal`` refuses every action there)
 
+    # -- one step per phase (``_apply`` picks it) -----------------------------------------------
+    def _step_deal_role(self, action: int) -> None:
+        g = self.game
+        self._deal_role(action - g.A_ROLE)
+
+    def _step_deal_card(self, action: int) -> None:
+        g = self.game
+        seat = self.draw_seat
+        self.deck.remove(action - g.A_DRAW)
+        hand = self.hands[seat]
+        hand.append(action - g.A_DRAW)
+        self.hand_known[seat].append(1 << seat)
+        if len(hand) >= g.hand_size:  # this hand is full: on to the next one
+            self._next_setup_draw()
+
+    def _step_start(self, action: int) -> None:
+        g = self.game
+        self.start_seat = action - g.A_START
+        self._begin_turn(self.start_seat)
+
+    def _step_pass(self, action: int) -> None:
+        """The passer and the receiver see the card. While it waits, the others cannot tell
+        which card left a hand of several; ``saved_known`` keeps what they knew of the rest,
+        restored if the card is used (shown to all)."""
+        g = self.game
+        card, to = divmod(action, g.num_players)  # passes are ids 0.. (A_PASS = 0)
+        a = self.active
+        hand = self.hands[a]
+        known = self.hand_known[a]
+        i = hand.index(card)
+        hand.pop(i)
+        old = known.pop(i)
+        self.saved_known = known[:]
+        pair = (1 << a) | (1 << to)
+        if hand:
+            for j in range(len(known)):
+                known[j] &= pair
+            self.pending_known = pair
+        else:  # a last card: nothing stays behind to mix it up with
+            self.pending_known = old | pair
+        self.pending = card
+        self.receiver = to
+        self.phase = RECEIVE
+
+    def _step_receive(self, action: int) -> None:
+        g = self.game
+        card = self.pending
+        if action == g.A_FILE:
+            self._file(card, self.pending_known)
+            self._end_turn()
+            return
+        # The card is shown to all, so the pass no longer hides which card left the hand.
+        self.hand_known[self.active] = self.saved_known
+        self.saved_known = []
+        self.discard.append(card)
+        self.pending_known = g.all_known
+        self._resolve(g.card_effect[card])
+
+    def _step_target(self, action: int) -> None:
+        g = self.game
+        if action >= g.A_RESERVE:
+            self._flip(g.num_players + action - g.A_RESERVE)
+        else:
+            self._target(action - g.A_TARGET)
+
+    def _step_retire(self, action: int) -> None:
+        g = self.game
+        seat, faction = divmod(action - g.A_RETIRE, 4)
+        self._retire(seat, faction)
+
+    def _step_swap_own(self, action: int) -> None:
+        g = self.game
+        self.swap_index = self.hands[self.active].index(action - g.A_OWN)
+        self.phase = SWAP_THEIRS
+
+    def _step_swap_theirs(self, action: int) -> None:
+        g = self.game
+        self._swap(self.hands[self.target].index(action - g.A_OWN))
+
+    def _step_drop(self, action: int) -> None:
+        g = self.game
+        self._drop(action - g.A_OWN)
+
+    def _step_row(self, action: int) -> None:
+        g = self.game
+        self._row_choice(action - g.A_ROW)
+
+    def _step_snatch_pick(self, action: int) -> None:
+        g = self.game
+        self._snatch(action - g.A_SNATCH)
+
+    def _step_snatch_draw(self, action: int) -> None:
+        g = self.game
+        self._draw(self.target, action - g.A_DRAW)
+        self._end_turn()
+
+    def _step_draw(self, action: int) -> None:
+        """Draw one card; the turn ends once the hand is full or the pile empty (a third of all
+        steps are draws, so this is written out rather than shared with ``_end_turn``)."""
+        g = self.game
+        a = self.active
+        deck = self.deck
+        deck.remove(action - g.A_DRAW)
+        hand = self.hands[a]
+        hand.append(action - g.A_DRAW)
+        self.hand_known[a].append(1 << a)
+        if deck and len(hand) < g.hand_size:
+            return  # another card to draw (the phase stays DRAW)
+        if self._count_turn():
+            return
+        self._begin_turn((a + 1) % g.num_players)
+
+    def _step_declare_red(self, action: int) -> None:
+        g = self.game
+        self.declarations.append([self.green_queue[0], action - g.A_NAME_RED, -1])
+        self.phase = DECLARE_BLUE
+
+    def _step_declare_blue(self, action: int) -> None:
+        g = self.game
+        self.declarations[-1][2] = action - g.A_NAME_BLUE
+        self.green_queue.pop(0)
+        if not self.green_queue:
+            self._finish_declarations()
+        else:
+            self.phase = DECLARE_RED
+
+    # -- the deal -------------------------------------------------------------------------------
+    def _deal_role(self, role: int) -> None:
+        g = self.game
+        roles = self.roles
+        roles.append(role)
+        positions = g.num_players + g.num_reserve
+        if len(roles) == positions - 1:  # the last card has nowhere else to go
+            roles.append([r for r in range(g.num_roles) if r not in roles][0])
+        if len(roles) < positions:
+            return
+        self._learn(ROLES_DEALT, 0, 0)
+        self.draw_seat = 0
+        self.phase = DEAL_CARDS
+
+    def _next_setup_draw(self) -> None:
+        g = self.game
+        n = g.num_players
+        seat = self.draw_seat
+        hands = self.hands
+        while seat < n and len(hands[seat]) >= g.hand_size:
+            seat += 1
+        if seat < n:
+            self.draw_seat = seat
+            return
+        self.draw_seat = -1
+        if g.random_start:
+            self.phase = CHOOSE_START
+        else:
+            self.start_seat = 0
+            self._begin_turn(0)
+
     # -- results --------------------------------------------------------------------------------
     def returns(self) -> list[float]:
         g = self.game
@@ -578,6 +575,4 @@ class UnderCurrentState(UnderCurrentRules):
                 for p, mask in enumerate(masks):
                     assert mask >> self.roles[p] & 1, "a viewer rules out the true role"
 
-
-UnderCurrentGame.state_class = UnderCurrentState
 

@@ -24,7 +24,8 @@ from fieldcraft.core.api import shuffle
 from fieldcraft.core.search import SearchModel
 
 from .constants import BLUE, DECLARE_BLUE, DECLARE_RED, GREEN, OVER, RECEIVE, RED, YELLOW
-from .rules import UnderCurrentGame, UnderCurrentState
+from .game import UnderCurrentGame
+from .rules import UnderCurrentState
 from .turns import TurnRules, TurnTables, balance_winner
 
 PRIORS = {
@@ -168,33 +169,11 @@ class UnderCurrentSearch(SearchModel):
         else:
             declared = self._declaration_chance(state) if g.green_declaration else 0.0
             soft[GREEN] = declared
-            blue, red, yellow = counts[BLUE], counts[RED], counts[YELLOW]
             rest = 1.0 - declared
             if left:
-                pool = [0, 0, 0, 0]
-                for c in state.deck:
-                    pool[colour[c]] += 1
-                for hand in state.hands:
-                    for c in hand:
-                        pool[colour[c]] += 1
-                if state.pending >= 0 and state.phase == RECEIVE:
-                    pool[colour[state.pending]] += 1
-                total = pool[0] + pool[1] + pool[2] + pool[3] or 1
-                m = left * filing / total
-                pb, pr = pool[BLUE] * m, pool[RED] * m  # expected Blue and Red cards filed
-                mu = blue - red + pb - pr
-                var = pb + pr - (pb - pr) ** 2 / (left * filing) if pb + pr else 0.0
-                top = yellow + pool[YELLOW] * m + 0.5  # D within +-top: Yellow
-                if var > 1e-9:
-                    sd = sqrt(var)
-                    above, below = _phi((top - mu) / sd), _phi((-top - mu) / sd)
-                    soft[BLUE] = rest * (1.0 - above)
-                    soft[RED] = rest * below
-                    soft[YELLOW] = rest * (above - below)
-                else:
-                    soft[YELLOW if -top <= mu <= top else BLUE if mu > 0 else RED] = rest
+                _projected_balance(state, counts, left, filing, rest, soft)
             else:
-                soft[balance_winner(blue, red, yellow)] += rest
+                soft[balance_winner(counts[BLUE], counts[RED], counts[YELLOW])] += rest
         value = [(1.0 - w) * prior[f] + w * soft[f] for f in range(4)]
         return [value[faction[roles[s]]] for s in range(n)]
 
@@ -277,3 +256,34 @@ def _search_roles(masks: list[int], num_roles: int, rng: random.Random) -> list[
     if not place(0, 0):
         raise AssertionError("role knowledge is inconsistent")
     return result
+
+
+def _projected_balance(state: UnderCurrentState, counts: list[int], left: int, filing: float,
+                       rest: float, soft: list[float]) -> None:
+    """Share ``rest`` among Blue, Red and Yellow in ``soft`` by where Blue minus Red is
+    expected to end (see ``heuristic_returns``): the row's ``counts`` plus ``left`` turns'
+    filings drawn from the colours still in hands and the pile, taken as normal."""
+    colour = state.game.card_colour
+    blue, red, yellow = counts[BLUE], counts[RED], counts[YELLOW]
+    pool = [0, 0, 0, 0]
+    for c in state.deck:
+        pool[colour[c]] += 1
+    for hand in state.hands:
+        for c in hand:
+            pool[colour[c]] += 1
+    if state.pending >= 0 and state.phase == RECEIVE:
+        pool[colour[state.pending]] += 1
+    total = pool[0] + pool[1] + pool[2] + pool[3] or 1
+    m = left * filing / total
+    pb, pr = pool[BLUE] * m, pool[RED] * m  # expected Blue and Red cards filed
+    mu = blue - red + pb - pr
+    var = pb + pr - (pb - pr) ** 2 / (left * filing) if pb + pr else 0.0
+    top = yellow + pool[YELLOW] * m + 0.5  # D within +-top: Yellow
+    if var > 1e-9:
+        sd = sqrt(var)
+        above, below = _phi((top - mu) / sd), _phi((-top - mu) / sd)
+        soft[BLUE] = rest * (1.0 - above)
+        soft[RED] = rest * below
+        soft[YELLOW] = rest * (above - below)
+    else:
+        soft[YELLOW if -top <= mu <= top else BLUE if mu > 0 else RED] = rest

@@ -1,7 +1,7 @@
 # Cython declarations for the compiled build (docs/performance.md); the pure build ignores this
 # file and turns.py stays the source. ``TurnTables`` (what the rules read from the game at every
-# step) and ``TurnRules`` (the state's fields and the steps) become extension types with C
-# fields; the steps are C methods with typed locals. The field list here must match the
+# step) and ``TurnRules`` (the state's fields and the moves) become extension types with C
+# fields; the moves are C methods with typed locals. The field list here must match the
 # annotations in turns.py (the conformance suite checks the class; a field missing here fails
 # to compile).
 cimport cython
@@ -9,10 +9,11 @@ from fieldcraft.core.api cimport Game, State
 
 # The vocabulary as C ints in this module (imported from constants.py, which stays Python), so
 # that comparing a phase or an effect is a C comparison.
-cdef int BLUE, BURN, CHOOSE_START, DEAL_CARDS, DECLARE_BLUE, DECLARE_RED, DRAW, DROP
-cdef int DROP_CHOICE, EYE, FETCH, FLIP, GREEN, OVER, PASS, PEEK, RECEIVE, RED, RETIRE
-cdef int RETIRE_CHOICE, ROW_CHOICE, SCAN, SNATCH, SNATCH_DRAW, SNATCH_PICK, SPY, SWAP, SWAP_OWN
-cdef int SWAP_THEIRS, TARGET, THUMB, YELLOW
+cdef int BLUE, BURN, DECLARE_RED, DRAW, DROP, DROP_CHOICE, EYE, FETCH, FLIP, GREEN, OVER, PASS
+cdef int PEEK, RED, RETIRE, RETIRE_CHOICE, ROW_CHOICE, SCAN, SNATCH, SNATCH_DRAW, SNATCH_PICK, SPY
+cdef int SWAP, SWAP_OWN, TARGET, THUMB, YELLOW
+cdef int FILED, ROW_TAKEN, PEEKED, SCANNED, SPIED, FLIPPED, RETIRED, ROLES_DEALT, ROW_REVEALED
+cdef int INFORMER_CHECKED, GREENS_REVEALED, ROLES_REVEALED
 cdef frozenset _TARGETED
 
 cpdef int balance_winner(int blue, int red, int yellow) except? -1
@@ -43,49 +44,6 @@ cdef class TurnRules(State):
     @cython.locals(cls=type, new=TurnRules)
     cpdef clone(self)
 
-    # one step per phase
-    @cython.locals(g=TurnTables)
-    cdef void _step_deal_role(self, int action) except *
-    @cython.locals(g=TurnTables, seat=int, hand=list)
-    cdef void _step_deal_card(self, int action) except *
-    @cython.locals(g=TurnTables)
-    cdef void _step_start(self, int action) except *
-    @cython.locals(g=TurnTables, card=int, to=int, a=int, hand=list, known=list, i=Py_ssize_t,
-                   j=Py_ssize_t, pair=int)
-    cdef void _step_pass(self, int action) except *
-    @cython.locals(g=TurnTables, card=int)
-    cdef void _step_receive(self, int action) except *
-    @cython.locals(g=TurnTables)
-    cdef void _step_target(self, int action) except *
-    @cython.locals(g=TurnTables, seat=int, faction=int)
-    cdef void _step_retire(self, int action) except *
-    @cython.locals(g=TurnTables)
-    cdef void _step_swap_own(self, int action) except *
-    @cython.locals(g=TurnTables)
-    cdef void _step_swap_theirs(self, int action) except *
-    @cython.locals(g=TurnTables)
-    cdef void _step_drop(self, int action) except *
-    @cython.locals(g=TurnTables)
-    cdef void _step_row(self, int action) except *
-    @cython.locals(g=TurnTables)
-    cdef void _step_snatch_pick(self, int action) except *
-    @cython.locals(g=TurnTables)
-    cdef void _step_snatch_draw(self, int action) except *
-    @cython.locals(g=TurnTables, a=int, deck=list, hand=list)
-    cdef void _step_draw(self, int action) except *
-    @cython.locals(g=TurnTables)
-    cdef void _step_declare_red(self, int action) except *
-    @cython.locals(g=TurnTables)
-    cdef void _step_declare_blue(self, int action) except *
-
-    # setup
-    @cython.locals(g=TurnTables, roles=list, positions=int, s=int)
-    cdef void _deal_role(self, int role) except *
-    @cython.locals(g=TurnTables, n=int)
-    cdef void _identity_confirmation(self) except *
-    @cython.locals(g=TurnTables, n=int, seat=int, hands=list)
-    cdef void _next_setup_draw(self) except *
-
     # turn structure
     @cython.locals(g=TurnTables, n=int, hands=list)
     cdef void _begin_turn(self, int seat) except *
@@ -100,13 +58,13 @@ cdef class TurnRules(State):
     cdef void _file(self, int card, int known) except *
 
     # effects
-    @cython.locals(g=TurnTables, a=int, bit=int, known=list, i=Py_ssize_t)
+    @cython.locals(g=TurnTables, a=int)
     cdef void _resolve(self, int effect) except *
     @cython.locals(g=TurnTables, eff=int, a=int, size=int, s=int, hand=list)
     cdef bint _has_target(self) except -1
-    @cython.locals(a=int, eff=int, bit=int, known=list, i=Py_ssize_t)
+    @cython.locals(eff=int)
     cdef void _target(self, int seat) except *
-    @cython.locals(a=int, roles=list, masks=list)
+    @cython.locals(a=int, roles=list)
     cdef void _flip(self, int pos) except *
     @cython.locals(a=int, t=int, pair=int, mine=int, theirs=int, mine_known=int,
                    theirs_known=int)
@@ -115,10 +73,16 @@ cdef class TurnRules(State):
     cdef void _drop(self, int card) except *
     @cython.locals(t=int, was_single=bint, old=int)
     cdef void _snatch(self, int card) except *
-    @cython.locals(a=int)
     cdef void _row_choice(self, int index) except *
-    @cython.locals(g=TurnTables, masks=list)
+    @cython.locals(g=TurnTables)
     cdef void _retire(self, int seat, int faction) except *
+
+    # knowledge
+    @cython.locals(g=TurnTables, a=int, row_known=list, hand_known=list, i=Py_ssize_t, s=int,
+                   v=Py_ssize_t, masks=list, greens=list, full=list)
+    cdef void _learn(self, int event, int x, int y) except *
+    @cython.locals(g=TurnTables, n=int)
+    cdef void _identity_confirmation(self) except *
 
     # scoring
     @cython.locals(g=TurnTables)

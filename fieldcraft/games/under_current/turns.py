@@ -1,13 +1,14 @@
-"""What each Under Current action does: the deal, a turn's flow, every effect, and scoring.
+"""What Under Current's moves do: a turn's flow, every effect, what the seats learn, scoring.
 
 The state's fields are declared here, on :class:`TurnRules`, the base of the state class;
-``rules.py`` adds the rules core on top (who acts, what is legal, and ``_apply``, which picks the
-step for the current phase). Knowledge moves here with the cards: each step updates the
-``known`` bitmasks and role masks of the seats that saw it (see ``rules.py`` for what they
-mean), so no one ever re-reads history.
+``rules.py`` adds the rules core on top (who acts, what is legal, the deal, and the step per
+phase, which decodes an action id and calls the moves here). The moves move the cards; what the
+seats learn from a move is worked out in one place, ``_learn``, which each move tells what
+happened (the ``known`` bitmasks and role masks it keeps are described in ``rules.py``), so no
+one ever re-reads history.
 
 The compiled build makes :class:`TurnTables` (what the rules read from the game at every step)
-and :class:`TurnRules` extension types with C fields, and the steps C methods (``turns.pxd``);
+and :class:`TurnRules` extension types with C fields, and the moves C methods (``turns.pxd``);
 this file stays the source of both builds (docs/performance.md).
 """
 
@@ -20,33 +21,40 @@ from fieldcraft.core.api import Game, State
 from .constants import (
     BLUE,
     BURN,
-    CHOOSE_START,
-    DEAL_CARDS,
-    DECLARE_BLUE,
     DECLARE_RED,
     DRAW,
     DROP,
     DROP_CHOICE,
     EYE,
     FETCH,
+    FILED,
     FLIP,
+    FLIPPED,
     GREEN,
+    GREENS_REVEALED,
+    INFORMER_CHECKED,
     OVER,
     PASS,
     PEEK,
-    RECEIVE,
+    PEEKED,
     RED,
     RETIRE,
     RETIRE_CHOICE,
+    RETIRED,
+    ROLES_DEALT,
+    ROLES_REVEALED,
     ROW_CHOICE,
+    ROW_REVEALED,
+    ROW_TAKEN,
     SCAN,
+    SCANNED,
     SNATCH,
     SNATCH_DRAW,
     SNATCH_PICK,
+    SPIED,
     SPY,
     SWAP,
     SWAP_OWN,
-    SWAP_THEIRS,
     TARGET,
     THUMB,
     YELLOW,
@@ -67,10 +75,10 @@ def balance_winner(blue: int, red: int, yellow: int) -> int:
 
 class TurnTables(Game):
     """The numbers and tables of a game that the rules read at every step; ``UnderCurrentGame``
-    (``rules.py``) works them out from the ruleset.
+    (``game.py``) works them out from the ruleset.
 
-    Declared here, below the rules, so that the compiled build can give both the turn steps and
-    the rules core these as C fields (``turns.pxd``): the game's other attributes stay in its
+    Declared here, below the rules, so that the compiled build can give both the moves and the
+    rules core these as C fields (``turns.pxd``): the game's other attributes stay in its
     instance dict. See ``UnderCurrentGame`` for what each one is.
     """
 
@@ -210,178 +218,6 @@ class TurnRules(State):
         new.sampled = self.sampled
         return new
 
-    # -- one step per phase (``_apply`` in rules.py picks it) ------------------------------------
-    def _step_deal_role(self, action: int) -> None:
-        g = self.game
-        self._deal_role(action - g.A_ROLE)
-
-    def _step_deal_card(self, action: int) -> None:
-        g = self.game
-        seat = self.draw_seat
-        self.deck.remove(action - g.A_DRAW)
-        hand = self.hands[seat]
-        hand.append(action - g.A_DRAW)
-        self.hand_known[seat].append(1 << seat)
-        if len(hand) >= g.hand_size:  # this hand is full: on to the next one
-            self._next_setup_draw()
-
-    def _step_start(self, action: int) -> None:
-        g = self.game
-        self.start_seat = action - g.A_START
-        self._begin_turn(self.start_seat)
-
-    def _step_pass(self, action: int) -> None:
-        """The passer and the receiver see the card. While it waits, the others cannot tell
-        which card left a hand of several; ``saved_known`` keeps what they knew of the rest,
-        restored if the card is used (shown to all)."""
-        g = self.game
-        card, to = divmod(action, g.num_players)  # passes are ids 0.. (A_PASS = 0)
-        a = self.active
-        hand = self.hands[a]
-        known = self.hand_known[a]
-        i = hand.index(card)
-        hand.pop(i)
-        old = known.pop(i)
-        self.saved_known = known[:]
-        pair = (1 << a) | (1 << to)
-        if hand:
-            for j in range(len(known)):
-                known[j] &= pair
-            self.pending_known = pair
-        else:  # a last card: nothing stays behind to mix it up with
-            self.pending_known = old | pair
-        self.pending = card
-        self.receiver = to
-        self.phase = RECEIVE
-
-    def _step_receive(self, action: int) -> None:
-        g = self.game
-        card = self.pending
-        if action == g.A_FILE:
-            self._file(card, self.pending_known)
-            self._end_turn()
-            return
-        # The card is shown to all, so the pass no longer hides which card left the hand.
-        self.hand_known[self.active] = self.saved_known
-        self.saved_known = []
-        self.discard.append(card)
-        self.pending_known = g.all_known
-        self._resolve(g.card_effect[card])
-
-    def _step_target(self, action: int) -> None:
-        g = self.game
-        if action >= g.A_RESERVE:
-            self._flip(g.num_players + action - g.A_RESERVE)
-        else:
-            self._target(action - g.A_TARGET)
-
-    def _step_retire(self, action: int) -> None:
-        g = self.game
-        seat, faction = divmod(action - g.A_RETIRE, 4)
-        self._retire(seat, faction)
-
-    def _step_swap_own(self, action: int) -> None:
-        g = self.game
-        self.swap_index = self.hands[self.active].index(action - g.A_OWN)
-        self.phase = SWAP_THEIRS
-
-    def _step_swap_theirs(self, action: int) -> None:
-        g = self.game
-        self._swap(self.hands[self.target].index(action - g.A_OWN))
-
-    def _step_drop(self, action: int) -> None:
-        g = self.game
-        self._drop(action - g.A_OWN)
-
-    def _step_row(self, action: int) -> None:
-        g = self.game
-        self._row_choice(action - g.A_ROW)
-
-    def _step_snatch_pick(self, action: int) -> None:
-        g = self.game
-        self._snatch(action - g.A_SNATCH)
-
-    def _step_snatch_draw(self, action: int) -> None:
-        g = self.game
-        self._draw(self.target, action - g.A_DRAW)
-        self._end_turn()
-
-    def _step_draw(self, action: int) -> None:
-        """Draw one card; the turn ends once the hand is full or the pile empty (a third of all
-        steps are draws, so this is written out rather than shared with ``_end_turn``)."""
-        g = self.game
-        a = self.active
-        deck = self.deck
-        deck.remove(action - g.A_DRAW)
-        hand = self.hands[a]
-        hand.append(action - g.A_DRAW)
-        self.hand_known[a].append(1 << a)
-        if deck and len(hand) < g.hand_size:
-            return  # another card to draw (the phase stays DRAW)
-        if self._count_turn():
-            return
-        self._begin_turn((a + 1) % g.num_players)
-
-    def _step_declare_red(self, action: int) -> None:
-        g = self.game
-        self.declarations.append([self.green_queue[0], action - g.A_NAME_RED, -1])
-        self.phase = DECLARE_BLUE
-
-    def _step_declare_blue(self, action: int) -> None:
-        g = self.game
-        self.declarations[-1][2] = action - g.A_NAME_BLUE
-        self.green_queue.pop(0)
-        if not self.green_queue:
-            self._finish_declarations()
-        else:
-            self.phase = DECLARE_RED
-
-    # -- setup -------------------------------------------------------------------------------------
-    def _deal_role(self, role: int) -> None:
-        g = self.game
-        roles = self.roles
-        roles.append(role)
-        positions = g.num_players + g.num_reserve
-        if len(roles) == positions - 1:  # the last card has nowhere else to go
-            roles.append([r for r in range(g.num_roles) if r not in roles][0])
-        if len(roles) < positions:
-            return
-        for s in range(g.num_players):
-            self.role_masks[s][s] = 1 << roles[s]
-        self._identity_confirmation()
-        self.draw_seat = 0
-        self.phase = DEAL_CARDS
-
-    def _identity_confirmation(self) -> None:
-        """Eye holders learn which seats hold Eye and Thumb cards (and so which hold neither)."""
-        g = self.game
-        n = g.num_players
-        sym = [g.role_symbol[self.roles[s]] for s in range(n)]
-        eyes = [s for s in range(n) if sym[s] == EYE]
-        thumbs = [s for s in range(n) if sym[s] == THUMB]
-        for v in eyes:
-            self.eye_record[v] = [eyes, thumbs]
-            masks = self.role_masks[v]
-            for s in range(n):
-                masks[s] &= g.symbol_mask[sym[s]]
-
-    def _next_setup_draw(self) -> None:
-        g = self.game
-        n = g.num_players
-        seat = self.draw_seat
-        hands = self.hands
-        while seat < n and len(hands[seat]) >= g.hand_size:
-            seat += 1
-        if seat < n:
-            self.draw_seat = seat
-            return
-        self.draw_seat = -1
-        if g.random_start:
-            self.phase = CHOOSE_START
-        else:
-            self.start_seat = 0
-            self._begin_turn(0)
-
     # -- turn structure ----------------------------------------------------------------------------
     def _begin_turn(self, seat: int) -> None:
         """Start ``seat``'s turn; a seat with no cards skips (its turn still counts)."""
@@ -455,11 +291,11 @@ class TurnRules(State):
         row_up = self.row_up
         self.row.append(card)
         row_up.append(0)
-        self.row_known.append(known)
+        oldest = -1
         if row_up.count(0) > g.row_limit:
             oldest = row_up.index(0)
             row_up[oldest] = 1
-            self.row_known[oldest] = g.all_known
+        self._learn(FILED, known, oldest)
 
     # -- effects -----------------------------------------------------------------------------------
     def _resolve(self, effect: int) -> None:
@@ -475,10 +311,7 @@ class TurnRules(State):
             else:
                 self._end_turn()
         elif effect == PEEK:
-            bit = 1 << a
-            known = self.row_known
-            for i in range(len(known)):
-                known[i] |= bit
+            self._learn(PEEKED, 0, 0)
             self._end_turn()
         elif effect == DROP:
             if self.hands[a]:
@@ -515,17 +348,13 @@ class TurnRules(State):
         return True  # SPY and FLIP may name any other seat, and there are at least two
 
     def _target(self, seat: int) -> None:
-        a = self.active
         eff = self.effect
         self.target = seat
         if eff == SCAN:
-            bit = 1 << a
-            known = self.hand_known[seat]
-            for i in range(len(known)):
-                known[i] |= bit
+            self._learn(SCANNED, seat, 0)
             self._end_turn()
         elif eff == SPY:
-            self.role_masks[a][seat] = 1 << self.roles[seat]
+            self._learn(SPIED, seat, 0)
             self._end_turn()
         elif eff == FLIP:
             self._flip(seat)
@@ -535,16 +364,12 @@ class TurnRules(State):
             self.phase = SNATCH_PICK
 
     def _flip(self, pos: int) -> None:
-        """Exchange role cards; the move is public, so every viewer's knowledge moves too."""
+        """Exchange role cards with a seat or a reserve slot."""
         a = self.active
         self.target = pos
         roles = self.roles
         roles[a], roles[pos] = roles[pos], roles[a]
-        for masks in self.role_masks:
-            masks[a], masks[pos] = masks[pos], masks[a]
-        self.role_masks[a][a] = 1 << roles[a]
-        if pos < self.game.num_players:
-            self.role_masks[pos][pos] = 1 << roles[pos]
+        self._learn(FLIPPED, pos, 0)
         self._end_turn()
 
     def _swap(self, their_index: int) -> None:
@@ -578,16 +403,13 @@ class TurnRules(State):
             self._end_turn()
 
     def _row_choice(self, index: int) -> None:
-        a = self.active
         card = self.row.pop(index)
         self.row_up.pop(index)
-        known = self.row_known.pop(index)
         if self.effect == FETCH:
-            self.hands[a].append(card)
-            self.hand_known[a].append(known | (1 << a))
+            self.hands[self.active].append(card)
         else:
             self.removed.append(card)
-            self.removed_known.append(known)
+        self._learn(ROW_TAKEN, index, 0)
         self._end_turn()
 
     def _retire(self, seat: int, faction: int) -> None:
@@ -595,15 +417,86 @@ class TurnRules(State):
         self.target = seat
         if g.role_faction[self.roles[seat]] == faction:
             self.eliminated = seat
-            known = g.faction_mask[faction]
-            for masks in self.role_masks:  # a right guess is public knowledge too
-                masks[seat] &= known
+        self._learn(RETIRED, seat, faction)
+        if self.eliminated >= 0:
             self._score("retire")
-            return
-        cleared = ~g.faction_mask[faction]
-        for masks in self.role_masks:  # a wrong guess is public knowledge
-            masks[seat] &= cleared
-        self._end_turn()
+        else:
+            self._end_turn()
+
+    # -- knowledge ---------------------------------------------------------------------------------
+    def _learn(self, event: int, x: int, y: int) -> None:
+        """What each seat learns from ``event``, told by a move once it has moved the cards
+        (``x``, ``y``: the event's numbers, as listed). The one place the row's and removed cards'
+        ``known`` masks and the role masks change (a hand's move with its cards)."""
+        if event == FILED:  # x: who knows the card filed, y: the card turned face up (or -1)
+            self.row_known.append(x)
+            if y >= 0:
+                g = self.game
+                self.row_known[y] = g.all_known
+            return  # the most frequent event by far: it needs nothing below
+        g = self.game
+        a = self.active
+        if event == ROW_TAKEN:  # x: the row slot FETCH or BURN emptied
+            known = self.row_known.pop(x)
+            if self.effect == FETCH:  # the taker learns the card
+                self.hand_known[a].append(known | (1 << a))
+            else:
+                self.removed_known.append(known)
+        elif event == PEEKED:  # the active seat sees every face-down row card
+            row_known = self.row_known
+            for i in range(len(row_known)):
+                row_known[i] |= 1 << a
+        elif event == SCANNED:  # x: the seat whose hand the active seat saw
+            hand_known = self.hand_known[x]
+            for i in range(len(hand_known)):
+                hand_known[i] |= 1 << a
+        elif event == SPIED:  # x: the seat whose role card the active seat saw
+            self.role_masks[a][x] = 1 << self.roles[x]
+        elif event == FLIPPED:  # x: the position the active seat swapped role cards with
+            for masks in self.role_masks:  # the swap is public: every viewer's knowledge moves
+                masks[a], masks[x] = masks[x], masks[a]
+            self.role_masks[a][a] = 1 << self.roles[a]
+            if x < g.num_players:
+                self.role_masks[x][x] = 1 << self.roles[x]
+        elif event == RETIRED:  # x: the seat named, y: the faction; right or wrong is public
+            known = g.faction_mask[y] if self.eliminated == x else ~g.faction_mask[y]
+            for masks in self.role_masks:
+                masks[x] &= known
+        elif event == ROLES_DEALT:  # each seat sees its own role; then the Eye holders look
+            for s in range(g.num_players):
+                self.role_masks[s][s] = 1 << self.roles[s]
+            self._identity_confirmation()
+        elif event == ROW_REVEALED:  # scoring turns the whole row face up
+            self.row_known = [g.all_known] * len(self.row_known)
+        elif event == INFORMER_CHECKED:  # x: row cards removed; y: 1 if an Informer was retired
+            seen = g.informer_mask if y else ~g.informer_mask  # which the removal shows to all
+            for masks in self.role_masks:
+                masks[self.eliminated] &= seen
+            self.removed_known += [g.all_known] * x
+            self.row_known = [g.all_known] * len(self.row)
+        elif event == GREENS_REVEALED:  # every Green seat shows its role, so the rest are not
+            greens = self.green_queue
+            not_green = ~g.faction_mask[GREEN]
+            for masks in self.role_masks:
+                for s in range(g.num_players):
+                    masks[s] = 1 << self.roles[s] if s in greens else masks[s] & not_green
+        elif event == ROLES_REVEALED:  # the end shows every role card
+            full = [1 << r for r in self.roles]
+            for v in range(len(self.role_masks)):
+                self.role_masks[v] = full[:]
+
+    def _identity_confirmation(self) -> None:
+        """Eye holders learn which seats hold Eye and Thumb cards (and so which hold neither)."""
+        g = self.game
+        n = g.num_players
+        sym = [g.role_symbol[self.roles[s]] for s in range(n)]
+        eyes = [s for s in range(n) if sym[s] == EYE]
+        thumbs = [s for s in range(n) if sym[s] == THUMB]
+        for v in eyes:
+            self.eye_record[v] = [eyes, thumbs]
+            masks = self.role_masks[v]
+            for s in range(n):
+                masks[s] &= g.symbol_mask[sym[s]]
 
     # -- scoring -----------------------------------------------------------------------------------
     def _score(self, ending: str) -> None:
@@ -615,41 +508,35 @@ class TurnRules(State):
         self.pending_known = 0
         self.receiver = -1
         self.phase = OVER
-        for i in range(len(self.row)):
+        for i in range(len(self.row)):  # 1. the row is revealed
             self.row_up[i] = 1
-            self.row_known[i] = g.all_known
-        if self.eliminated >= 0 and g.informer_removal:
+        self._learn(ROW_REVEALED, 0, 0)
+        if self.eliminated >= 0 and g.informer_removal:  # 2. an Informer takes its colour along
             role = self.roles[self.eliminated]
             colour = g.role_faction[role]
-            informer = g.role_rank[role] == "Informer"
             if colour in [g.card_colour[c] for c in self.row]:
-                # whether cards leave the row shows everyone if the retired seat is an Informer
-                seen = g.informer_mask if informer else ~g.informer_mask
-                for masks in self.role_masks:
-                    masks[self.eliminated] &= seen
-            if informer:
-                keep = [i for i, c in enumerate(self.row) if g.card_colour[c] != colour]
-                for c in self.row:
-                    if g.card_colour[c] == colour:
-                        self.removed.append(c)
-                        self.removed_known.append(g.all_known)
-                self.row = [self.row[i] for i in keep]
-                self.row_up = [1] * len(keep)
-                self.row_known = [g.all_known] * len(keep)
-        if GREEN in [g.card_colour[c] for c in self.row]:
+                informer = g.role_rank[role] == "Informer"
+                removed = 0
+                if informer:
+                    keep = [c for c in self.row if g.card_colour[c] != colour]
+                    removed = len(self.row) - len(keep)
+                    for c in self.row:
+                        if g.card_colour[c] == colour:
+                            self.removed.append(c)
+                    self.row = keep
+                    self.row_up = [1] * len(keep)
+                self._learn(INFORMER_CHECKED, removed, informer)
+        if GREEN in [g.card_colour[c] for c in self.row]:  # 3. a Green card
             self._finish(GREEN, "green_card")
             return
         n = g.num_players
         greens = [s for s in range(n) if g.role_faction[self.roles[s]] == GREEN]
-        if greens and g.green_declaration:
-            not_green = ~g.faction_mask[GREEN]
-            for masks in self.role_masks:  # every Green seat reveals, so the others are not Green
-                for s in range(n):
-                    masks[s] = 1 << self.roles[s] if s in greens else masks[s] & not_green
+        if greens and g.green_declaration:  # 4. the Green players name the Informers
             self.green_queue = greens
+            self._learn(GREENS_REVEALED, 0, 0)
             self.phase = DECLARE_RED
             return
-        self._balance()
+        self._balance()  # 5. Yellow balancing
 
     def _finish_declarations(self) -> None:
         roles = self.roles
@@ -674,6 +561,5 @@ class TurnRules(State):
         self.winner_faction = faction if seated else -1
         self.how = f"{self.how}:{reason}"
         self.phase = OVER
-        full = [1 << r for r in self.roles]
-        for v in range(len(self.role_masks)):  # the end reveals every role card
-            self.role_masks[v] = full[:]
+        self._learn(ROLES_REVEALED, 0, 0)
+

@@ -53,12 +53,14 @@ declarations by seat keep their order. Only the game id is left out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fieldcraft.core.view import Observer, Piece, Plane, plane_offsets
 
 from .constants import EFFECTS, FACTIONS, OVER, PHASE_NAMES
-from .rules import UnderCurrentGame, UnderCurrentState
+from .game import UnderCurrentGame
+from .rules import UnderCurrentState
 
 
 class UnderCurrentView(Observer):
@@ -101,6 +103,7 @@ class UnderCurrentView(Observer):
         offsets = plane_offsets(self._planes)
         self._size = sum(plane.size for plane in self._planes)
         self._offsets = tuple(offsets[name] for name in _OFFSET_ORDER)
+        self._at = offsets
         c, p = game.num_cards, game.num_roles
         base = offsets["ending"]
         kinds = {"deck_out": base, "retire": base + 1}
@@ -124,10 +127,7 @@ class UnderCurrentView(Observer):
         n = g.num_players
         c = g.num_cards
         (o_players, o_phase, o_current, o_active, o_start, o_turn, o_deck, o_final,
-         o_final_left, o_sizes, o_hand, o_role, o_roles, o_known, o_row, o_discard,
-         o_discard_order, o_removed, o_removed_unseen, o_identity, o_pending, o_receiver,
-         o_card, o_effect, o_target, o_swap, o_eliminated, o_decl, o_winner,
-         o_winners) = self._offsets
+         o_final_left, o_sizes, o_hand, o_role, o_roles, o_known) = self._offsets
         t = [0.0] * self._size
         vis = (1 << seat) | (1 << n)
         t[seat] = 1.0  # viewer, at offset 0
@@ -171,6 +171,16 @@ class UnderCurrentView(Observer):
         if block is None:
             block = self._roles_block(key)
         t[o_roles:o_roles + len(block)] = block
+        self._tensor_piles(t, state, vis)
+        self._tensor_move(t, state, seat, vis)
+        return t
+
+    def _tensor_piles(self, t: list[float], state: UnderCurrentState, vis: int) -> None:
+        """The row, the used pile and the removed cards, as far as ``vis`` (the viewer's and
+        the public bit) sees them."""
+        at_ = self._at
+        o_row, o_discard, o_discard_order = at_["row"], at_["discard"], at_["discard_order"]
+        o_removed, o_removed_unseen = at_["removed"], at_["removed_unseen"]
         row = state.row
         if row:
             stride = self._row_stride
@@ -194,6 +204,22 @@ class UnderCurrentView(Observer):
                     t[o_removed + card] = i + 1.0
                 else:
                     t[o_removed_unseen + i] = 1.0
+
+    def _tensor_move(self, t: list[float], state: UnderCurrentState, seat: int,
+                     vis: int) -> None:
+        """The identity confirmation, the card being passed or used, and the end."""
+        g = self.game
+        n = g.num_players
+        at_ = self._at
+        o_identity, o_pending, o_receiver = (at_["identity_confirmation"], at_["pending"],
+                                             at_["pending_receiver"])
+        o_card, o_effect, o_target = at_["pending_card"], at_["pending_effect"], \
+            at_["pending_target"]
+        o_swap, o_eliminated, o_decl = (at_["pending_swap_card"], at_["eliminated"],
+                                        at_["declarations"])
+        o_winner, o_winners = at_["winner_faction"], at_["winners"]
+        active = state.active
+        hands = state.hands
         record = state.eye_record[seat]
         if record is not None:
             for s in record[0]:
@@ -223,7 +249,7 @@ class UnderCurrentView(Observer):
                 t[at + red] = 1.0
                 if blue >= 0:
                     t[at + p + blue] = 1.0
-        if phase == OVER:
+        if state.phase == OVER:
             if state.winner_faction >= 0:
                 t[o_winner + state.winner_faction] = 1.0
             for s in state.winners():
@@ -231,7 +257,6 @@ class UnderCurrentView(Observer):
         if state.how:
             for i in self._ending[state.how]:
                 t[i] = 1.0
-        return t
 
     def _roles_block(self, key: tuple[int, ...]) -> list[float]:
         """The ``roles`` plane for the role masks ``key``, deduced (cached: few distinct ones,
@@ -258,14 +283,6 @@ class UnderCurrentView(Observer):
 
         role_view = [[g.role_names[r] for r in range(g.num_roles) if mask >> r & 1]
                      for mask in deduce(state.role_masks[viewer])]
-        known_hands: dict[str, list[str]] = {}
-        for s in range(n):
-            if s == seat:
-                continue
-            cards = sorted(names[c] for c, m in zip(state.hands[s], state.hand_known[s],
-                                                    strict=True) if visible(m))
-            if cards:
-                known_hands[str(s)] = cards
         obs: dict[str, Any] = {
             "game": g.name,
             "players": n,
@@ -283,7 +300,7 @@ class UnderCurrentView(Observer):
             "role": g.role_names[state.roles[seat]]
             if seat is not None and len(state.roles) > seat else None,
             "roles": role_view,
-            "known_hands": known_hands,
+            "known_hands": self._known_hands(state, seat, visible),
             "row": [
                 {"card": names[c] if visible(state.row_known[i]) else None,
                  "face_up": bool(state.row_up[i])}
@@ -310,6 +327,20 @@ class UnderCurrentView(Observer):
             obs["identity_confirmation"] = {"eye": eyes, "thumb": thumbs}
         return obs
 
+    def _known_hands(self, state: UnderCurrentState, seat: int | None,
+                     visible: Callable[[int], bool]) -> dict[str, list[str]]:
+        """The cards of the other seats' hands the viewer knows, by seat (none: left out)."""
+        names = self.game.card_names
+        known_hands: dict[str, list[str]] = {}
+        for s in range(self.game.num_players):
+            if s == seat:
+                continue
+            cards = sorted(names[c] for c, m in zip(state.hands[s], state.hand_known[s],
+                                                    strict=True) if visible(m))
+            if cards:
+                known_hands[str(s)] = cards
+        return known_hands
+
     def _pending_view(self, state: UnderCurrentState, viewer: int) -> dict[str, Any] | None:
         g = self.game
         if state.pending < 0:
@@ -335,11 +366,9 @@ ENDING_REASONS = ("green_card", "green_declaration", "yellow_balance", "majority
 _OFFSET_ORDER = (
     "players", "phase", "current_player", "active", "start_seat", "turn", "deck_count",
     "final_round", "final_turns_left", "hand_sizes", "hand", "role", "roles", "known_hands",
-    "row", "discard", "discard_order", "removed", "removed_unseen", "identity_confirmation",
-    "pending", "pending_receiver", "pending_card", "pending_effect", "pending_target",
-    "pending_swap_card", "eliminated", "declarations", "winner_faction", "winners",
 )
-"""The planes whose offsets ``tensor`` unpacks, in that order."""
+"""The planes whose offsets ``tensor`` unpacks, in that order (the rest are looked up by name
+in ``_tensor_piles`` and ``_tensor_move``)."""
 
 
 def _planes(g: UnderCurrentGame) -> tuple[Plane, ...]:
