@@ -410,7 +410,6 @@ def measure_level(games: int, args: argparse.Namespace, index: int, root: Path,
         "db_commits": health.get("commits"),
         "actions_committed": health.get("actions_committed"),
         "errors": stats.errors, "pass": ok, "gc": collector,
-        "server_collector": health.get("collector"),
         "slowest_1pct_by_second": dict(sorted(seconds.items(), key=lambda kv: -kv[1])[:5]),
     }
 
@@ -495,9 +494,6 @@ def main(argv: list[str] | None = None) -> int:
                           flush=True)
                     if row["gc"]:
                         print(f"{label}  collector pauses: {row['gc']}", flush=True)
-                    if row["server_collector"]:
-                        print(f"{label}  server's collector since start: "
-                              f"{row['server_collector']}", flush=True)
                     print(f"{label}  the slowest 1% of actions by second of the window they "
                           f"were sent in (second: count): {row['slowest_1pct_by_second']}",
                           flush=True)

@@ -1,9 +1,8 @@
 """A table the hub has let go of is freed at once, by reference counting alone.
 
-The server runs the cyclic collector on its own schedule (``server.collector``: what survives a
-young collection is frozen, full collections are rare). Before issue 31 the tuned collector of
-the time never reached rooms caught in a reference cycle: a server that played 3,000 bot games
-grew from 85 to 796 MB. So every test here plays with the cyclic
+The server runs with a tuned cyclic collector (``app.tune_gc``: start-up objects frozen, young
+collections rare), which in practice never reached rooms caught in a reference cycle: a server
+that played 3,000 bot games grew from 85 to 796 MB. So every test here plays with the cyclic
 collector switched off and checks, with weak references, that the evicted room, its table and
 its driver are gone: anything still alive is held by a cycle (or a real leak).
 """
