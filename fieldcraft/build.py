@@ -29,6 +29,7 @@ from typing import Any
 
 HOT_MODULES: tuple[str, ...] = (
     "fieldcraft.core.api",
+    "fieldcraft.core.fast",
     "fieldcraft.core.fields",
     "fieldcraft.core.search",
     "fieldcraft.core.view",
@@ -108,11 +109,14 @@ def source_hash(path: Path) -> str:
     return digest.hexdigest()
 
 
-_CIMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+cimport|cimport\s+([\w.]+))", re.M)
+_CIMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+cimport[ \t]+(?:\(([^)]*)\)|([\w \t,]+))"
+                      r"|cimport[ \t]+([\w.]+))", re.M)
 
 
 def _declarations(pxd: Path, seen: set[Path] | None = None) -> list[Path]:
-    """``pxd`` (if it exists) and the package's ``.pxd`` files it cimports, transitively."""
+    """``pxd`` (if it exists) and the package's ``.pxd`` files it cimports, transitively:
+    ``from fieldcraft.core cimport fast`` (a module) as well as ``from .rules cimport X`` (a
+    name in a module, here relative to ``pxd``'s own package)."""
     seen = set() if seen is None else seen
     if pxd in seen or not pxd.is_file():
         return []
@@ -122,9 +126,22 @@ def _declarations(pxd: Path, seen: set[Path] | None = None) -> list[Path]:
     while (root / "__init__.py").is_file():
         root = root.parent
     for match in _CIMPORT.finditer(pxd.read_text()):
-        dotted = match.group(1) or match.group(2)
-        if dotted.split(".")[0] == PACKAGE_DIR.name:
-            out += _declarations(root.joinpath(*dotted.split(".")).with_suffix(".pxd"), seen)
+        dotted = match.group(1) or match.group(4)
+        if dotted.startswith("."):  # relative: one dot is pxd's own package
+            level = len(dotted) - len(dotted.lstrip("."))
+            base = pxd.parent
+            for _ in range(level - 1):
+                base = base.parent
+            module = base.joinpath(*[p for p in dotted.lstrip(".").split(".") if p])
+        elif dotted.split(".")[0] == PACKAGE_DIR.name:
+            module = root.joinpath(*dotted.split("."))
+        else:
+            continue
+        out += _declarations(module.with_suffix(".pxd") if module.name else module, seen)
+        for name in (match.group(2) or match.group(3) or "").split(","):
+            name = name.split()[0] if name.split() else ""  # (``X as Y``: X)
+            if name.isidentifier():  # ``from package cimport module``
+                out += _declarations(module / f"{name}.pxd", seen)
     return out
 
 

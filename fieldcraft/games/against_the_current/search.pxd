@@ -5,6 +5,7 @@
 # num_players, a token count below 3 per seat or a token below 3 * num_players). The resample
 # sees the typed state; the layout numbers are C ints.
 cimport cython
+from fieldcraft.core cimport fast
 from fieldcraft.core.api cimport shuffle
 from fieldcraft.games.against_the_current.game cimport AgainstTheCurrentGame
 from fieldcraft.games.against_the_current.rules cimport AgainstTheCurrentState

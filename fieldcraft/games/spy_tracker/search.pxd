@@ -2,6 +2,7 @@
 # and game (their C locals are declared with ``@cython.locals`` in search.py), and its tables are
 # reached through C functions of this module rather than Python method calls.
 cimport cython
+from fieldcraft.core cimport fast
 from fieldcraft.games.spy_tracker.game cimport SpyTrackerGame
 from fieldcraft.games.spy_tracker.rules cimport SpyTrackerState
 

@@ -1,7 +1,8 @@
 # Cython declarations for the compiled build (docs/performance.md); search.py stays the source.
 # The evaluation sees the typed state and game and calls the expected-score model's C functions.
 from fieldcraft.core.api cimport shuffle
-from fieldcraft.games.undercover.base cimport UndercoverTables, cells8, cells16
+from fieldcraft.core cimport fast
+from fieldcraft.games.undercover.base cimport UndercoverTables
 from fieldcraft.games.undercover.estimate cimport (
     add_lane,
     blank,
