@@ -5,7 +5,7 @@
 cimport cython
 from fieldcraft.core cimport fast
 from fieldcraft.core.api cimport State
-from fieldcraft.games.spy_tracker.game cimport SpyTrackerGame as TypedGame  # the name stays importable
+from .game cimport SpyTrackerGame as TypedGame  # the name stays importable
 
 # The phases and the action layout's fixed numbers as C values in this module (so they are not
 # its attributes in the compiled build: other modules import them from game.py).

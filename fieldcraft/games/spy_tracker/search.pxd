@@ -3,8 +3,8 @@
 # reached through C functions of this module rather than Python method calls.
 cimport cython
 from fieldcraft.core cimport fast
-from fieldcraft.games.spy_tracker.game cimport SpyTrackerGame
-from fieldcraft.games.spy_tracker.rules cimport SpyTrackerState
+from .game cimport SpyTrackerGame
+from .rules cimport SpyTrackerState
 
 # The module's constants as C values (they are not module attributes in the compiled build;
 # HAND_CACHE stays one, so that a test can lower it).

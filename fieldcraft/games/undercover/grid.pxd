@@ -3,7 +3,7 @@
 # methods every step calls are C methods with typed locals.
 cimport cython
 from fieldcraft.core cimport fast
-from fieldcraft.games.undercover.base cimport UndercoverFields, UndercoverTables
+from .base cimport UndercoverFields, UndercoverTables
 
 cdef class GridRules(UndercoverFields):
     @cython.locals(g=UndercoverTables, grid=cython.p_schar, gcol=cython.p_schar,
