@@ -33,8 +33,7 @@ cdef class SpyTrackerState(State):
     cpdef bint is_chance_node(self) except -1
     @cython.locals(phase=int, count=int, key=int, answers=list, raises=list, ids=list, g=TypedGame)
     cpdef list legal_actions(self)
-    @cython.locals(phase=int, pool=list, card=int, i=Py_ssize_t, standing=int, kind=int,
-                   count=int, attr=int, g=TypedGame)
+    @cython.locals(phase=int, pool=list, card=int, i=Py_ssize_t, g=TypedGame)
     cpdef bint _is_legal(self, int action) except -1
     @cython.locals(bids=list, count=int, attr=int, mask=long, i=Py_ssize_t)
     cpdef long traits_bid_at_count(self) except? -1

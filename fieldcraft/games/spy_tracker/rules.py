@@ -183,11 +183,11 @@ class SpyTrackerState(State):
             key = count << 9 | self.taken
             answers = g.answers[key]
             if answers is None:
-                answers = g.fill_answers(key)
+                answers = g.fill_answers(count, self.taken)
             key = count * g._in_play_stride + self.in_play
             raises = g.raises[key]
             if raises is None:
-                raises = g.fill_raises(key)
+                raises = g.fill_raises(count, self.in_play)
             return answers + raises
         if phase == CHOOSING:
             g = self.game
@@ -211,21 +211,10 @@ class SpyTrackerState(State):
             card = action - self.deal_first
             i = fast.bisect_left(pool, card)
             return i < len(pool) and pool[i] == card
-        if phase == BIDDING:  # from the action's count and attribute: no set per position
-            standing = self.bid_count
-            if action < BID_BASE:  # call or spot, once a bid stands
-                return action >= 0 and standing >= 0
+        if phase == BIDDING:  # the rule itself: no set per position
             g = self.game
-            if action >= g.next_base:
-                return False
-            kind, count, attr = g.bid_of[action]
-            if count > g.caps[self.in_play]:
-                return False
-            if kind:  # a raise: a higher count than the standing bid's
-                return 0 <= standing < count
-            if standing < 0:  # the round's first bid
-                return True
-            return count == standing and not self.taken >> attr & 1
+            return action < g.next_base and g.bid_is_legal(self.bid_count, self.taken,
+                                                           self.in_play, action)
         if phase == CHOOSING:
             return action in self.game.choosers[self.bidder][self.active][1]
         if phase == OPENING:
