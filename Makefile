@@ -15,9 +15,9 @@ $(VENV)/bin/python:
 # The install compiles the hot modules with Cython (hatch_build.py; pure Python with a warning
 # when it cannot, or with FIELDCRAFT_PURE=1): an edited hot module reinstalls, which compiles
 # only what changed. docs/performance.md.
-HOT_SOURCES := $(shell sed -n 's/^    "\(fieldcraft[a-z_.]*\)",$$/\1/p' fieldcraft/build.py \
-	| sed 's|\.|/|g; s|^fieldcraft/agents$$|fieldcraft/agents/__init__|; s|$$|.py|') \
-	$(wildcard fieldcraft/*/*.pxd fieldcraft/*/*/*.pxd)
+# (build.py lists the core's and reads each game's GameSpec.hot: a new game's are inputs too)
+HOT_SOURCES := $(shell $(PYTHON) fieldcraft/build.py --sources) \
+	$(wildcard fieldcraft/*/*.pxd fieldcraft/*/*/*.pxd fieldcraft/games/*/__init__.py)
 # Which build the install makes is an input too: switching FIELDCRAFT_PURE reinstalls.
 BUILD_MODE := $(if $(filter-out 0,$(FIELDCRAFT_PURE)),pure,compiled)
 BUILD_INPUTS := pyproject.toml hatch_build.py fieldcraft/build.py $(HOT_SOURCES) \

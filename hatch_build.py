@@ -1,10 +1,11 @@
 """The build hook: compile the hot modules with Cython when an install can, else install pure.
 
-hatchling runs it for ``pip install .`` and ``pip install -e .``. It compiles the modules named
-in ``fieldcraft/build.py`` next to their sources (an editable install has nowhere else to put
-them), only those missing or changed since they were last compiled, and records each one's
-source hash in ``fieldcraft/_compiled.json``: at import, ``fieldcraft`` loads a module whose
-source changed since from the ``.py`` (with a warning), never the stale extension module.
+hatchling runs it for ``pip install .`` and ``pip install -e .``. It compiles the hot modules
+(``fieldcraft/build.py``'s ``CORE_MODULES`` and each game's ``GameSpec.hot``) next to their
+sources (an editable install has nowhere else to put them), only those missing or changed
+since they were last compiled, and records each one's source hash in
+``fieldcraft/_compiled.json``: at import, ``fieldcraft`` loads a module whose source changed
+since from the ``.py`` (with a warning), never the stale extension module.
 With ``FIELDCRAFT_PURE=1``, without Cython or without a C compiler, or when compiling fails
 (unless ``FIELDCRAFT_REQUIRE_COMPILED=1``, as in CI), it compiles nothing, removes earlier
 extension modules and records why; ``fieldcraft --version`` says which build it is.

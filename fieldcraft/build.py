@@ -12,6 +12,7 @@ from the source as it is now (see ``module_states``), and not under ``FIELDCRAFT
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -27,8 +28,9 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-HOT_MODULES: tuple[str, ...] = (
+CORE_MODULES: tuple[str, ...] = (
     "fieldcraft.core.api",
+    "fieldcraft.core.fast",
     "fieldcraft.core.fields",
     "fieldcraft.core.search",
     "fieldcraft.core.view",
@@ -37,33 +39,32 @@ HOT_MODULES: tuple[str, ...] = (
     "fieldcraft.agents",
     "fieldcraft.agents.ismcts",
     "fieldcraft.agents.heuristic",
-    "fieldcraft.games.against_the_current.events",
-    "fieldcraft.games.against_the_current.game",
-    "fieldcraft.games.against_the_current.notation",
-    "fieldcraft.games.against_the_current.rules",
-    "fieldcraft.games.against_the_current.search",
-    "fieldcraft.games.against_the_current.turns",
-    "fieldcraft.games.spy_tracker.game",
-    "fieldcraft.games.spy_tracker.notation",
-    "fieldcraft.games.spy_tracker.rules",
-    "fieldcraft.games.spy_tracker.search",
-    "fieldcraft.games.under_current.constants",
-    "fieldcraft.games.under_current.events",
-    "fieldcraft.games.under_current.notation",
-    "fieldcraft.games.under_current.rules",
-    "fieldcraft.games.under_current.search",
-    "fieldcraft.games.under_current.turns",
-    "fieldcraft.games.undercover.base",
-    "fieldcraft.games.undercover.estimate",
-    "fieldcraft.games.undercover.grid",
-    "fieldcraft.games.undercover.notation",
-    "fieldcraft.games.undercover.rules",
-    "fieldcraft.games.undercover.search",
-    "fieldcraft.games.undercover.setup_steps",
-    "fieldcraft.games.undercover.track",
 )
-"""The modules a compiled build compiles: the core API and its field machinery, ISMCTS, and
-each game's rules, notation and search."""
+"""The hot modules outside the games: the core API, its field machinery and its fast paths,
+and ISMCTS. Each game names its own (``GameSpec.hot``, see :func:`game_hot_modules`)."""
+
+
+def declared_hot(init: Path) -> tuple[str, ...]:
+    """The ``hot=(...)`` of the ``GameSpec(...)`` in a game package's ``__init__.py``, read
+    from its source (the build cannot import the package: it may not be importable yet)."""
+    for node in ast.walk(ast.parse(init.read_text(), str(init))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "GameSpec":
+            for keyword in node.keywords:
+                if keyword.arg == "hot":
+                    return tuple(ast.literal_eval(keyword.value))
+    return ()
+
+
+def game_hot_modules(games_dir: Path, package: str = "fieldcraft.games") -> tuple[str, ...]:
+    """The hot modules every game package in ``games_dir`` declares, as dotted names."""
+    return tuple(f"{package}.{init.parent.name}.{name}"
+                 for init in sorted(games_dir.glob("*/__init__.py"))
+                 for name in declared_hot(init))
+
+
+def hot_modules(package_dir: Path) -> tuple[str, ...]:
+    """What a compiled build of the package in ``package_dir`` compiles."""
+    return CORE_MODULES + game_hot_modules(package_dir / "games")
 
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -76,6 +77,10 @@ from, or why the install is pure. Without it no extension module is trusted."""
 PURE_ENV = "FIELDCRAFT_PURE"
 """``FIELDCRAFT_PURE=1`` at install: compile nothing (and remove earlier extension modules); at
 run time: load every hot module from its ``.py`` whatever is compiled."""
+
+HOT_MODULES: tuple[str, ...] = hot_modules(PACKAGE_DIR)
+"""The modules this package's compiled build compiles: :data:`CORE_MODULES` and each game's
+``GameSpec.hot``."""
 
 _HOT = frozenset(HOT_MODULES)
 
@@ -108,11 +113,14 @@ def source_hash(path: Path) -> str:
     return digest.hexdigest()
 
 
-_CIMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+cimport|cimport\s+([\w.]+))", re.M)
+_CIMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+cimport[ \t]+(?:\(([^)]*)\)|([\w \t,]+))"
+                      r"|cimport[ \t]+([\w.]+))", re.M)
 
 
 def _declarations(pxd: Path, seen: set[Path] | None = None) -> list[Path]:
-    """``pxd`` (if it exists) and the package's ``.pxd`` files it cimports, transitively."""
+    """``pxd`` (if it exists) and the package's ``.pxd`` files it cimports, transitively:
+    ``from fieldcraft.core cimport fast`` (a module) as well as ``from .rules cimport X`` (a
+    name in a module, here relative to ``pxd``'s own package)."""
     seen = set() if seen is None else seen
     if pxd in seen or not pxd.is_file():
         return []
@@ -122,9 +130,23 @@ def _declarations(pxd: Path, seen: set[Path] | None = None) -> list[Path]:
     while (root / "__init__.py").is_file():
         root = root.parent
     for match in _CIMPORT.finditer(pxd.read_text()):
-        dotted = match.group(1) or match.group(2)
-        if dotted.split(".")[0] == PACKAGE_DIR.name:
-            out += _declarations(root.joinpath(*dotted.split(".")).with_suffix(".pxd"), seen)
+        dotted = match.group(1) or match.group(4)
+        if dotted.startswith("."):  # relative: one dot is pxd's own package
+            level = len(dotted) - len(dotted.lstrip("."))
+            base = pxd.parent
+            for _ in range(level - 1):
+                base = base.parent
+            module = base.joinpath(*[p for p in dotted.lstrip(".").split(".") if p])
+        elif dotted.split(".")[0] == PACKAGE_DIR.name:  # (from a game folder outside the
+            base = root if (root / PACKAGE_DIR.name).is_dir() else PACKAGE_DIR.parent  # package)
+            module = base.joinpath(*dotted.split("."))
+        else:
+            continue
+        out += _declarations(module.with_suffix(".pxd") if module.name else module, seen)
+        for name in (match.group(2) or match.group(3) or "").split(","):
+            name = name.split()[0] if name.split() else ""  # (``X as Y``: X)
+            if name.isidentifier():  # ``from package cimport module``
+                out += _declarations(module / f"{name}.pxd", seen)
     return out
 
 
@@ -243,9 +265,24 @@ class _SourceGuard(importlib.abc.MetaPathFinder):
         source = ext.with_name(ext.name.split(".", 1)[0] + ".py")
         if not source.is_file():
             return None
+        if self._trusted(fullname, ext, source):
+            return None
         search = [str(source.parent)] if source.name == "__init__.py" else None
         return importlib.util.spec_from_file_location(fullname, source,
                                                       submodule_search_locations=search)
+
+
+    def _trusted(self, fullname: str, ext: Path, source: Path) -> bool:
+        """A game folder outside the package compiled by :func:`compile_game_folder`: its
+        extension module loads if its folder's manifest says it was built from the source as
+        it is now, and the package's own compiled build runs (its types are what it was
+        compiled against)."""
+        if self._states is None:
+            self._states = module_states()
+        if set(self._states.values()) != {"compiled"}:
+            return False
+        record = read_manifest(ext.parent)["modules"].get(fullname)
+        return record == {"hash": source_hash(source), "ext": ext.name}
 
 
 _GUARD = _SourceGuard()
@@ -322,7 +359,7 @@ def why_not_compile() -> str | None:
 def remove_compiled(package_dir: Path = PACKAGE_DIR) -> int:
     """Delete the hot modules' extension modules (an install asked to be pure). Returns how many."""
     gone = 0
-    for name in HOT_MODULES:
+    for name in hot_modules(package_dir):
         ext = extension_file(name, package_dir)
         if ext is not None:
             ext.unlink()
@@ -344,7 +381,7 @@ def compile_in_place(package_dir: Path = PACKAGE_DIR, modules: list[str] | None 
     compiled. Needs Cython, setuptools and a C compiler."""
     import Cython
 
-    names = list(modules or HOT_MODULES)
+    names = list(modules or hot_modules(package_dir))
     manifest = read_manifest(package_dir)
     recorded = dict(manifest["modules"])
     cflags = os.environ.get("CFLAGS", "-O2 -g0")
@@ -394,6 +431,49 @@ setup(ext_modules=cythonize(sys.argv[1:], language_level=3, nthreads=2, quiet=Tr
 """
 
 
+def compile_game_folder(folder: Path, log: Any = None) -> list[str]:
+    """Compile the hot modules (``GameSpec.hot``) of the game package in ``folder``, a folder
+    outside this package that ``FIELDCRAFT_GAMES_PATH`` names the parent of (a new game copied
+    from another), in place, against this package's compiled core, and record them in the
+    folder's own manifest (the guard loads them only as long as that says they are current).
+    Its ``.pxd`` files cimport each other relatively, so the copy's modules use the copy's
+    types. Returns the modules compiled."""
+    import tempfile
+
+    folder = Path(folder).resolve()
+    package = f"{PACKAGE_DIR.name}.games.{folder.name}"
+    names = [f"{package}.{name}" for name in declared_hot(folder / "__init__.py")]
+    with tempfile.TemporaryDirectory() as scratch:
+        # The folder seen where its dotted name says (so that Cython names its modules
+        # fieldcraft.games.<folder>.*) beside this package's core declarations.
+        tree = Path(scratch) / PACKAGE_DIR.name
+        (tree / "games").mkdir(parents=True)
+        (tree / "__init__.py").touch()
+        (tree / "games" / "__init__.py").touch()
+        (tree / "core").symlink_to(PACKAGE_DIR / "core")
+        (tree / "games" / folder.name).symlink_to(folder)
+        if log:
+            log(f"fieldcraft: compiling {len(names)} module(s) of {folder.name}")
+        setup = Path(scratch) / "_setup_compiled.py"
+        setup.write_text(_SETUP)
+        done = subprocess.run([sys.executable, str(setup), *(module_path(n) for n in names)],
+                              cwd=scratch, env=dict(os.environ, CFLAGS=os.environ.get(
+                                  "CFLAGS", "-O2 -g0")), capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"compiling failed:\n{done.stdout[-4000:]}{done.stderr[-4000:]}")
+    modules = {}
+    for n in names:
+        source = folder / f"{n.rsplit('.', 1)[1]}.py"
+        ext = next((source.with_name(source.stem + suffix) for suffix in
+                    importlib.machinery.EXTENSION_SUFFIXES
+                    if source.with_name(source.stem + suffix).is_file()), None)
+        if ext is None:
+            raise RuntimeError(f"Cython built no extension module for {n}")
+        modules[n] = {"hash": source_hash(source), "ext": ext.name}
+    (folder / MANIFEST).write_text(json.dumps({"modules": modules}, indent=1) + "\n")
+    return names
+
+
 def make_compiled_copy(dest: Any, modules: list[str] | None = None) -> float:
     """Copy the ``fieldcraft`` package into ``dest`` and compile ``modules`` (dotted names;
     default: every hot module) there, as an install would. Returns the build's seconds.
@@ -420,7 +500,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="compile missing or stale hot modules in place")
     parser.add_argument("--report", action="store_true",
                         help="one line: which build is installed (a warning when pure)")
+    parser.add_argument("--sources", action="store_true",
+                        help="the hot modules' source files, one a line (the Makefile's inputs)")
     args = parser.parse_args(argv)
+    if args.sources:  # run as ``python fieldcraft/build.py --sources``: imports no fieldcraft
+        print("\n".join(module_path(n) for n in HOT_MODULES))
+        return 0
     if args.compile:
         why = why_not_compile()
         if why:
@@ -435,3 +520,6 @@ def main(argv: list[str] | None = None) -> int:
         print(line)
     return 0
 
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -65,6 +65,27 @@ def test_every_hot_module_exists_as_a_file() -> None:
         assert (ROOT / module_path(name)).is_file(), name
 
 
+def test_each_game_names_its_hot_modules_and_the_build_names_none() -> None:
+    """The build reads each game's ``GameSpec.hot`` from its source; it names no game module."""
+    from fieldcraft.build import CORE_MODULES, declared_hot
+    from fieldcraft.core.registry import game_spec, list_games
+
+    games = []
+    for name in list_games():
+        spec = game_spec(name)
+        init = Path(importlib.import_module(spec.package).__file__)
+        assert declared_hot(init) == spec.hot, name
+        games += [f"{spec.package}.{m}" for m in spec.hot]
+    assert set(HOT_MODULES) == set(CORE_MODULES) | set(games)
+    source = (ROOT / "fieldcraft" / "build.py").read_text()
+    assert not re.search(r"fieldcraft\.games\.\w+\.", source)
+    for pxd in (ROOT / "fieldcraft" / "games").glob("*/*.pxd"):
+        if pxd.parent.name != "under_current":  # (its .pxd files: another change's)
+            assert "cimport" not in re.sub(r"from (\.\w+|fieldcraft\.core[\w.]*) cimport|"
+                                           r"cimport cython|cimport cpython\.array", "",
+                                           pxd.read_text()), pxd
+
+
 def test_the_makefile_rebuilds_when_a_hot_module_changes() -> None:
     if shutil.which("make") is None:
         pytest.fail("make is needed (the README's commands are make targets)")

@@ -6,6 +6,12 @@ listed by ``fieldcraft list``, pass the conformance suite at every player count 
 configuration, play a terminal game, and play a web table with its heuristic bot and its own
 board (the browser half is in ``tests/server/test_browser.py``). Each check runs in a fresh
 process, as a newcomer's would, so the registry of this test process is left as it was.
+
+Compiled too: a second copy's hot modules (its ``GameSpec.hot``) are compiled in place
+(``build.compile_game_folder``); on a compiled install they load as extension modules built
+from the copy, whose types are the copy's own (its ``.pxd`` files cimport each other
+relatively), and it passes the conformance suite and a search; under ``FIELDCRAFT_PURE=1`` its
+``.py`` files run.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from pathlib import Path
 import pytest
 
 import fieldcraft.games.spy_tracker
+from fieldcraft.build import active_build, compile_game_folder, pure_requested, why_not_compile
 
 ROOT = Path(__file__).resolve().parents[1]
 NEW_ID = "double-agents"
@@ -134,3 +141,45 @@ def test_the_copy_plays_a_web_table_with_its_bot_and_board(games: Path) -> None:
     assert out.returncode == 0, out.stderr[-3000:]
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["moves"] > 0 and len(result["winners"]) == 1
+
+
+def test_the_copy_compiles_to_its_own_extension_modules(tmp_path: Path) -> None:
+    why = why_not_compile() if not pure_requested() else None
+    if why:
+        pytest.skip(f"cannot compile here: {why}")
+    games = copy_game(tmp_path)
+    folder = games / NEW_PACKAGE
+    hot = ["game", "notation", "rules", "search"]
+    if not pure_requested():
+        compiled = compile_game_folder(folder)
+        assert compiled == [f"fieldcraft.games.{NEW_PACKAGE}.{m}" for m in hot]
+    script = textwrap.dedent(f"""
+        import importlib, json, random
+        from fieldcraft.agents import View
+        from fieldcraft.agents.ismcts import ISMCTSAgent
+        from fieldcraft.core.conformance import check_game
+        from fieldcraft.core.registry import load_game
+        import fieldcraft.games.spy_tracker.rules as original
+        for players in (2, 3, 4):  # (the registry puts the games path on the package's)
+            check_game(load_game({NEW_ID!r}, players=players))
+        modules = {{m: importlib.import_module("fieldcraft.games.{NEW_PACKAGE}." + m)
+                   for m in {hot!r}}}
+        game = load_game({NEW_ID!r}, players=3)
+        state = game.new_initial_state()
+        rng = random.Random(1)
+        while state.is_chance_node():
+            state.play_chance(rng)
+        ISMCTSAgent(iterations=100, seed=0).search(View(state, state.current_player()))
+        print(json.dumps({{"files": {{m: x.__file__ for m, x in modules.items()}},
+                          "own_type": modules["rules"].SpyTrackerState is not
+                          original.SpyTrackerState,
+                          "state_type": type(state) is modules["rules"].SpyTrackerState}}))
+    """)
+    out = run(games, "-c", script)
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["own_type"] and result["state_type"]
+    compiled_core = active_build(loaded=False)["build"] == "compiled"
+    for name, file in result["files"].items():
+        assert Path(file).parent == folder, (name, file)
+        assert file.endswith(".py") != (compiled_core and not pure_requested()), (name, file)

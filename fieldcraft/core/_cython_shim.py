@@ -19,6 +19,7 @@ bint = "bint"
 p_schar = "p_schar"  # pointers (to signed and unsigned chars, shorts)
 p_uchar = "p_uchar"
 p_short = "p_short"
+p_int = "p_int"
 
 
 def _same(function: Any) -> Any:

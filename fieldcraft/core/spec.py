@@ -104,6 +104,11 @@ class GameSpec:
     min_players: int
     max_players: int
     default_players: int
+    hot: tuple[str, ...] = ()
+    """The game's modules the compiled build compiles (its rules, notation and search: the
+    ones a playout or a search runs), named inside the package (``"rules"``). Read by
+    ``fieldcraft/build.py`` from the package's ``__init__.py`` without importing it, so write
+    it as a literal tuple of strings. docs/performance.md."""
     rules: str = "rules:Game"
     notation: str = "notation:Notation"
     view: str = "view:View"

@@ -6,6 +6,7 @@ SPEC = GameSpec(
     id="against-the-current",
     title="Against the Current",
     package=__name__,
+    hot=("events", "game", "notation", "rules", "search", "turns"),
     min_players=2,
     max_players=4,
     default_players=4,

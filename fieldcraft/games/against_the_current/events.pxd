@@ -2,8 +2,8 @@
 # file and events.py stays the source. The event-card rules are C methods of the state's class
 # chain, and the layout numbers they compare with are C ints.
 cimport cython
-from fieldcraft.games.against_the_current.game cimport AgainstTheCurrentGame
-from fieldcraft.games.against_the_current.turns cimport Turns
+from .game cimport AgainstTheCurrentGame
+from .turns cimport Turns
 
 cdef int A_ATTEMPT, A_CH_PASS, A_SHUFFLE, A_SKIP, A_TARGET_SEAT, A_TARGET_TOKEN
 cdef int ATTEMPT, CHALLENGE, ROLL, SHUFFLE, TARGET, R_END_TURN, TOKENS

@@ -4,9 +4,9 @@
 # compare with are C ints.
 cimport cython
 from fieldcraft.core.api cimport randbelow, sample_chance
-from fieldcraft.games.against_the_current.events cimport EventDeck
+from .events cimport EventDeck
 # (under another name: rules.py re-exports the Python name AgainstTheCurrentGame)
-from fieldcraft.games.against_the_current.game cimport AgainstTheCurrentGame as TypedGame
+from .game cimport AgainstTheCurrentGame as TypedGame
 
 cdef int A_DEAL, A_FIRST, A_MOVE, A_PICK, A_ROLL, A_SHUFFLE
 cdef int AFTER_ROLL, ATTEMPT, CHALLENGE, DEAL, END, FIRST, LAND, MARKER, PICK, ROLL, SHUFFLE

@@ -5,9 +5,10 @@
 # num_players, a token count below 3 per seat or a token below 3 * num_players). The resample
 # sees the typed state; the layout numbers are C ints.
 cimport cython
+from fieldcraft.core cimport fast
 from fieldcraft.core.api cimport shuffle
-from fieldcraft.games.against_the_current.game cimport AgainstTheCurrentGame
-from fieldcraft.games.against_the_current.rules cimport AgainstTheCurrentState
+from .game cimport AgainstTheCurrentGame
+from .rules cimport AgainstTheCurrentState
 
 cdef int A_SHUFFLE, AFTER_ROLL, END, ROLL, STOP_RESULT, TOKEN, TOKENS, TRIB, MAX_PLAYERS
 

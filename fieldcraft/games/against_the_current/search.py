@@ -19,11 +19,7 @@ try:
 except ImportError:  # pure build without Cython installed
     from fieldcraft.core import _cython_shim as cython
 
-if cython.compiled:  # C's exp and sqrt (the same libm functions math's call)
-    from cython.cimports.libc.math import exp, sqrt
-else:
-    from math import exp, sqrt
-
+from fieldcraft.core import fast
 from fieldcraft.core.api import shuffle
 from fieldcraft.core.search import SearchModel
 
@@ -271,8 +267,8 @@ def _race_returns(state: AgainstTheCurrentState, g: AgainstTheCurrentGame,
                 else:
                     before[j] += 1.0
                 continue
-            x = 1.7 * (times[j] - ti) / sqrt(vi + var[j])
-            p = 1.0 / (1.0 + exp(-x)) if x > -30.0 else 0.0  # i arrives before j
+            x = 1.7 * (times[j] - ti) / fast.sqrt(vi + var[j])
+            p = 1.0 / (1.0 + fast.exp(-x)) if x > -30.0 else 0.0  # i arrives before j
             before[j] += p
             bi += 1.0 - p
             pq = p * (1.0 - p)
@@ -306,9 +302,9 @@ def _race_returns(state: AgainstTheCurrentState, g: AgainstTheCurrentGame,
                 continue
             diff = score[s] - score[o] + (0.3 if last[s] < last[o] else -0.3)
             floor = 0.25 if state.left[s] or state.left[o] else 1e-4
-            sd = sqrt(spread_k * step * step * (spread[s] + spread[o]) + floor)
+            sd = fast.sqrt(spread_k * step * step * (spread[s] + spread[o]) + floor)
             x = 1.7 * diff / sd
-            w *= 1.0 / (1.0 + exp(-x)) if x > -30.0 else 0.0
+            w *= 1.0 / (1.0 + fast.exp(-x)) if x > -30.0 else 0.0
         win[s] = w
         total += w
     if total <= 0.0:

@@ -3,7 +3,7 @@
 # (cdef where only the rules call them, cpdef where the notation and the view do too), with
 # typed locals, and the layout numbers they compare with are C ints.
 cimport cython
-from fieldcraft.games.against_the_current.game cimport AgainstTheCurrentFields, AgainstTheCurrentGame
+from .game cimport AgainstTheCurrentFields, AgainstTheCurrentGame
 
 cdef int A_BURST, A_ECHO_DOWN, A_ECHO_UP, A_MOVE, A_NO_ABILITY, A_PRESSURE, A_REGEN, A_SLIP
 cdef int AFTER_ROLL, END, LAND, TOKEN, TRIB

@@ -6,6 +6,7 @@ SPEC = GameSpec(
     id="spy-tracker",
     title="Spy Tracker",
     package=__name__,
+    hot=("game", "notation", "rules", "search"),
     min_players=2,
     max_players=4,
     default_players=3,

@@ -16,5 +16,7 @@ cdef class SpyTrackerGame(Game):
     cdef public list choosers, deal_actions, deal_pairs
     cpdef int bid_action(self, int count, int attr, bint raise_=*) except -1
     cpdef int round_cap(self, int in_play) except -1
-    cpdef list fill_answers(self, int key)
-    cpdef list fill_raises(self, int key)
+    cpdef bint bid_is_legal(self, int standing, long taken, int in_play, int action) except -1
+    cpdef list _legal_bids(self, int standing, long taken, int in_play, int first, int end)
+    cpdef list fill_answers(self, int count, long taken)
+    cpdef list fill_raises(self, int count, int in_play)

@@ -178,11 +178,13 @@ class SpyTrackerGame(Game):
         # openings[in_play]: the round's first bid, any count up to the cap;
         # answers[count << 9 | taken]: call, spot and the attributes still open at the count;
         # raises[count * _in_play_stride + in_play]: every raise up to the cap.
-        # Both are lists with an entry for every key, made on first use (None until then; see
-        # ``fill_answers``): most keys never come up, and a list index is cheaper than a dict's.
+        # Each entry is the bids ``bid_is_legal`` allows there (the rule is written once, in
+        # it). answers and raises have an entry for every key, made on first use (None until
+        # then; see ``fill_answers``): most keys never come up, and a list index is cheaper
+        # than a dict's.
         self.openings: list[list[int]] = [
-            list(range(BID_BASE, BID_BASE + (cap - self.min_bid + 1) * NUM_ATTRIBUTES))
-            for cap in self.caps
+            self._legal_bids(-1, 0, in_play, BID_BASE, self.raise_base)
+            for in_play in range(deal_max + 1)
         ]
         self.answers: list[list[int] | None] = [None] * ((self.max_count + 1) << 9)
         self._in_play_stride = deal_max + 1
@@ -259,21 +261,40 @@ class SpyTrackerGame(Game):
             return self.max_count
         return max(in_play, self.min_bid)
 
-    def fill_answers(self, key: int) -> list[int]:
-        """Make and keep the entry ``key`` of ``answers``: call, spot and the bids at the
-        standing count on the attributes not taken."""
-        count, taken = key >> 9, key & 511
-        same = BID_BASE + (count - self.min_bid) * NUM_ATTRIBUTES
-        entry = [CALL, SPOT] + [same + a for a in range(NUM_ATTRIBUTES) if not taken >> a & 1]
-        self.answers[key] = entry
+    def bid_is_legal(self, standing: int, taken: int, in_play: int, action: int) -> bool:
+        """The bidding rule, for an action id below ``next_base`` while bidding: with no bid
+        standing (``standing`` < 0) any bid opens the round; once one stands, a player may
+        call or spot, bid the standing count on an attribute not yet bid at it (``taken``, see
+        ``SpyTrackerState.taken_at_count``), or raise to a higher count; never above the round's
+        cap (``round_cap(in_play)``). ``_is_legal`` asks it; the legal-move tables are made
+        from it."""
+        if action < BID_BASE:  # call or spot, once a bid stands
+            return action >= 0 and standing >= 0
+        kind, count, attr = self.bid_of[action]
+        if count > self.caps[in_play]:
+            return False
+        if kind:  # a raise: a higher count than the standing bid's
+            return 0 <= standing < count
+        if standing < 0:  # the round's first bid
+            return True
+        return count == standing and not taken >> attr & 1
+
+    def _legal_bids(self, standing: int, taken: int, in_play: int, first: int,
+                    end: int) -> list[int]:
+        """The actions in ``range(first, end)`` that :meth:`bid_is_legal` allows."""
+        return [a for a in range(first, end) if self.bid_is_legal(standing, taken, in_play, a)]
+
+    def fill_answers(self, count: int, taken: int) -> list[int]:
+        """Make and keep the entry of ``answers`` for a standing ``count`` and the attributes
+        ``taken`` at it: call, spot and the bids (no raise) the rule allows. (The cap does not
+        matter: a bid at the standing count is under it.)"""
+        entry = self._legal_bids(count, taken, len(self.caps) - 1, 0, self.raise_base)
+        self.answers[count << 9 | taken] = entry
         return entry
 
-    def fill_raises(self, key: int) -> list[int]:
-        """Make and keep the entry ``key`` of ``raises``: every raise over the standing count
-        up to the cap."""
-        count, in_play = divmod(key, self._in_play_stride)
-        first = self.raise_base + (count + 1 - self.min_bid) * NUM_ATTRIBUTES
-        entry = list(range(first, self.raise_base + (self.caps[in_play] + 1 - self.min_bid)
-                           * NUM_ATTRIBUTES))
-        self.raises[key] = entry
+    def fill_raises(self, count: int, in_play: int) -> list[int]:
+        """Make and keep the entry of ``raises`` for a standing ``count`` with ``in_play``
+        cards in play: the raises the rule allows (which name no attribute taken)."""
+        entry = self._legal_bids(count, 0, in_play, self.raise_base, self.next_base)
+        self.raises[count * self._in_play_stride + in_play] = entry
         return entry

@@ -3,17 +3,13 @@
 # rules.py stays the source, and the field list here must match its annotations (the
 # conformance suite checks the class; a field missing here fails to compile).
 cimport cython
+from fieldcraft.core cimport fast
 from fieldcraft.core.api cimport State
-from fieldcraft.games.spy_tracker.game cimport SpyTrackerGame as TypedGame  # the name stays importable
+from .game cimport SpyTrackerGame as TypedGame  # the name stays importable
 
 # The phases and the action layout's fixed numbers as C values in this module (so they are not
 # its attributes in the compiled build: other modules import them from game.py).
 cdef int CHANCE, TERMINAL, OPENING, DEALING, BIDDING, CHOOSING, OVER, BID_BASE
-
-@cython.locals(lo=Py_ssize_t, hi=Py_ssize_t, mid=Py_ssize_t, c=int)
-cdef Py_ssize_t _position(list pool, int card) except -1
-@cython.locals(n=Py_ssize_t, i=Py_ssize_t, key=Py_ssize_t)
-cdef list _gather(list table, list keys)
 
 cdef class SpyTrackerState(State):
     cdef public list actions
@@ -37,8 +33,7 @@ cdef class SpyTrackerState(State):
     cpdef bint is_chance_node(self) except -1
     @cython.locals(phase=int, count=int, key=int, answers=list, raises=list, ids=list, g=TypedGame)
     cpdef list legal_actions(self)
-    @cython.locals(phase=int, pool=list, card=int, i=Py_ssize_t, standing=int, kind=int,
-                   count=int, attr=int, g=TypedGame)
+    @cython.locals(phase=int, pool=list, card=int, i=Py_ssize_t, g=TypedGame)
     cpdef bint _is_legal(self, int action) except -1
     @cython.locals(bids=list, count=int, attr=int, mask=long, i=Py_ssize_t)
     cpdef long traits_bid_at_count(self) except? -1

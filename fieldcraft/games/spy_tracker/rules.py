@@ -11,15 +11,9 @@ import those from ``game.py``.
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
-from operator import itemgetter
 from typing import Any
 
-try:
-    import cython
-except ImportError:  # pure build without Cython installed
-    from fieldcraft.core import _cython_shim as cython
-
+from fieldcraft.core import fast
 from fieldcraft.core.api import CHANCE, TERMINAL, State, sample_chance
 from fieldcraft.core.fields import Shared
 
@@ -59,49 +53,6 @@ __all__ = [
     "SpyTrackerState",
     "spy_id",
 ]
-
-if cython.compiled:  # to fill a list made at its full size (the deal's legal list)
-    from cython.cimports.cpython.list import PyList_New, PyList_SET_ITEM
-    from cython.cimports.cpython.ref import Py_INCREF
-
-
-@cython.boundscheck(False)  # mid stays in range(len(pool)), which does not change meanwhile
-@cython.wraparound(False)
-def _position(pool: list[int], card: int) -> int:
-    """Where ``card`` is (or would go) in the sorted ``pool``, as ``bisect_left`` says: a C loop
-    in the compiled build, where the library's bisection would be a Python call on a boxed card.
-    The pure build uses the library's (C there too; see below)."""
-    lo = 0
-    hi = len(pool)
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        c = pool[mid]
-        if c < card:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
-if not cython.compiled:
-    _position = bisect_left  # noqa: F811 - the same answer, from C
-
-
-@cython.boundscheck(False)  # i runs over range(len(keys)); keys are card ids, which index table
-@cython.wraparound(False)  # (a deal's action of each card): no negative or outside index
-def _gather(table: list[int], keys: list[int]) -> list[int]:
-    """``[table[k] for k in keys]`` for the compiled build: the list is made at its full size and
-    filled with the table's own int objects (a comprehension grows it as it goes). The pure
-    build runs the comprehension itself (``legal_actions``)."""
-    n = len(keys)
-    out = PyList_New(n)
-    for i in range(n):
-        key = keys[i]
-        item = table[key]
-        Py_INCREF(item)  # the list takes over this reference
-        PyList_SET_ITEM(out, i, item)
-    return out
-
 
 class SpyTrackerState(State):
     """One position. Hands hold card ids in the order dealt; ``pool`` (undealt cards) is kept
@@ -232,11 +183,11 @@ class SpyTrackerState(State):
             key = count << 9 | self.taken
             answers = g.answers[key]
             if answers is None:
-                answers = g.fill_answers(key)
+                answers = g.fill_answers(count, self.taken)
             key = count * g._in_play_stride + self.in_play
             raises = g.raises[key]
             if raises is None:
-                raises = g.fill_raises(key)
+                raises = g.fill_raises(count, self.in_play)
             return answers + raises
         if phase == CHOOSING:
             g = self.game
@@ -245,9 +196,7 @@ class SpyTrackerState(State):
         if phase == DEALING:
             g = self.game
             ids = g.deal_actions[self.deal_seat]
-            if cython.compiled:
-                return _gather(ids, self.pool)
-            return [ids[c] for c in self.pool]
+            return fast.gather(ids, self.pool)
         if phase == OPENING:
             g = self.game
             return list(range(g.open_base, g.open_base + g.num_players))
@@ -260,23 +209,12 @@ class SpyTrackerState(State):
         if phase == DEALING:  # any other int is no card of the pool once deal_first is taken
             pool = self.pool
             card = action - self.deal_first
-            i = _position(pool, card)
+            i = fast.bisect_left(pool, card)
             return i < len(pool) and pool[i] == card
-        if phase == BIDDING:  # from the action's count and attribute: no set per position
-            standing = self.bid_count
-            if action < BID_BASE:  # call or spot, once a bid stands
-                return action >= 0 and standing >= 0
+        if phase == BIDDING:  # the rule itself: no set per position
             g = self.game
-            if action >= g.next_base:
-                return False
-            kind, count, attr = g.bid_of[action]
-            if count > g.caps[self.in_play]:
-                return False
-            if kind:  # a raise: a higher count than the standing bid's
-                return 0 <= standing < count
-            if standing < 0:  # the round's first bid
-                return True
-            return count == standing and not self.taken >> attr & 1
+            return action < g.next_base and g.bid_is_legal(self.bid_count, self.taken,
+                                                           self.in_play, action)
         if phase == CHOOSING:
             return action in self.game.choosers[self.bidder][self.active][1]
         if phase == OPENING:
@@ -313,13 +251,9 @@ class SpyTrackerState(State):
             pool = self.pool
             left = len(pool)
             pairs = g.deal_pairs[self.deal_seat][left]
-            if cython.compiled:  # the same list, filled in C (see _gather)
-                return _gather(pairs, pool)
             if left == g.num_cards:  # the round's first card: every card is in the pool
                 return pairs.copy()
-            if left == 1:  # (itemgetter of one index gives the item, not a tuple)
-                return [pairs[pool[0]]]
-            return list(itemgetter(*pool)(pairs))  # gathered in C, not in a comprehension
+            return fast.gather(pairs, pool)
         if phase == OPENING:
             p = 1.0 / g.num_players
             return [(g.open_base + s, p) for s in range(g.num_players)]
@@ -332,7 +266,7 @@ class SpyTrackerState(State):
         if phase == DEALING:  # the phases in the order of how often they come up
             card = action - self.deal_first
             pool = self.pool
-            del pool[_position(pool, card)]  # the pool is sorted: no scan for the card
+            del pool[fast.bisect_left(pool, card)]  # the pool is sorted: no scan for the card
             seat = self.deal_seat
             hand = self.hands[seat]
             hand.append(card)

@@ -2,8 +2,9 @@
 # and game (their C locals are declared with ``@cython.locals`` in search.py), and its tables are
 # reached through C functions of this module rather than Python method calls.
 cimport cython
-from fieldcraft.games.spy_tracker.game cimport SpyTrackerGame
-from fieldcraft.games.spy_tracker.rules cimport SpyTrackerState
+from fieldcraft.core cimport fast
+from .game cimport SpyTrackerGame
+from .rules cimport SpyTrackerState
 
 # The module's constants as C values (they are not module attributes in the compiled build;
 # HAND_CACHE stays one, so that a test can lower it).

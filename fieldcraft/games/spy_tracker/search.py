@@ -20,13 +20,11 @@ try:
 except ImportError:  # pure build without Cython installed
     from fieldcraft.core import _cython_shim as cython
 
+from fieldcraft.core import fast
 from fieldcraft.core.search import SearchModel
 
-from .game import BIDDING, CALL, CHOOSING, NUM_ATTRIBUTES, NUM_SPIES, SPOT
+from .game import BIDDING, CALL, CHOOSING, NUM_ATTRIBUTES, NUM_SPIES, SPOT, SpyTrackerGame
 from .rules import SpyTrackerState
-
-if not cython.compiled:  # the compiled build cimports the extension type (search.pxd)
-    from .game import SpyTrackerGame
 
 # Weight of an opponent bid its own hand makes unlikely, next to one it makes sure (1 + floor):
 # people bluff and are sometimes forced to bid, so an unlikely bid is rare, not impossible.
@@ -49,11 +47,8 @@ class SpyTrackerSearch(SearchModel):
         self._tails: dict[int, list[float]] = {}
         self._search_cache: dict[tuple[int, int, int, int], list[int]] = {}
         self._hand_counts: dict[tuple[int, ...], tuple[int, ...]] = {}
-        # card_delta + 1 as bytes, card after card (NUM_ATTRIBUTES a card): the compiled
-        # policy_action adds a hand's rows up in C instead of asking the hand cache, which
-        # misses on most of a search's freshly dealt hands (a miss cost about 2,600
-        # instructions, a third of the policy's whole cost).
-        self._deltas = bytes(d + 1 for row in game.card_delta for d in row)
+        # What each card adds to each trait's count, for policy_action (fast.row_sums).
+        self._trait_rows = fast.RowSums(game.card_delta, HAND_CACHE)
 
     # -- tables -----------------------------------------------------------------------------------
     # The work is in the module's functions below (C functions in the compiled build), which the
@@ -202,7 +197,7 @@ class SpyTrackerSearch(SearchModel):
                    r=cython.double, table=list, hand=list, state=SpyTrackerState,
                    g=SpyTrackerGame, s=cython.int, n=cython.int, p=cython.int,
                    top_points=cython.int, top_sources=cython.int, top_draw=cython.double,
-                   deltas=cython.p_uchar, row=cython.p_uchar, c=cython.Py_ssize_t)
+                   counts=cython.p_int)
     def policy_action(self, state: SpyTrackerState, rng: random.Random) -> int:
         """A quick decision for the seat to move from its own hand and the public bids only:
         the heuristic bot's rule (challenge or bid by the odds its hand gives) on cached odds.
@@ -234,17 +229,7 @@ class SpyTrackerSearch(SearchModel):
         # table[need + hidden] = P(the hidden cards add at least ``need``)
         table = _tail_table(self._tails, g, hidden)
         size = len(table)
-        if cython.compiled:  # the hand's counts in C (see _deltas); the same numbers
-            counts = cython.declare(cython.int[9])  # NUM_ATTRIBUTES
-            for a in range(NUM_ATTRIBUTES):
-                counts[a] = -len(hand)
-            deltas = self._deltas
-            for c in hand:
-                row = deltas + c * NUM_ATTRIBUTES
-                for a in range(NUM_ATTRIBUTES):
-                    counts[a] += row[a]
-        else:  # (a tuple here: ``counts[a]`` reads the same in both builds)
-            counts = _hand_counts(self._hand_counts, g.card_delta, hand)
+        counts = fast.row_sums(self._trait_rows, hand)  # the hand's count of each trait
         count, attr = state.bid_count, state.bid_attr
         best, best_value = -1, -1.0
         if count >= 0:

@@ -6,6 +6,7 @@ SPEC = GameSpec(
     id="under-current",
     title="Under Current",
     package=__name__,
+    hot=("constants", "events", "notation", "rules", "search", "turns"),
     min_players=3,
     max_players=8,
     default_players=5,

@@ -6,6 +6,7 @@ SPEC = GameSpec(
     id="undercover",
     title="Undercover",
     package=__name__,
+    hot=("base", "estimate", "grid", "notation", "rules", "search", "setup_steps", "track"),
     min_players=2,
     max_players=6,
     default_players=4,

@@ -4,16 +4,8 @@
 # missing here fails to compile), and the game's per-step tables as C fields.
 cimport cython
 cimport cpython.array
+from fieldcraft.core cimport fast
 from fieldcraft.core.api cimport Game, State
-
-# base.cells8/cells16: the items of a board field (an array.array in this build, base.new_board)
-# as a C pointer, for the hot loops. No bounds check: only for board cells and their four
-# neighbours, which the wall border keeps inside the array.
-cdef inline signed char* cells8(cpython.array.array board) noexcept:
-    return board.data.as_schars
-
-cdef inline short* cells16(cpython.array.array board) noexcept:
-    return board.data.as_shorts
 
 cdef class UndercoverTables(Game):
     cdef public int w2

@@ -19,16 +19,11 @@ This module imports nothing else of the game, so every other module can build on
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from fieldcraft.core import fast
 from fieldcraft.core.api import Game, State
-
-try:
-    import cython
-except ImportError:  # pure build without Cython installed
-    from fieldcraft.core import _cython_shim as cython
 
 if TYPE_CHECKING:
     from .rules import UndercoverGame
@@ -51,32 +46,11 @@ signed bytes; ``nmask`` holds neighbourhood codes (0-329, ``grid.NEIGHBOURHOODS`
 
 
 def new_board(name: str, items: Iterable[int]) -> list[int]:
-    """A value for the board field ``name`` (``grid``, ``gcol`` or ``nmask``) holding ``items``.
-
-    A list in the pure build, which the interpreter indexes fastest (an ``array.array`` item
-    costs it several times a list item's, and writing one parses the value). In the compiled
-    build an ``array.array`` (:data:`BOARD_TYPECODES`): a search clones the state at every
-    iteration, and an array's copy is one ``memcpy`` where a list's copy and its freeing touch
-    the reference count of each of its 1,521 items (a third of a compiled search); the rules
-    read and write it through a C pointer (:func:`cells8`, :func:`cells16`). Either reads as
-    ints and slices the same, ``State.to_json`` writes both as lists, and ``==`` compares those.
-    """
-    if cython.compiled:
-        return array(BOARD_TYPECODES[name], items)  # type: ignore[return-value]
-    return list(items)
-
-
-if not cython.compiled:
-    def cells8(board: list[int]) -> list[int]:
-        """The items of a board field, to index in a hot loop. In the compiled build
-        (``base.pxd``, ``cells8`` for ``grid``/``gcol``, ``cells16`` for ``nmask``) a C pointer
-        to the array's items, with no bounds check: only for cells of the board and their four
-        neighbours, which the wall border keeps inside it. Here the list itself; the hot loops
-        write ``cells8(board) if cython.compiled else board`` so that the pure build does not
-        pay a call for it."""
-        return board
-
-    cells16 = cells8
+    """A value for the board field ``name`` (``grid``, ``gcol`` or ``nmask``) holding ``items``
+    (:func:`fieldcraft.core.fast.board`: an ``array.array`` of :data:`BOARD_TYPECODES` in the
+    compiled build, whose copy at every search iteration is one ``memcpy``; a list in the pure
+    build). The rules index it through ``fast.cells8``/``fast.cells16``."""
+    return fast.board(BOARD_TYPECODES[name], items)
 
 
 class UndercoverTables(Game):

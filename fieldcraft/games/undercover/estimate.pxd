@@ -2,7 +2,7 @@
 # The expected-score model's hot functions with C signatures and typed locals: search.py reaches
 # them with C calls. Float arithmetic runs on C doubles in the source's order of operations.
 cimport cython
-from fieldcraft.games.undercover.base cimport UndercoverTables
+from .base cimport UndercoverTables
 
 # The model's constants, read only inside this module, as C values so that its arithmetic stays
 # in C (a Python global in a sum makes Cython box the other operand); the compiled module does

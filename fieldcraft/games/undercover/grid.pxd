@@ -2,20 +2,8 @@
 # GridRules is the first rules class of the state's chain (base.pxd declares its fields): the
 # methods every step calls are C methods with typed locals.
 cimport cython
-from fieldcraft.games.undercover.base cimport (
-    UndercoverFields,
-    UndercoverTables,
-    cells8,
-    cells16,
-)
-
-cdef enum:
-    _MAX_FRONTIER = 96  # grid.py: 4 * N_TILES
-
-@cython.locals(i=Py_ssize_t, cell=int)
-cdef _remove(list cells, int y)
-@cython.locals(i=Py_ssize_t, cell=int)
-cdef _insort(list cells, int y)
+from fieldcraft.core cimport fast
+from .base cimport UndercoverFields, UndercoverTables
 
 cdef class GridRules(UndercoverFields):
     @cython.locals(g=UndercoverTables, grid=cython.p_schar, gcol=cython.p_schar,
@@ -32,9 +20,7 @@ cdef class GridRules(UndercoverFields):
     cdef list _activate_actions(self)
     @cython.locals(g=UndercoverTables, tcol=list, acts=list, tcell=list)
     cdef list _activate_fallback(self, int bad)
-    @cython.locals(g=UndercoverTables, ok=tuple, p2a=list, nmask=object, codes=cython.p_short,
-                   accept=cython.p_uchar, acts=list, y=int, m=int, origin=int, frontier=list,
-                   barred=int, n=Py_ssize_t, i=Py_ssize_t)
+    @cython.locals(acts=list, barred=int)
     cdef list _place_actions(self)
     cdef list _place_fallback(self)
     @cython.locals(ok=tuple, nmask=object, cells=list, origin=int)

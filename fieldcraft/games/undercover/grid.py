@@ -15,18 +15,11 @@ is the last link).
 
 from __future__ import annotations
 
-from bisect import insort
 from itertools import combinations_with_replacement
 
+from fieldcraft.core import fast
+
 from .base import UndercoverFields
-
-try:
-    import cython
-except ImportError:  # pure build without Cython installed
-    from fieldcraft.core import _cython_shim as cython
-
-if not cython.compiled:  # the compiled build has them from base.pxd, as C functions
-    from .base import cells8, cells16
 
 N_COLOURS = 6
 N_AGENTS = 12
@@ -72,7 +65,7 @@ ACCEPT = tuple(
 ) + ((True,) * len(NEIGHBOURHOODS),)
 """ACCEPT[c][code]: a tile of colour code c (JOKER included) may meet these neighbours."""
 ACCEPT_BYTES = tuple(bytes(row) for row in ACCEPT)
-"""ACCEPT's rows as bytes, which the compiled ``_place_actions`` reads through a C pointer."""
+"""ACCEPT's rows as bytes, which ``fast.accepted_sorted`` reads (through a C pointer)."""
 OPPOSITE = tuple((c + 3) % N_COLOURS for c in range(N_COLOURS))
 """Each colour's Opposite Side: the colour a seat may not activate."""
 
@@ -109,45 +102,6 @@ def pile_letter(k: int) -> str:
     return chr(ord("A") + k)
 
 
-@cython.boundscheck(False)  # i runs over range(len(cells)), and the list does not change
-@cython.wraparound(False)  # before the loop ends: every index is in range and non-negative
-def _remove(cells: list[int], y: int) -> None:
-    """``cells.remove(y)``, as a loop that the compiled build runs on C ints: its
-    ``list.remove`` would compare the Python ints one by one through the object protocol, and
-    the frontier it searches is a few dozen cells long."""
-    for i in range(len(cells)):
-        cell = cells[i]
-        if cell == y:
-            del cells[i]
-            return
-    raise ValueError(f"{y} is not in the list")
-
-
-if not cython.compiled:
-    _remove = list.remove  # noqa: F811 - in Python the builtin is the fast way
-
-
-def _insort(cells: list[int], y: int) -> None:
-    """``bisect.insort(cells, y)`` for a short sorted list (the dozen Agents' cells), on C ints:
-    a Python call of ``insort`` cost the compiled build more than the whole scan."""
-    i = len(cells)
-    while i > 0:
-        cell = cells[i - 1]
-        if cell <= y:
-            break
-        i -= 1
-    cells.insert(i, y)
-
-
-if not cython.compiled:
-    _insort = insort  # noqa: F811 - in Python the builtin is the fast way
-
-
-if not cython.compiled:  # the compiled build has it from grid.pxd, as a C constant
-    _MAX_FRONTIER = 4 * N_TILES
-    """The frontier's longest possible length: the empty cells touching some tile."""
-
-
 class GridRules(UndercoverFields):
     """Putting tiles down and lifting them, and what a seat may activate or place.
 
@@ -163,10 +117,10 @@ class GridRules(UndercoverFields):
         """Put a tile on an empty cell and keep ``nmask``/``frontier`` in step (the four
         neighbours written out: this runs every turn)."""
         g = self.game
-        # The board fields as C pointers in the compiled build (base.cells8: y is a board cell).
-        grid = cells8(self.grid) if cython.compiled else self.grid
-        gcol = cells8(self.gcol) if cython.compiled else self.gcol
-        nmask = cells16(self.nmask) if cython.compiled else self.nmask
+        # The board fields, indexed at y and its neighbours (fast.cells8: C pointers).
+        grid = fast.cells8(self.grid)
+        gcol = fast.cells8(self.gcol)
+        nmask = fast.cells16(self.nmask)
         frontier = self.frontier
         c = self.tcol[tile]
         grid[y] = tile
@@ -175,7 +129,7 @@ class GridRules(UndercoverFields):
         if tile < N_AGENTS and tile != self.held and tile not in self.files:
             self._add_agent_cell(y)  # (the held tile is under its seat's File)
         if nmask[y] > 0:
-            _remove(frontier, y)
+            fast.remove(frontier, y)
         add = ADD[c]
         w2 = g.w2
         z = y - 1
@@ -200,17 +154,16 @@ class GridRules(UndercoverFields):
         nmask[z] = add[m]
 
     def _add_agent_cell(self, y: int) -> None:
-        """List an Agent's cell in ``agent_cells`` (kept sorted): a method so that the rules
-        module reaches the C loop of ``_insort`` too."""
-        _insort(self.agent_cells, y)
+        """List an Agent's cell in ``agent_cells`` (kept sorted)."""
+        fast.insort(self.agent_cells, y)
 
     def _lift(self, y: int) -> int:
         """Take the tile off cell ``y`` (the exact reverse of ``_put``)."""
         g = self.game
-        # The board fields as C pointers in the compiled build (base.cells8: y is a board cell).
-        grid = cells8(self.grid) if cython.compiled else self.grid
-        gcol = cells8(self.gcol) if cython.compiled else self.gcol
-        nmask = cells16(self.nmask) if cython.compiled else self.nmask
+        # The board fields, indexed at y and its neighbours (fast.cells8: C pointers).
+        grid = fast.cells8(self.grid)
+        gcol = fast.cells8(self.gcol)
+        nmask = fast.cells16(self.nmask)
         frontier = self.frontier
         tile = grid[y]
         sub = SUB[gcol[y]]
@@ -219,7 +172,7 @@ class GridRules(UndercoverFields):
         self.tcell[tile] = LOC_HELD
         if tile < N_AGENTS:
             try:
-                _remove(self.agent_cells, y)
+                fast.remove(self.agent_cells, y)
             except ValueError:
                 pass  # an Agent under a File is not listed
         w2 = g.w2
@@ -227,22 +180,22 @@ class GridRules(UndercoverFields):
         m = sub[nmask[z]]
         nmask[z] = m
         if m == 0 and gcol[z] == EMPTY:
-            _remove(frontier, z)
+            fast.remove(frontier, z)
         z = y + 1
         m = sub[nmask[z]]
         nmask[z] = m
         if m == 0 and gcol[z] == EMPTY:
-            _remove(frontier, z)
+            fast.remove(frontier, z)
         z = y - w2
         m = sub[nmask[z]]
         nmask[z] = m
         if m == 0 and gcol[z] == EMPTY:
-            _remove(frontier, z)
+            fast.remove(frontier, z)
         z = y + w2
         m = sub[nmask[z]]
         nmask[z] = m
         if m == 0 and gcol[z] == EMPTY:
-            _remove(frontier, z)
+            fast.remove(frontier, z)
         if nmask[y] > 0:
             frontier.append(y)
         return tile
@@ -257,7 +210,7 @@ class GridRules(UndercoverFields):
         if old >= 0 and old < N_AGENTS and tcell[old] >= 0:
             self._add_agent_cell(tcell[old])
         if tile >= 0 and tile < N_AGENTS and tcell[tile] >= 0:
-            _remove(self.agent_cells, tcell[tile])
+            fast.remove(self.agent_cells, tcell[tile])
 
     # -- activation ----------------------------------------------------------------------------
     def _activate_actions(self) -> list[int]:
@@ -267,7 +220,7 @@ class GridRules(UndercoverFields):
         comprehension's own setup costs more than the loop."""
         g = self.game
         bad = OPPOSITE[self.colour[self.cur]]
-        gcol = cells8(self.gcol) if cython.compiled else self.gcol  # (base.cells8)
+        gcol = fast.cells8(self.gcol)
         take_of = g.take_of  # cells are numbered row by row, as the take actions are
         acts = []
         for y in self.agent_cells:
@@ -304,48 +257,13 @@ class GridRules(UndercoverFields):
     # -- placement -----------------------------------------------------------------------------
     def _place_actions(self) -> list[int]:
         """Legal placements as actions: the frontier cells whose neighbours the held tile
-        accepts, in one plain loop (``p2a`` is monotone, so sorting actions sorts cells);
+        accepts, but the cell it was taken from (a tile taken off the board must move unless
+        flipped), in cell order (``p2a`` is monotone, so these are sorted actions);
         ``_place_cells`` has the fallbacks."""
-        p2a = self.game.p2a
-        frontier = self.frontier
-        if cython.compiled and len(frontier) <= _MAX_FRONTIER:
-            # The same list built in cell order on C ints: an insertion sort of the accepted
-            # cells into a C array, skipping the cell the tile came from (which
-            # ``acts.remove`` drops below), then their actions. ``acts.sort()`` would compare
-            # Python ints through the object protocol. (base.cells16: C pointer reads.)
-            codes = cells16(self.nmask)
-            accept = ACCEPT_BYTES[self.tcol[self.held]]
-            keys = cython.declare(cython.int[_MAX_FRONTIER])
-            barred = self.origin if not self.flipped else -1
-            n = 0
-            for y in frontier:
-                if y != barred and accept[codes[y]]:
-                    i = n
-                    while i > 0 and keys[i - 1] > y:
-                        keys[i] = keys[i - 1]
-                        i -= 1
-                    keys[i] = y
-                    n += 1
-            if n == 0:
-                return self._place_fallback()
-            acts = []  # (a loop: a comprehension would make p2a a closure cell in Python)
-            for i in range(n):
-                acts.append(p2a[keys[i]])
-            return acts
-        ok = ACCEPT[self.tcol[self.held]]
-        nmask = self.nmask
-        acts = []
-        for y in frontier:
-            m = nmask[y]
-            if ok[m]:
-                acts.append(p2a[y])
-        origin = self.origin  # empty now: in the frontier if it touches a tile
-        if origin >= 0 and not self.flipped and nmask[origin] > 0 and ok[nmask[origin]]:
-            acts.remove(p2a[origin])  # a tile taken off the board must move unless flipped
-        if not acts:
-            return self._place_fallback()
-        acts.sort()
-        return acts
+        barred = self.origin if not self.flipped else -1
+        acts = fast.accepted_sorted(self.frontier, self.nmask, ACCEPT_BYTES[self.tcol[self.held]],
+                                    barred, self.game.p2a)
+        return acts or self._place_fallback()
 
     def _place_fallback(self) -> list[int]:
         """``_place_cells`` as actions (only when no orthogonal placement exists)."""

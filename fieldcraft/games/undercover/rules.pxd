@@ -2,8 +2,8 @@
 # UndercoverState ends the state's class chain (base.pxd declares its fields); the rules methods
 # search and playouts call are the C methods State declares (api.pxd), with typed locals.
 cimport cython
-from fieldcraft.games.undercover.base cimport UndercoverTables
-from fieldcraft.games.undercover.setup_steps cimport SetupRules
+from .base cimport UndercoverTables
+from .setup_steps cimport SetupRules
 
 # The phases and the constants the step compares with, as C values of this module (so they are
 # not its attributes in the compiled build: the game's modules import the phases from base.py,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from fieldcraft.core import fast
 from fieldcraft.core.api import shuffle
 from fieldcraft.core.search import SearchModel
 
@@ -42,9 +43,6 @@ from .estimate import (
 from .grid import ACCEPT, JOKER, JOKER0, LOC_SUPPLY, N_AGENTS, N_COLOURS, agent_faces
 from .rules import UndercoverGame, UndercoverState
 from .track import classified_landing
-
-if not cython.compiled:  # the compiled build has them from base.pxd, as C functions
-    from .base import cells8, cells16
 
 Gain = list[tuple[float, float]]
 """The seat to move's change in one lane if its Staffer moves ``m`` spaces (index 1-5), as
@@ -269,10 +267,9 @@ class UndercoverSearch(SearchModel):
             if state.phase == FLIP:
                 off, back = agent_faces(held)
                 faces.add((off if state.up[held] else back, True))
-        # C pointers in the compiled build (base.cells8): read at frontier cells and their
-        # four neighbours only.
-        nmask = cells16(state.nmask) if cython.compiled else state.nmask
-        gcol = cells8(state.gcol) if cython.compiled else state.gcol
+        # Read at frontier cells and their four neighbours only (fast.cells8: C pointers).
+        nmask = fast.cells16(state.nmask)
+        gcol = fast.cells8(state.gcol)
         w2 = g.w2
         # Open lanes are worthless at the end.
         weight = 0.0 if state.end_trig else reach(work[mover], lead)
@@ -343,8 +340,7 @@ def _relabel(state: UndercoverState, mapping: list[int], deals: list[tuple[int, 
     ``revealed`` stay valid as they are. ``deals``: (index in the action list, Agent dealt)
     for every deal outcome, rewritten to the Agent's new id."""
     old_cells = state.tcell[:N_AGENTS]
-    # A C pointer in the compiled build (base.cells8): loc is a board cell.
-    grid = cells8(state.grid) if cython.compiled else state.grid
+    grid = fast.cells8(state.grid)  # (fast.cells8: a C pointer; loc is a board cell)
     for a in range(N_AGENTS):
         state.tcell[mapping[a]] = old_cells[a]
         loc = old_cells[a]

@@ -1,8 +1,8 @@
 # Cython declarations for the compiled build (docs/performance.md); setup_steps.py stays the
 # source.
 cimport cython
-from fieldcraft.games.undercover.base cimport UndercoverTables
-from fieldcraft.games.undercover.track cimport TrackRules
+from .base cimport UndercoverTables
+from .track cimport TrackRules
 
 cdef int LOC_PILE, LOC_SUPPLY, N_AGENTS, N_COLOURS  # imported from grid.py
 

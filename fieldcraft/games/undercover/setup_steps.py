@@ -10,11 +10,6 @@ class chain (see ``base``) before ``rules.UndercoverState``, which hands over to
 
 from __future__ import annotations
 
-try:
-    import cython
-except ImportError:  # pure build without Cython installed
-    from fieldcraft.core import _cython_shim as cython
-
 from fieldcraft.core.api import CHANCE
 
 from .grid import LOC_PILE, LOC_SUPPLY, N_AGENTS, N_COLOURS
@@ -75,16 +70,14 @@ class SetupRules(TrackRules):
     def _setup_legal(self) -> list[int]:
         g = self.game
         kind, k, space = g.setup_steps[self.setup_i]
-        if kind == K_DEAL:
-            if cython.compiled:  # the cached entry's list, made in C for less than its key
-                tcell = self.tcell
-                deal = g.DEAL
-                acts = []
-                for a in range(N_AGENTS):
-                    if tcell[a] == LOC_SUPPLY:
-                        acts.append(deal + a)
-                return acts
-            return self._deal_odds()[0][:]
+        if kind == K_DEAL:  # any Agent still in the supply
+            tcell = self.tcell
+            deal = g.DEAL
+            acts = []
+            for a in range(N_AGENTS):
+                if tcell[a] == LOC_SUPPLY:
+                    acts.append(deal + a)
+            return acts
         if kind == K_TOKEN:
             return self._token_odds()[0][:]
         return self._seat_actions(kind)

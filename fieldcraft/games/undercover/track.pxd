@@ -1,7 +1,7 @@
 # Cython declarations for the compiled build (docs/performance.md); track.py stays the source.
 cimport cython
-from fieldcraft.games.undercover.base cimport UndercoverTables
-from fieldcraft.games.undercover.grid cimport GridRules
+from .base cimport UndercoverTables
+from .grid cimport GridRules
 
 @cython.locals(target=int, t=int)
 cpdef int classified_landing(list occ, int base, int p0, int steps, int end) except -1

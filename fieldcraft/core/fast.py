@@ -1,0 +1,230 @@
+"""The few things only the compiled build does differently, in one place, so that a game's rules
+read the same in both builds.
+
+A game calls them as ``fast.<name>`` after ``from fieldcraft.core import fast`` (and its ``.pxd``
+says ``from fieldcraft.core cimport fast``): in the compiled build Cython then calls the C
+function declared in ``fast.pxd`` (or inlines it), in the pure build Python calls the function
+below, which is the library's own where the library has one. Both give the same answer; only
+the compiled build needs the difference, because there a Python call on a boxed int, or a list's
+item-by-item reference counting, costs more than the work around it.
+
+What is here:
+
+- ``gather(table, keys)``: ``[table[k] for k in keys]``, the list made at its full size and
+  filled in C;
+- ``bisect_left``, ``insort``, ``remove``: the library's operations on a short list of ints,
+  as C loops on C ints (the library's would compare Python ints through the object protocol);
+- ``board(typecode, items)``, ``cells8(board)``, ``cells16(board)``: a large board of small
+  ints, which a search copies at every iteration: an ``array.array`` in the compiled build (one
+  ``memcpy`` to copy) whose items the rules read through a C pointer, a list in the pure build
+  (which the interpreter indexes fastest); ``cells8``/``cells16`` give the pointer, or the list;
+- ``accepted_sorted(cells, codes, accept, barred)``: a filter and a sort of a short list of
+  cells on C ints, reading a ``bytes`` table through a C pointer;
+- ``row_sums(table, keys)``: the column sums of a table's rows picked by keys (a
+  :class:`RowSums`), summed in C, or cached;
+- ``exp``, ``sqrt``: C's libm functions (the ones ``math`` calls) on C doubles.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable
+
+try:
+    import cython
+except ImportError:  # pure build without Cython installed
+    from fieldcraft.core import _cython_shim as cython
+
+if cython.compiled:  # a list made at its full size and filled item by item (gather)
+    from cython.cimports.cpython.list import PyList_New, PyList_SET_ITEM
+    from cython.cimports.cpython.ref import Py_INCREF
+
+__all__ = ["RowSums", "accepted_sorted", "bisect_left", "board", "cells8", "cells16", "exp",
+           "gather", "insort", "remove", "row_sums", "sqrt"]
+
+MAX_SORTED = 256
+"""The longest list ``accepted_sorted`` sorts in a C array; a longer one is sorted by Python."""
+
+
+@cython.boundscheck(False)  # i runs over range(len(keys)); the caller's keys index its table
+@cython.wraparound(False)  # (a card id, a cell): no negative or outside index
+def gather(table: list, keys: list[int]) -> list:
+    """``[table[k] for k in keys]``, the list made at its full size and filled with the table's
+    own objects (a comprehension grows it as it goes)."""
+    n = len(keys)
+    out = PyList_New(n)
+    for i in range(n):
+        key = keys[i]
+        item = table[key]
+        Py_INCREF(item)  # the list takes over this reference
+        PyList_SET_ITEM(out, i, item)
+    return out
+
+
+@cython.boundscheck(False)  # mid stays in range(len(items)), which does not change meanwhile
+@cython.wraparound(False)
+def bisect_left(items: list[int], x: int) -> int:
+    """Where ``x`` is (or would go) in the sorted ``items``, as ``bisect.bisect_left`` says."""
+    lo = 0
+    hi = len(items)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        item = items[mid]
+        if item < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def insort(items: list[int], x: int) -> None:
+    """``bisect.insort(items, x)``, scanning from the end: for a short sorted list (a dozen
+    cells) a Python call of ``insort`` cost the compiled build more than the whole scan."""
+    i = len(items)
+    while i > 0:
+        item = items[i - 1]
+        if item <= x:
+            break
+        i -= 1
+    items.insert(i, x)
+
+
+@cython.boundscheck(False)  # i runs over range(len(items)), and the list does not change
+@cython.wraparound(False)  # before the loop ends: every index is in range and non-negative
+def remove(items: list[int], x: int) -> None:
+    """``items.remove(x)`` on C ints: ``list.remove`` compares Python ints one by one through
+    the object protocol."""
+    for i in range(len(items)):
+        item = items[i]
+        if item == x:
+            del items[i]
+            return
+    raise ValueError(f"{x} is not in the list")
+
+
+@cython.boundscheck(False)  # cells are board cells (inside codes); codes are below len(accept)
+@cython.wraparound(False)  # and values is a table of every cell
+def accepted_sorted(cells: list[int], codes: list[int], accept: bytes, barred: int,
+                    values: list) -> list:
+    """``values[y]`` for the cells ``y`` of ``cells``, but ``barred``, whose code ``codes[y]``
+    the table ``accept`` accepts, in increasing order of ``y`` (``values`` grows with ``y``).
+    ``codes`` is a board of shorts (:func:`board`): the compiled build inserts the accepted
+    cells into a C array in order, where sorting a list would compare Python ints through the
+    object protocol."""
+    if len(cells) > MAX_SORTED:
+        return _accepted_sorted(cells, codes, accept, barred, values)
+    at = cells16(codes)
+    ok = accept
+    keys = cython.declare(cython.int[256])  # MAX_SORTED
+    n = 0
+    for y in cells:
+        if y != barred and ok[at[y]]:
+            i = n
+            while i > 0 and keys[i - 1] > y:
+                keys[i] = keys[i - 1]
+                i -= 1
+            keys[i] = y
+            n += 1
+    out = []
+    for i in range(n):
+        out.append(values[keys[i]])
+    return out
+
+
+def _accepted_sorted(cells: list[int], codes: list[int], accept: bytes, barred: int,
+                     values: list) -> list:
+    """:func:`accepted_sorted` in Python: one plain loop (on a few dozen cells a comprehension's
+    own setup costs more), then a sort of the values, which grow with the cell, so they come
+    out in the same order."""
+    out = []
+    for y in cells:
+        if accept[codes[y]] and y != barred:
+            out.append(values[y])
+    out.sort()
+    return out
+
+
+def board(typecode: str, items: Iterable[int]) -> list[int]:
+    """A board holding ``items``: an ``array.array`` of ``typecode`` (``"b"``: signed bytes,
+    ``"h"``: shorts) in the compiled build, a list in the pure one. Either reads as ints and
+    slices the same; a saved state (``State.to_json``) writes both as lists, and ``==`` compares
+    those."""
+    if cython.compiled:
+        return array(typecode, items)  # type: ignore[return-value]
+    return list(items)
+
+
+class RowSums:
+    """A table of rows of ints whose column sums over some of its rows are asked for again
+    and again (a hand's count of each trait: the sum of its cards' rows): see
+    :func:`row_sums`."""
+
+    def __init__(self, rows: list[tuple[int, ...]], cache_size: int) -> None:
+        self.rows = rows
+        self.width = len(rows[0]) if rows else 0
+        self.flat = array("i", [v for row in rows for v in row])
+        self.out = array("i", [0] * self.width)
+        self.cache: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.cache_size = cache_size
+
+    def cached_sums(self, keys: list[int]) -> tuple[int, ...]:
+        """:func:`row_sums` as a tuple, kept in a dict of at most ``cache_size`` keys."""
+        key = tuple(keys)
+        sums = self.cache.get(key)
+        if sums is None:
+            if len(self.cache) >= self.cache_size:
+                self.cache.clear()
+            rows = self.rows
+            sums = tuple(map(sum, zip(*[rows[k] for k in keys], strict=True))) if keys \
+                else (0,) * self.width
+            self.cache[key] = sums
+        return sums
+
+
+@cython.boundscheck(False)  # the keys are row numbers
+@cython.wraparound(False)
+def row_sums(table: RowSums, keys: list[int]) -> tuple[int, ...]:
+    """The column sums of ``table.rows[k]`` for ``k`` in ``keys``, read as ``sums[column]``.
+    In the compiled build a C pointer to the table's own buffer (valid until the next call),
+    summed in C at each call: the keys seldom repeat exactly in a search, and a dict lookup on
+    a fresh key cost a third of the caller. In the pure build a tuple, cached
+    (:meth:`RowSums.cached_sums`): there the sum costs ten times the lookup."""
+    width = table.width
+    flat = cython.cast(cython.p_int, table.flat.data.as_ints)
+    acc = cython.cast(cython.p_int, table.out.data.as_ints)
+    for a in range(width):
+        acc[a] = 0
+    for k in keys:
+        row = flat + k * width
+        for a in range(width):
+            acc[a] += row[a]
+    return acc
+
+
+def _board_itself(board: list[int]) -> list[int]:
+    """A board of signed bytes or shorts (:func:`board`) to index in a hot loop: a C pointer to
+    its items in the compiled build (``cells8``/``cells16`` in ``fast.pxd``; no bounds check, so
+    only for indexes the caller knows are inside it), the board itself here."""
+    return board
+
+
+if cython.compiled:
+    # What a module running as Python beside this compiled one (a game folder copied to start
+    # a new game, say) calls where the compiled rules get a C pointer.
+    globals().update(cells8=_board_itself, cells16=_board_itself,
+                     row_sums=RowSums.cached_sums)
+else:  # the library's own functions (C themselves), and the board itself
+    from bisect import bisect_left, insort  # noqa: F811
+    from math import exp, sqrt
+    from operator import itemgetter
+
+    def gather(table: list, keys: list[int]) -> list:  # noqa: F811
+        """``[table[k] for k in keys]``, gathered in C by ``itemgetter``."""
+        if len(keys) > 1:
+            return list(itemgetter(*keys)(table))
+        return [table[keys[0]]] if keys else []
+
+    cells8 = cells16 = _board_itself
+    row_sums = RowSums.cached_sums  # noqa: F811
+    accepted_sorted = _accepted_sorted  # noqa: F811
+    remove = list.remove  # noqa: F811
