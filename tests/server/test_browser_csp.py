@@ -40,7 +40,9 @@ document.addEventListener('securitypolicyviolation', e => window.__csp.push(
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = tmp_path_factory.mktemp("csp") / "web.db"
-    srv = ServerProcess(f"sqlite:///{db}", bot_delay=0.0).start()
+    # every game's table and replay in two languages: more tables than a client may create a
+    # minute (the limits have their own tests)
+    srv = ServerProcess(f"sqlite:///{db}", bot_delay=0.0, args=["--no-limits"]).start()
     yield srv
     srv.stop()
 
@@ -85,6 +87,7 @@ def finished_table(base: str, game: str) -> str:
     players = game_spec(game).min_players
     made = httpx.post(f"{base}/api/tables", json={"game": game, "players": players,
                                                    "seats": ["bot"] * players}).json()
+    assert "id" in made, f"{game}: the table was not created: {made}"
     deadline = time.monotonic() + 120
     while httpx.get(f"{base}/api/tables/{made['id']}").json()["status"] != "finished":
         assert time.monotonic() < deadline, f"{game}: the bots did not finish"
