@@ -170,7 +170,9 @@ def test_a_whole_game_is_played_on_the_board(browser: Any, server: ServerProcess
             assert shot_taken, "no mid-game picture: the person was never passed a card"
         if lang == "en":  # the replay draws the board from a spectator's and a seat's view
             page.click("#replay-link")
-            page.wait_for_function("() => document.body.dataset.step !== undefined")
+            page.wait_for_url("**/replay*")  # then the replay page's body, not the table's
+            page.wait_for_function(
+                "() => document.body && document.body.dataset.step !== undefined")
             for pov in ("", "1"):
                 page.select_option("#pov", pov)
                 page.click("#rp-first")
