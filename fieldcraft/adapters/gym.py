@@ -22,7 +22,9 @@ before). Chance and the opponents' choices are drawn from the seed given to ``re
 PettingZoo's ``TerminateIllegalWrapper`` does for its classic games, ends the episode with
 ``illegal_reward`` (default -1) and the reason in ``info["illegal_action"]``; with
 ``illegal="raise"`` it raises ``IllegalActionError`` instead. An action outside the space raises
-``ValueError``.
+``ValueError``. ``reset`` always returns a game in which the learner has a decision: a deal
+that ends before the learner's first turn (chance and the opponents can finish Under Current
+that fast) is dropped and the next one drawn from the same seed.
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ from fieldcraft.agents import View, make_agent
 from fieldcraft.core.api import State, sample_chance
 from fieldcraft.core.errors import IllegalActionError
 from fieldcraft.core.registry import game_spec, list_games, load_game
+
+REDEALS = 1000
+"""How many deals ``reset`` tries for one in which the learner has a decision before it gives
+up (a game would have to end before the learner's turn nearly always to get there)."""
 
 
 class LegalDiscrete(spaces.Discrete):
@@ -99,8 +105,26 @@ class FieldcraftEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """A new game in which the learner has a decision. Chance and the other seats can end
+        a game before the learner's first turn (Under Current at 5 and 8 seats, now and then);
+        an episode with nothing to decide teaches nothing and its first ``step`` could only
+        fail, so such a deal is dropped and the next one drawn from the same generator: the
+        seed still replays the episode, and a seed whose first deal was live is unchanged."""
         super().reset(seed=seed)
         self._rng = random.Random(int(self.np_random.integers(2**63)))
+        for _ in range(REDEALS):
+            self._deal()
+            state = self.state
+            assert state is not None
+            if (not state.is_terminal() and not self._capped()
+                    and state.current_player() == self.seat):
+                return self._obs(), self._info()
+        raise RuntimeError(f"{REDEALS} deals in a row ended before seat {self.seat} had a "
+                           "decision: the opponents never let the learner play")
+
+    def _deal(self) -> None:
+        """A new game, seat (if drawn) and opponents from ``_rng``, played until the learner
+        decides or the game ends."""
         n = self.fc.num_players
         if self.fixed_seat is None:
             self.seat = self._rng.randrange(n)
@@ -111,7 +135,6 @@ class FieldcraftEnv(gymnasium.Env):
         self._decisions = 0
         self._forfeit = False
         self._play_others()
-        return self._obs(), self._info()
 
     def _play_others(self) -> None:
         """Chance and the other seats act until the learner decides or the game ends."""

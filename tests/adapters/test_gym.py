@@ -66,3 +66,19 @@ def test_bad_options_are_refused() -> None:
         FieldcraftEnv("spy-tracker", players=2, opponents="grandmaster")
     with pytest.raises(ValueError, match="seat must be"):
         FieldcraftEnv("spy-tracker", players=2, seat=5)
+
+
+@pytest.mark.parametrize(("players", "seeds"), [(5, [36, 233]), (8, [10, 84, 135, 235])])
+def test_reset_never_returns_a_finished_game(players: int, seeds: list[int]) -> None:
+    """Under Current can end before a drawn seat's first turn (random opponents, ``seat=None``:
+    these seeds did so on the first deal, and ``reset`` used to hand back the finished game,
+    with an all-zero mask, whose first ``step`` raised "the game is over"). Every reset must
+    give the learner a decision; the re-deal is drawn from the same seed, so it replays."""
+    e = FieldcraftEnv("under-current", players=players, seat=None, opponents="random")
+    for seed in [*seeds, *range(300, 340)]:
+        obs, info = e.reset(seed=seed)
+        assert not e.state.is_terminal() and e.state.current_player() == e.seat, seed
+        assert info["action_mask"].any() and e.observation_space.contains(obs)
+        again, _ = e.reset(seed=seed)
+        assert np.array_equal(obs, again)
+        e.step(int(np.flatnonzero(info["action_mask"])[0]))  # raised before the fix
