@@ -43,6 +43,11 @@ Observations (``make_py_observer``, the default observer and ``pyspiel.IIGObserv
   perfect-recall tensor of games up to 1,397 decisions long would be mostly padding; use the
   observation tensor with memory instead.
 
+Every per-player call (the strings and tensors, the observers' ``set_from`` and ``string_from``,
+``resample_from_infostate``) takes a seat 0 to P-1 and raises :class:`PlayerError` (a
+``pyspiel.SpielError``) for anything else, as OpenSpiel's own games stop on ``player >= 0``;
+leaving the player out means the current player, so at a chance or terminal node it raises too.
+
 ``resample_from_infostate(player, sampler)`` is the game's ``resample``: hidden cards re-dealt
 consistently with what ``player`` knows. The resampled state keeps ``player``'s information
 state exactly; the other seats' lines are the public ones (what they saw privately cannot be
@@ -62,6 +67,7 @@ with the right status instead (our tests run OpenSpiel in a subprocess that call
 from __future__ import annotations
 
 import json
+import operator
 import os
 import random
 import sys
@@ -120,6 +126,34 @@ def _game_type(game_id: str) -> pyspiel.GameType:
         provides_observation_tensor=True,
         parameter_specification=params,
     )
+
+
+class PlayerError(pyspiel.SpielError, ValueError):
+    """A per-player call named no seat of the game: a negative or too large id, or no id at a
+    chance or terminal node (where the default, the current player, is not a seat). OpenSpiel's
+    own games stop there with ``SpielError``; Python indexing would instead wrap ``-1`` round to
+    the last seat and show its hand. Both bases, so ``except pyspiel.SpielError`` (as for any
+    OpenSpiel game) and ``except ValueError`` (as for a bad argument) each catch it."""
+
+
+def check_player(state: FieldcraftState, player: Any, method: str) -> int:
+    """``player`` as a seat index (``None``: the current player), refusing anything that is not
+    a seat of ``state``'s game with :class:`PlayerError` before anything is read or written."""
+    players = state._s.fc.num_players
+    if player is None:
+        player = state.current_player()
+        if player < 0:
+            node = "terminal" if state.is_terminal() else "chance"
+            raise PlayerError(f"{method}: no player given at a {node} node, which has no "
+                              f"current player: name a seat 0-{players - 1}")
+    try:
+        seat = operator.index(player)
+    except TypeError:
+        raise PlayerError(f"{method}: player must be a seat 0-{players - 1}, got "
+                          f"{player!r}") from None
+    if not 0 <= seat < players:
+        raise PlayerError(f"{method}: player must be a seat 0-{players - 1}, got {seat}")
+    return seat
 
 
 class Setup:
@@ -329,21 +363,24 @@ class FieldcraftState(pyspiel.State):
         return [float(x) for x in self.inner.returns()]
 
     def information_state_string(self, player: int | None = None) -> str:
-        if player is None:
-            player = self.current_player()
-        return self._info_state(player)
+        """``player``'s information state (default: the current player, which a chance or
+        terminal node does not have, so there a seat must be named)."""
+        return self._info_state(check_player(self, player, "information_state_string"))
 
     def observation_string(self, player: int | None = None) -> str:
-        if player is None:
-            player = self.current_player()
-        return _compact(self.inner.observation(player))
+        """``player``'s observation as compact JSON (the default as for
+        :meth:`information_state_string`)."""
+        seat = check_player(self, player, "observation_string")
+        return _compact(self.inner.observation(seat))
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
-        if player is None:
-            player = self.current_player()
-        return self._s.fc.observer.tensor(self.inner, player)
+        """``player``'s observation tensor (the default as for
+        :meth:`information_state_string`)."""
+        seat = check_player(self, player, "observation_tensor")
+        return self._s.fc.observer.tensor(self.inner, seat)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> FieldcraftState:
+        player_id = check_player(self, player_id, "resample_from_infostate")
         rng = random.Random(int(probability_sampler() * 2**53))
         self._write_lines()
         sample = self.inner.resample(player_id, rng)
@@ -420,11 +457,13 @@ class ObservationObserver:
                 at += plane.size
 
     def set_from(self, state: FieldcraftState, player: int) -> None:
+        seat = check_player(state, player, "set_from")
         if not self.spectator:
-            self.tensor[:] = self.game.fc.observer.tensor(state.inner, player)
+            self.tensor[:] = self.game.fc.observer.tensor(state.inner, seat)
 
     def string_from(self, state: FieldcraftState, player: int) -> str:
-        return _compact(state.inner.observation(None if self.spectator else player))
+        seat = check_player(state, player, "string_from")
+        return _compact(state.inner.observation(None if self.spectator else seat))
 
 
 class InfoStateObserver:
@@ -435,10 +474,10 @@ class InfoStateObserver:
         self.dict: dict[str, np.ndarray] = {}
 
     def set_from(self, state: FieldcraftState, player: int) -> None:
-        pass
+        check_player(state, player, "set_from")
 
     def string_from(self, state: FieldcraftState, player: int) -> str:
-        return state._info_state(player)
+        return state._info_state(check_player(state, player, "string_from"))
 
 
 def _register(game_id: str) -> None:

@@ -5,10 +5,13 @@ bots playing whole games. Each game runs in a subprocess (see ``openspiel_run.py
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from fieldcraft.core.registry import game_spec, list_games
@@ -149,3 +152,80 @@ def test_information_state_remembers_earlier_rounds() -> None:
     assert first_round_bid is not None and state.inner.round == 2
     assert json.loads(state.observation_string(0))["bids"] == []  # the view forgets the round
     assert first_round_bid in state.information_state_string(0)  # the information state does not
+
+
+def _per_player_calls(game, state) -> dict[str, Any]:
+    """Every per-player call of a state and its observers, as ``call(player)``."""
+    observers = {
+        "observer": game.make_py_observer(),
+        "info_state_observer": game.make_py_observer(
+            pyspiel.IIGObservationType(perfect_recall=True)),
+        "spectator": game.make_py_observer(
+            pyspiel.IIGObservationType(perfect_recall=False,
+                                       private_info=pyspiel.PrivateInfoType.NONE)),
+    }
+    calls: dict[str, Any] = {
+        "observation_string": state.observation_string,
+        "observation_tensor": state.observation_tensor,
+        "information_state_string": state.information_state_string,
+        "information_state_tensor": state.information_state_tensor,
+        "player_return": state.player_return,
+        "resample_from_infostate": lambda p: state.resample_from_infostate(
+            p, pyspiel.UniformProbabilitySampler(0., 1.)),
+    }
+    for name, obs in observers.items():
+        calls[f"{name}.set_from"] = lambda p, obs=obs: obs.set_from(state, p)
+        calls[f"{name}.string_from"] = lambda p, obs=obs: obs.string_from(state, p)
+    return calls
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_per_player_calls_refuse_a_player_that_is_not_a_seat(name: str) -> None:
+    """OpenSpiel's own games stop on ``player >= 0``; the adapter used to index Python lists
+    with the id, so ``observation_string(-1)`` at a chance node gave the last seat's view (Spy
+    Tracker 4p: seat 3's hand), a too large id raised ``IndexError``, and at a terminal the
+    default (the current player, ``TERMINAL``) wrapped round or failed by accident. Now a
+    negative or too large id, or no id where there is no current player, raises
+    ``SpielError`` (also a ``ValueError``) and changes nothing; every seat still works."""
+    spec = game_spec(name)
+    game = pyspiel.load_game(fo.short_name(name), {"players": spec.max_players})
+    n = game.num_players()
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    seen: set[str] = set()
+    while True:
+        kind = ("terminal" if state.is_terminal() else
+                "chance" if state.is_chance_node() else "decision")
+        if kind not in seen:
+            seen.add(kind)
+            before = (str(state), [state.information_state_string(s) for s in range(n)])
+            calls = _per_player_calls(game, state)
+            for call in calls.values():
+                for bad in (-1, -2, pyspiel.PlayerId.TERMINAL, n, n + 3):
+                    with pytest.raises(pyspiel.SpielError, match="player"):
+                        call(bad)
+                for seat in range(n):
+                    call(seat)
+            default = ("observation_string", "observation_tensor", "information_state_string")
+            for method in default:
+                if kind == "decision":
+                    player = state.current_player()
+                    assert calls[method]() == calls[method](player)
+                else:
+                    with pytest.raises(fo.PlayerError, match=f"no player given at a {kind}"):
+                        calls[method]()
+            assert (str(state), [state.information_state_string(s) for s in range(n)]) == before
+            observer = game.make_py_observer()
+            observer.set_from(state, n - 1)
+            tensor = observer.tensor.copy()
+            with pytest.raises(ValueError, match="player"):
+                observer.set_from(state, -1)
+            assert np.array_equal(observer.tensor, tensor)
+        if kind == "terminal":
+            break
+        if kind == "chance":
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert seen == {"chance", "decision", "terminal"}
