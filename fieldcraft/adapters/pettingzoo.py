@@ -15,11 +15,12 @@ Agents are ``seat_0`` ... ``seat_{P-1}``. Each observation is a ``Dict`` of ``ob
 float32 ``Box`` holding the game's observation tensor (its planes are documented in the game's
 ``view.py``; ``env.unwrapped.planes`` names them), and ``action_mask``, an int8 ``Box`` over the
 game's ``num_distinct_actions`` with 1 for each legal action of the seat to move (all 0 for the
-others). Chance (deals, dice, shuffles) is sampled inside from the seed given to ``reset``, so a
-seed replays a game exactly. Rewards are the game's returns, given once at the end. A game whose
-rules allow endless play is truncated (``truncations`` all true, rewards 0) after its spec's
-``length_cap`` decisions. An illegal action raises ``fieldcraft.core.errors.IllegalActionError``
-and changes nothing.
+others). ``state()`` is the global state for centralised training: every seat's observation
+tensor, in seat order (``state_space``). Chance (deals, dice, shuffles) is sampled inside from
+the seed given to ``reset``, so a seed replays a game exactly. Rewards are the game's returns,
+given once at the end. A game whose rules allow endless play is truncated (``truncations`` all
+true, rewards 0) after its spec's ``length_cap`` decisions. An illegal action raises
+``fieldcraft.core.errors.IllegalActionError`` and changes nothing.
 """
 
 from __future__ import annotations
@@ -61,11 +62,14 @@ class FieldcraftAEC(AECEnv):
             "action_mask": spaces.Box(0, 1, (self._actions,), np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        # unbounded as the observations are: the games declare no range for their planes
+        self.state_space = spaces.Box(-np.inf, np.inf, (n * observer.tensor_size(),), np.float32)
         self.action_spaces = {a: spaces.Discrete(self._actions) for a in self.possible_agents}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
-        self.state: State | None = None
+        self.game_state: State | None = None
+        """The fieldcraft game being played (not ``state``: that is ``AECEnv.state()``)."""
         self._rng = random.Random()
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -76,7 +80,7 @@ class FieldcraftAEC(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._rng = random.Random(seed)
-        self.state = self.fc.new_initial_state()
+        self.game_state = self.fc.new_initial_state()
         self._decisions = 0
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -88,7 +92,7 @@ class FieldcraftAEC(AECEnv):
 
     def _advance(self) -> None:
         """Play chance until a seat decides or the game ends, then point at the seat."""
-        state = self.state
+        state = self.game_state
         assert state is not None
         rng = self._rng
         while state.is_chance_node():
@@ -109,7 +113,7 @@ class FieldcraftAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state
+        state = self.game_state
         assert state is not None
         state.apply_action(int(action) if isinstance(action, np.integer) else action)
         self._decisions += 1
@@ -122,7 +126,7 @@ class FieldcraftAEC(AECEnv):
             print(self.render())
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self.state
+        state = self.game_state
         assert state is not None
         seat = self._seat[agent]
         mask = np.zeros(self._actions, np.int8)
@@ -131,10 +135,21 @@ class FieldcraftAEC(AECEnv):
         return {"observation": np.array(self._tensor(state, seat), np.float32),
                 "action_mask": mask}
 
+    def state(self) -> np.ndarray:
+        """The global state for centralised training (QMIX and the like): every seat's
+        observation tensor, seat by seat, in ``state_space``. That is everything any seat knows
+        (all hands, say) but not what no seat has seen (the order of the deck), so a critic
+        trained on it learns nothing it could not be told."""
+        state = self.game_state
+        if state is None:
+            raise RuntimeError("call reset() before state()")
+        return np.concatenate([np.array(self._tensor(state, seat), np.float32)
+                               for seat in range(len(self.possible_agents))])
+
     def render(self) -> str | None:
-        if self.render_mode is None or self.state is None:
+        if self.render_mode is None or self.game_state is None:
             return None
-        return str(self.state)
+        return str(self.game_state)
 
     def close(self) -> None:
         pass

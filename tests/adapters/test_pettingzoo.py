@@ -43,8 +43,8 @@ def play(e, seed: int) -> tuple[list[int], dict[str, float]]:
 def test_a_game_plays_to_the_end_and_pays_the_returns() -> None:
     e = raw_env("spy-tracker", players=3)
     actions, rewards = play(e, 5)
-    assert e.state.is_terminal()
-    assert e.state.history()[-1] == actions[-1]
+    assert e.game_state.is_terminal()
+    assert e.game_state.history()[-1] == actions[-1]
     assert sorted(rewards.values()) == [0.0, 0.0, 1.0]  # one seat wins the game
 
 
@@ -58,12 +58,13 @@ def test_the_seed_replays_the_game_and_another_seed_does_not() -> None:
 def test_the_observation_is_the_seats_tensor_and_mask() -> None:
     e = raw_env("spy-tracker", players=2)
     e.reset(seed=1)
-    seat = e.state.current_player()
+    seat = e.game_state.current_player()
     mover, other = f"seat_{seat}", f"seat_{1 - seat}"
     obs = e.observe(mover)
     assert obs["observation"].dtype == np.float32
-    assert obs["observation"].tolist() == e.fc.observer.tensor(e.state, seat)
-    assert sorted(np.flatnonzero(obs["action_mask"]).tolist()) == sorted(e.state.legal_actions())
+    assert obs["observation"].tolist() == e.fc.observer.tensor(e.game_state, seat)
+    legal = e.game_state.legal_actions()
+    assert sorted(np.flatnonzero(obs["action_mask"]).tolist()) == sorted(legal)
     assert not e.observe(other)["action_mask"].any()
     assert e.observation_space(mover).contains(obs)
 
@@ -77,8 +78,37 @@ def test_ruleset_overrides_reach_the_game_and_bad_ones_are_refused() -> None:
 def test_an_illegal_action_raises_and_changes_nothing() -> None:
     e = raw_env("spy-tracker", players=2)
     e.reset(seed=0)
-    before = e.state.to_json()
+    before = e.game_state.to_json()
     illegal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
     with pytest.raises(IllegalActionError):
         e.step(illegal)
-    assert e.state.to_json() == before
+    assert e.game_state.to_json() == before
+
+
+@pytest.mark.filterwarnings("ignore:Environment's m.* state space value is .*infinity")
+@pytest.mark.parametrize("name", list_games())
+def test_state_is_every_seats_view_within_the_state_space(name: str) -> None:
+    """``AECEnv.state()`` is PettingZoo's global state for centralised training; the env used
+    to keep its game in an attribute called ``state``, which hid the method (``env.state()``
+    raised ``TypeError: 'State' object is not callable``). It is every seat's observation
+    tensor in seat order, of the declared ``state_space``, through the wrappers too."""
+    from pettingzoo.test.state_test import test_state_space
+
+    players = game_spec(name).max_players
+    e = env(name, players=players)
+    e.reset(seed=3)
+    e.state()  # the TypeError
+    test_state_space(e)
+    raw = e.unwrapped
+    space = e.state_space
+    assert space.shape == (players * raw.observation_space("seat_0")["observation"].shape[0],)
+    rng = np.random.default_rng(3)
+    for _ in e.agent_iter(400):
+        state = e.state()
+        assert space.contains(state)
+        views = [e.observe(a)["observation"] for a in raw.possible_agents]
+        assert np.array_equal(state, np.concatenate(views))
+        obs, _, terminated, truncated, _ = e.last()
+        e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(
+            obs["action_mask"]))))
+    assert space.contains(e.state())
