@@ -20,7 +20,8 @@ tensor, in seat order (``state_space``). Chance (deals, dice, shuffles) is sampl
 the seed given to ``reset``, so a seed replays a game exactly. Rewards are the game's returns,
 given once at the end. A game whose rules allow endless play is truncated (``truncations`` all
 true, rewards 0) after its spec's ``length_cap`` decisions. An illegal action raises
-``fieldcraft.core.errors.IllegalActionError`` and changes nothing.
+``fieldcraft.core.errors.IllegalActionError`` and changes nothing. ``render_mode="ansi"`` makes
+``render()`` return the game as text; ``"human"`` prints that text, after every step too.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from fieldcraft.core.registry import game_spec, load_game
 class FieldcraftAEC(AECEnv):
     """One fieldcraft game at one player count and ruleset as an AEC environment."""
 
-    metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, game: str, players: int | None = None, render_mode: str | None = None,
                  **overrides: Any):
@@ -122,8 +123,8 @@ class FieldcraftAEC(AECEnv):
             self.rewards[a] = 0.0
         self._advance()
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            print(self.render())
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self.game_state
@@ -147,9 +148,16 @@ class FieldcraftAEC(AECEnv):
                                for seat in range(len(self.possible_agents))])
 
     def render(self) -> str | None:
+        """``ansi``: the game as text (its JSON). ``human``: that text printed, returning
+        ``None`` as Gymnasium's human mode does (and printed after every step too, as
+        PettingZoo's classic games show each move); the games have no picture to draw."""
         if self.render_mode is None or self.game_state is None:
             return None
-        return str(self.game_state)
+        text = str(self.game_state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass

@@ -112,3 +112,32 @@ def test_state_is_every_seats_view_within_the_state_space(name: str) -> None:
         e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(
             obs["action_mask"]))))
     assert space.contains(e.state())
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_pettingzoo_render_test_passes(name: str) -> None:
+    """PettingZoo's ``render_test`` builds the env with ``render_mode="human"`` first, which
+    used to be refused (``ValueError``), so it could not run at all."""
+    from pettingzoo.test import render_test
+
+    players = game_spec(name).min_players
+    render_test(lambda render_mode=None: env(name, players=players, render_mode=render_mode))
+
+
+def test_human_mode_prints_what_ansi_returns(capsys: pytest.CaptureFixture[str]) -> None:
+    """``human`` prints the text ``ansi`` returns, at ``render()`` and after every step, as
+    PettingZoo's classic games do; ``ansi`` returns it and prints nothing (it used to print
+    at every step)."""
+    ansi, human = (raw_env("spy-tracker", players=2, render_mode=m) for m in ("ansi", "human"))
+    for e in (ansi, human):
+        e.reset(seed=7)
+    text = ansi.render()
+    assert isinstance(text, str) and text == str(ansi.game_state)
+    assert capsys.readouterr().out == ""
+    assert human.render() is None
+    assert capsys.readouterr().out == text + "\n"
+    for e in (ansi, human):
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    assert capsys.readouterr().out == ansi.render() + "\n"  # the human env's step, only
+    with pytest.raises(ValueError, match="render_mode must be one of"):
+        raw_env("spy-tracker", players=2, render_mode="rgb_array")
