@@ -70,6 +70,10 @@ def hot_modules(package_dir: Path) -> tuple[str, ...]:
 PACKAGE_DIR = Path(__file__).resolve().parent
 """The installed package's folder: the compiled modules live beside their sources in it."""
 
+FIELDS_SOURCE = PACKAGE_DIR / "core" / "fields.py"
+"""The field machinery the build derives a compiled module's declarations with (its text is
+part of every module's source hash)."""
+
 MANIFEST = "_compiled.json"
 """Written by the build beside this file: the source hash each extension module was compiled
 from, or why the install is pure. Without it no extension module is trusted."""
@@ -108,6 +112,7 @@ def source_hash(path: Path) -> str:
     of the layout would be wrong)."""
     digest = hashlib.sha256(path.read_bytes())
     digest.update(_SETUP.encode())
+    digest.update(FIELDS_SOURCE.read_bytes())  # what derives its declarations
     for pxd in _declarations(path.with_suffix(".pxd")):
         digest.update(b"\0" + pxd.name.encode() + b"\0" + pxd.read_bytes())
     return digest.hexdigest()
@@ -395,18 +400,16 @@ def compile_in_place(package_dir: Path = PACKAGE_DIR, modules: list[str] | None 
         root = package_dir.parent
         scratch = root / "build" / "cython"
         scratch.mkdir(parents=True, exist_ok=True)
-        setup = scratch / "_setup_compiled.py"
-        setup.write_text(_SETUP)
         if log:
             log(f"fieldcraft: compiling {len(todo)} hot module(s) with Cython "
                 f"(about {max(1, round(len(todo) * 2 / 60))} min on two cores)")
         for n in todo:
             recorded.pop(n, None)
-        done = subprocess.run([sys.executable, str(setup), *(module_path(n) for n in todo)],
-                              cwd=root, env=dict(os.environ, CFLAGS=cflags), capture_output=True,
-                              text=True)
-        if done.returncode != 0:  # setuptools' own chatter is shown only when it failed
-            raise RuntimeError(f"compiling failed:\n{done.stdout[-4000:]}{done.stderr[-4000:]}")
+        staged = scratch / "src"
+        _stage(package_dir, staged / package_dir.name)
+        _run_setup(staged, [module_path(n) for n in todo], cflags)
+        for n in todo:
+            _take_extension(staged / module_path(n), source_file(n, package_dir))
     for n in names:
         ext = extension_file(n, package_dir)
         if ext is None:
@@ -431,6 +434,61 @@ setup(ext_modules=cythonize(sys.argv[1:], language_level=3, nthreads=2, quiet=Tr
 """
 
 
+def _fields_module() -> Any:
+    """``fieldcraft/core/fields.py`` on its own: the build derives the compiled build's
+    declarations with it, and may run where the package is not importable (hatch_build.py)."""
+    spec = importlib.util.spec_from_file_location("_fieldcraft_fields", FIELDS_SOURCE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _stage(source: Path, dest: Path) -> None:
+    """Copy the ``.py`` and ``.pxd`` files of the package ``source`` to ``dest`` and derive, in
+    the copy, what the compiled build needs from the annotations (each extension type's field
+    block, a state's clone: :func:`fieldcraft.core.fields.derive_declarations`). Cython compiles
+    the copy; the package's own files stay as written."""
+    fields = _fields_module()
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(source, dest, ignore=lambda folder, names: [
+        n for n in names if not (n.endswith((".py", ".pxd", ".pxi"))
+                                 or (Path(folder) / n).is_dir()) or n in ("__pycache__", "build")])
+    for folder in sorted({p.parent for p in dest.rglob("*.pxd")}):
+        pairs = {str(py.relative_to(dest.parent)): (py.read_text(), py.with_suffix(".pxd")
+                                                    .read_text())
+                 for py in sorted(p.with_suffix(".py") for p in folder.glob("*.pxd"))
+                 if py.is_file()}
+        for where, (text, declarations) in fields.derive_folder(pairs).items():
+            (dest.parent / where).write_text(text)
+            (dest.parent / where).with_suffix(".pxd").write_text(declarations)
+
+
+def _run_setup(cwd: Path, paths: list[str], cflags: str) -> None:
+    """Cython and the C compiler on ``paths`` (relative to ``cwd``), extension modules beside."""
+    setup = cwd / "_setup_compiled.py"
+    setup.write_text(_SETUP)
+    done = subprocess.run([sys.executable, str(setup), *paths], cwd=cwd,
+                          env=dict(os.environ, CFLAGS=cflags), capture_output=True, text=True)
+    if done.returncode != 0:  # setuptools' own chatter is shown only when it failed
+        raise RuntimeError(f"compiling failed:\n{done.stdout[-4000:]}{done.stderr[-4000:]}")
+
+
+def _take_extension(staged: Path, source: Path) -> None:
+    """Move the extension module built beside ``staged`` (a ``.py`` in the staged copy) beside
+    the real ``source``, replacing an older one."""
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        built = staged.with_name(staged.stem + suffix)
+        if built.is_file():
+            for old in (source.with_name(source.stem + s)
+                        for s in importlib.machinery.EXTENSION_SUFFIXES):
+                old.unlink(missing_ok=True)
+            shutil.copyfile(built, source.with_name(built.name))
+            return
+
+
 def compile_game_folder(folder: Path, log: Any = None) -> list[str]:
     """Compile the hot modules (``GameSpec.hot``) of the game package in ``folder``, a folder
     outside this package that ``FIELDCRAFT_GAMES_PATH`` names the parent of (a new game copied
@@ -450,17 +508,15 @@ def compile_game_folder(folder: Path, log: Any = None) -> list[str]:
         (tree / "games").mkdir(parents=True)
         (tree / "__init__.py").touch()
         (tree / "games" / "__init__.py").touch()
-        (tree / "core").symlink_to(PACKAGE_DIR / "core")
-        (tree / "games" / folder.name).symlink_to(folder)
+        _stage(PACKAGE_DIR / "core", tree / "core")
+        _stage(folder, tree / "games" / folder.name)
         if log:
             log(f"fieldcraft: compiling {len(names)} module(s) of {folder.name}")
-        setup = Path(scratch) / "_setup_compiled.py"
-        setup.write_text(_SETUP)
-        done = subprocess.run([sys.executable, str(setup), *(module_path(n) for n in names)],
-                              cwd=scratch, env=dict(os.environ, CFLAGS=os.environ.get(
-                                  "CFLAGS", "-O2 -g0")), capture_output=True, text=True)
-        if done.returncode != 0:
-            raise RuntimeError(f"compiling failed:\n{done.stdout[-4000:]}{done.stderr[-4000:]}")
+        _run_setup(Path(scratch), [module_path(n) for n in names],
+                   os.environ.get("CFLAGS", "-O2 -g0"))
+        for n in names:
+            _take_extension(Path(scratch) / module_path(n),
+                            folder / f"{n.rsplit('.', 1)[1]}.py")
     modules = {}
     for n in names:
         source = folder / f"{n.rsplit('.', 1)[1]}.py"

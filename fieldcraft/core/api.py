@@ -82,8 +82,6 @@ class Game:
     """
 
     game_type: ClassVar[GameType] = GameType()
-    # ``state_class`` (the game's State subclass) is set on the class by the rules module, or
-    # on the instance by a game compiled as an extension type (whose class is immutable).
 
     def __init__(self, spec: GameSpec, players: int, ruleset: dict[str, Any],
                  overrides: dict[str, Any]):
@@ -130,6 +128,14 @@ class Game:
     def search_model(self) -> SearchModel:
         model = self.spec.optional("search_model") or SearchModel
         return model(self)
+
+    @cached_property
+    def state_class(self) -> type[State]:
+        """The game's state class, as its spec names it (``GameSpec.state``; a class attribute
+        of a subclass takes precedence)."""
+        if self.spec.state is None:
+            raise NotImplementedError(f"{self.name}: GameSpec.state names no state class")
+        return self.spec.resolve(self.spec.state)
 
     # -- construction -------------------------------------------------------------------------
     def new_initial_state(self) -> State:
@@ -179,8 +185,8 @@ class State:
     Subclasses declare every field of their state as an annotation and are made by
     :class:`~fieldcraft.core.fields.StateMeta` (``class MyState(State, metaclass=StateMeta)``,
     see :mod:`fieldcraft.core.fields`), which gives them ``__slots__``, ``_fields`` and
-    ``clone``; a state compiled as an extension type writes those three out instead (Spy
-    Tracker's, see docs/performance.md). This base has no metaclass so that it can be an
+    ``clone``; for a state compiled as an extension type the build derives the same from the
+    same annotations (see docs/performance.md). This base has no metaclass so that it can be an
     extension type itself in the compiled build (``api.pxd``). Fields are JSON-able plain data
     (ints, bools, strings, None, lists and str-keyed dicts of those; or an ``array.array`` of
     ints, which ``to_json`` writes as a list and the state's ``_load_fields`` makes again from
@@ -364,7 +370,7 @@ class State:
     def clone(self) -> State:  # replaced in every subclass by one generated from its fields
         raise NotImplementedError(
             f"{type(self).__name__} has no clone: make it with metaclass=StateMeta "
-            "(fieldcraft.core.fields), or write clone and _fields out as Spy Tracker's state does")
+            "(fieldcraft.core.fields)")
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its class, game and fields, in both builds: a compiled extension type's

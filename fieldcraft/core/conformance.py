@@ -33,7 +33,7 @@ from fieldcraft.core.api import (
     sample_chance,
 )
 from fieldcraft.core.checklist import CHECKS, PLAYOUTS, Check, _every, _points, _step, check
-from fieldcraft.core.fields import StateMeta, own_fields, source_fields, written_out_problems
+from fieldcraft.core.fields import LISTS, VALUE, own_fields, source_fields
 from fieldcraft.core.spec import (
     CONSTANT_SUM,
     DETERMINISTIC,
@@ -311,30 +311,60 @@ def clones_are_independent(game: Game) -> None:
 
 @check
 def state_fields_are_declared_once(game: Game) -> None:
-    """Every field of the state class is declared once, as an annotation, and cloned and saved
-    by its kind: classes made by ``StateMeta`` get that from the metaclass; a class that writes
-    ``__slots__``, ``_fields`` and ``clone`` out (a compiled extension type) must say exactly
-    what the metaclass would have made; and a subclass between them adds no field it would not
-    copy."""
-    cls = type(game.new_initial_state())
+    """Every field of the state is declared once, as an annotation, and what the build made from
+    the annotations says the same: ``_fields`` and ``_field_kinds`` (the metaclass's in the pure
+    build, the compiled build's, derived from the same source), a slot or C field per field, and
+    a clone that copies each field by its kind. Every table the game's class annotates is set,
+    and in the compiled build is a C field of that class."""
+    state = game.new_initial_state()
+    cls = type(state)
     declared: dict[str, str] = {}
     for klass in reversed(cls.__mro__):
         if klass is State or not issubclass(klass, State):
             continue
-        source = _module_source(klass)
-        own = source_fields(source, klass.__name__)
-        if own is None:  # not found by name in its module (made dynamically): its own dict
-            own = own_fields(dict(vars(klass)))
-        declared.update(own)
-        if isinstance(klass, StateMeta):
-            continue
-        if "clone" in vars(klass):
-            problems = written_out_problems(source, klass.__name__)
-            assert not problems, "; ".join(problems)
-        else:
-            assert not own, f"{klass.__name__} adds fields no clone copies: {sorted(own)}"
+        own = source_fields(_module_source(klass), klass.__name__)
+        declared.update(own_fields(dict(vars(klass))) if own is None else own)
     assert tuple(cls._fields) == tuple(declared), \
         f"{cls.__name__}._fields is {cls._fields}, its classes declare {tuple(declared)}"
+    assert dict(cls._field_kinds) == declared, \
+        f"{cls.__name__}._field_kinds is {cls._field_kinds}, the annotations give {declared}"
+    for name in declared:
+        assert _is_field(cls, name), f"{cls.__name__}.{name} has no slot or C field"
+    rng = random.Random(11)
+    for _ in range(15):
+        if state.is_terminal():
+            break
+        state.apply_action(_step(state, rng))
+    twin = state.clone()
+    assert type(twin) is cls
+    for name, kind in declared.items():
+        mine, copied = getattr(state, name), getattr(twin, name, _NOT_COPIED)
+        assert copied is not _NOT_COPIED, f"{cls.__name__}.clone does not copy {name}"
+        assert mine == copied, f"clone changed {name}"
+        if kind != VALUE:
+            assert mine is not copied, f"clone shares {name}, which is copied by {kind}"
+        if kind == LISTS:
+            assert all(a is not b for a, b in zip(mine, copied, strict=True)), \
+                f"clone shares the inner lists of {name}"
+    for klass in type(game).__mro__:
+        if klass is Game or not issubclass(klass, Game) or klass.__module__ == "builtins":
+            continue
+        tables = source_fields(_module_source(klass), klass.__name__) or {}
+        for name in tables:
+            assert hasattr(game, name), f"{klass.__name__} declares {name} but never sets it"
+            if not klass.__flags__ & _HEAP_TYPE:  # an extension type: a C field
+                assert _is_field(klass, name), f"{klass.__name__}.{name} is not a C field"
+
+
+_NOT_COPIED = object()
+_HEAP_TYPE = 1 << 9
+"""``Py_TPFLAGS_HEAPTYPE``: set on a class made by a class statement, not on an extension type."""
+
+
+def _is_field(cls: type, name: str) -> bool:
+    """``name`` is a slot or a C field of ``cls`` (a data descriptor on it), not a dict entry."""
+    owner = next((k for k in cls.__mro__ if name in vars(k)), None)
+    return owner is not None and hasattr(type(vars(owner)[name]), "__set__")
 
 
 def _module_source(klass: type) -> str:

@@ -39,8 +39,12 @@ if cython.compiled:  # a list made at its full size and filled item by item (gat
     from cython.cimports.cpython.list import PyList_New, PyList_SET_ITEM
     from cython.cimports.cpython.ref import Py_INCREF
 
-__all__ = ["RowSums", "accepted_sorted", "bisect_left", "board", "cells8", "cells16", "exp",
-           "gather", "insort", "remove", "row_sums", "sqrt"]
+Board = list
+"""A field annotated ``fast.Board`` holds what :func:`board` makes: a list in the pure build, an
+``array.array`` in the compiled one (its C field type there, see ``fieldcraft.core.fields``)."""
+
+__all__ = ["Board", "RowSums", "accepted_sorted", "bisect_left", "board", "cells8", "cells16",
+           "exp", "gather", "insort", "remove", "row_sums", "sqrt"]
 
 MAX_SORTED = 256
 """The longest list ``accepted_sorted`` sorts in a C array; a longer one is sorted by Python."""

@@ -16,10 +16,14 @@ A field that may be ``None`` or a list would need a branch in the hot path and i
 it is ``Shared``; an annotated name with a
 value in the class body is a class constant, not a field, as are ``ClassVar`` annotations.
 
-A state class is made by the metaclass (``class MyState(State, metaclass=StateMeta)``). A state
-compiled as an extension type (a ``.pxd`` declares its fields as C types, docs/performance.md)
-cannot have a metaclass, so it writes ``__slots__``, ``_fields`` and ``clone`` out;
-:func:`written_out_problems` checks they say exactly what the metaclass would have made.
+A state class is made by the metaclass (``class MyState(State, metaclass=StateMeta)``) in the
+pure build. The compiled build makes the same class an extension type with C fields, which
+cannot have a metaclass: there the build derives the same things from the same annotations
+(:func:`derive_declarations`, run on a copy of the source that Cython compiles): the ``.pxd``
+field block (a C type per annotation, :func:`c_type`), ``_fields``, ``_field_kinds`` and the
+same ``clone``. A game's tables (its ``Game`` subclass declared as an extension type) get their
+``.pxd`` field block from their annotations the same way. Nothing of it is written out in a game
+folder; the conformance suite checks what either build made against the annotations.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ def copy_kind(annotation: Any) -> str:
     text = (annotation if isinstance(annotation, str) else _type_text(annotation)).replace(" ", "")
     if text.startswith(("Shared[", "Annotated[")):
         return VALUE
+    if text in _BOARDS:
+        return LIST
     alternatives = _top_level_union(text)
     if len(alternatives) > 1:
         if any(a.startswith(_CONTAINERS) for a in alternatives):
@@ -57,6 +63,10 @@ def copy_kind(annotation: Any) -> str:
         return DICT
     return VALUE
 
+
+_BOARDS = ("Board", "fast.Board")
+"""``fieldcraft.core.fast.Board``: a list of small ints in the pure build, an ``array.array`` in
+the compiled one; both copy by slicing."""
 
 _CONTAINERS = ("list[", "List[", "dict[", "Dict[", "Optional[list", "Optional[dict")
 
@@ -132,18 +142,13 @@ def make_clone(cls: type, kinds: dict[str, str]) -> Any:
     return clone
 
 
-def _parse_class(source: str, class_name: str) -> tuple[dict[str, str], dict[str, Any]] | None:
-    """A class body read from source text: its fields (as ``own_fields`` gives them) and the
-    values it writes out (``__slots__``, ``_fields``, ``clone``...), as syntax trees."""
+def class_annotations(node: Any) -> dict[str, str]:
+    """The fields a class statement (an ``ast.ClassDef``) declares, as annotation texts in
+    declaration order: annotated names without a value, less class variables, ``game`` and
+    names the body also assigns or defines."""
     import ast
 
-    tree = ast.parse(source)
-    node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name),
-                None)
-    if node is None:
-        return None
     namespace: dict[str, Any] = {"__annotations__": {}}
-    written: dict[str, Any] = {}
     for item in node.body:
         if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
             if item.value is None:
@@ -154,57 +159,180 @@ def _parse_class(source: str, class_name: str) -> tuple[dict[str, str], dict[str
             for target in item.targets:
                 if isinstance(target, ast.Name):
                     namespace[target.id] = True
-                    written[target.id] = item.value
-        elif isinstance(item, ast.FunctionDef):
+        elif isinstance(item, (ast.FunctionDef, ast.ClassDef)):
             namespace[item.name] = True
-            written[item.name] = item
-    for name in ("__slots__", "_fields", "clone"):
-        namespace.pop(name, None)
-    return own_fields(namespace), written
+    kinds = own_fields(namespace)
+    return {name: namespace["__annotations__"][name] for name in kinds}
+
+
+def _class_node(source: str, class_name: str) -> Any:
+    import ast
+
+    return next((n for n in ast.parse(source).body
+                 if isinstance(n, ast.ClassDef) and n.name == class_name), None)
 
 
 def source_fields(source: str, class_name: str) -> dict[str, str] | None:
-    """The fields a class declares in its own body, read from its module's source text (the
-    compiled build keeps no annotations on an extension type)."""
-    parsed = _parse_class(source, class_name)
-    return None if parsed is None else parsed[0]
+    """The fields (name -> copy kind) a class declares in its own body, read from its module's
+    source text (the compiled build keeps no annotations on an extension type)."""
+    node = _class_node(source, class_name)
+    if node is None:
+        return None
+    return {name: copy_kind(text) for name, text in class_annotations(node).items()}
 
 
-def written_out_problems(source: str, class_name: str) -> list[str]:
-    """What is wrong with a state class that writes ``__slots__``, ``_fields`` and ``clone``
-    out instead of being made by :class:`StateMeta` (a compiled extension type cannot be): each
-    must say exactly what the metaclass would make from the class's annotations. Read from
-    the module's source text, so it checks the compiled build's class as well."""
+# -- the compiled build's declarations, derived from the same annotations ------------------------
+
+_C_TYPES = {"int": "int", "bool": "bint", "float": "double", "str": "str", "bytes": "bytes",
+            "list": "list", "tuple": "tuple", "dict": "dict", "set": "set",
+            "Board": "cpython.array.array", "fast.Board": "cpython.array.array"}
+
+
+def c_type(annotation: str) -> str:
+    """The C type of a field in the compiled build, from its annotation: ``int`` is a C int,
+    ``bool`` a ``bint``, ``float`` a double, a ``cython.<type>`` that type (``cython.long`` for a
+    bitmask wider than 31 bits), ``list[...]``/``tuple[...]``/``dict[...]``/``str`` the Python
+    type (so Cython reads it without a type check), a ``Board`` an ``array.array``; anything
+    that may be ``None`` or is ``Shared`` an object."""
+    text = annotation.replace(" ", "")
+    if text.startswith("cython."):
+        return text[len("cython."):]
+    if text.startswith(("Shared[", "Annotated[")) or len(_top_level_union(text)) > 1:
+        return "object"
+    return _C_TYPES.get(text.split("[", 1)[0], "object")
+
+
+class DeclarationError(ValueError):
+    """A hot module's fields cannot be derived as declared (the build says where and why)."""
+
+
+def pxd_classes(pxd: str) -> dict[str, str]:
+    """``cdef class Name(Base):`` lines of a ``.pxd`` text: name -> base name."""
+    import re
+
+    return {m.group(1): m.group(2).rsplit(".", 1)[-1] for m in
+            re.finditer(r"^cdef class (\w+)\(([\w.]+)\)\s*:", pxd, re.M)}
+
+
+def derive_declarations(py: str, pxd: str, bases: dict[str, str],
+                        inherited: dict[str, dict[str, str]] | None = None,
+                        where: str = "module") -> tuple[str, str]:
+    """The source and declarations Cython compiles a hot module from, derived from the module's
+    own ``py`` and ``pxd`` texts: for each extension type the ``pxd`` declares whose class in
+    ``py`` has field annotations, its ``cdef public`` field block goes into the ``pxd``; a state
+    (its chain reaches ``State``, by ``bases``: class -> base over the game's ``.pxd`` files)
+    also gets ``_fields``, ``_field_kinds`` and ``clone`` in the source, exactly what
+    :class:`StateMeta` makes in the pure build, and loses the metaclass, which an extension type
+    cannot have. The source keeps its line numbers (the two added lines take the blank lines
+    after the class where there are two), so a traceback points into the real file.
+    ``inherited``: the fields (name -> annotation) of state classes of other modules that a
+    class here extends."""
+    import ast
+    import re
+
+    tree = ast.parse(py)
+    nodes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    lines = py.splitlines()
+    pxd_lines = pxd.splitlines()
+    inherited = dict(inherited or {})
+    inserts: list[tuple[int, list[str]]] = []
+    needs: set[str] = set()
+    states: list[tuple[Any, str, dict[str, str]]] = []
+    for name in pxd_classes(pxd):
+        node = nodes.get(name)
+        own = class_annotations(node) if node is not None else {}
+        is_state = _reaches(name, bases, "State")
+        inherited[name] = {**inherited.get(bases.get(name, ""), {}), **own}
+        if not own:
+            continue
+        for field in own:
+            if re.search(rf"^\s+cdef\s[^(]*\b{field}\b", pxd, re.M):
+                raise DeclarationError(f"{where}: {name}.{field} is declared in the .pxd as well "
+                                       "as annotated: the build derives the .pxd field from the "
+                                       "annotation; remove it from the .pxd")
+        block = [f"    cdef public {c_type(text)} {field}" for field, text in own.items()]
+        needs.update(t.rsplit(".", 1)[0] for t in map(c_type, own.values()) if "." in t)
+        if is_state:
+            if re.search(r"^\s+cpdef\s+clone\b", pxd, re.M):
+                raise DeclarationError(f"{where}: {name}.clone is declared in the .pxd: the "
+                                       "build derives it from the annotations")
+            block += [f"    @cython.locals(cls=type, new={name})", "    cpdef clone(self)"]
+            needs.add("cython")
+            states.append((node, name, inherited[name]))
+        header = next(i for i, line in enumerate(pxd_lines)
+                      if re.match(rf"cdef class {name}\(", line))
+        inserts.append((header + 1, block))
+    for node, name, fields in sorted(states, key=lambda item: -item[0].lineno):
+        _derive_state(lines, node, name, fields, where)  # the last first: lines move below
+    for at, block in sorted(inserts, reverse=True):
+        pxd_lines[at:at] = block
+    for module in sorted(needs):
+        if not re.search(rf"^cimport {re.escape(module)}\b", pxd, re.M):
+            pxd_lines.insert(0, f"cimport {module}")
+    return "\n".join(lines) + "\n", "\n".join(pxd_lines) + "\n"
+
+
+def derive_folder(modules: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    """:func:`derive_declarations` over the hot modules of one folder (a game's, say), given
+    as name -> (source, ``.pxd`` text): a state class's chain may run across its modules (each
+    class's base read from the ``.pxd`` files), and a subclass's clone copies the fields of the
+    classes above it too."""
     import ast
 
-    parsed = _parse_class(source, class_name)
-    if parsed is None:
-        return [f"no class {class_name}"]
-    kinds, written = parsed
-    problems = []
-    for name in ("__slots__", "_fields"):
-        value = written.get(name)
-        try:
-            listed = ast.literal_eval(value) if isinstance(value, ast.expr) else None
-        except ValueError:
-            listed = ast.unparse(value) if isinstance(value, ast.expr) else None
-        if name == "_fields" and listed == "__slots__":
-            listed = ast.literal_eval(written["__slots__"])
-        if listed != tuple(kinds):
-            problems.append(f"{class_name}.{name} is {listed!r}, the annotations give "
-                            f"{tuple(kinds)!r}")
-    clone = written.get("clone")
-    if not isinstance(clone, ast.FunctionDef):
-        return problems + [f"{class_name} has no clone"]
-    said = [ast.unparse(s) for s in clone.body
-            if isinstance(s, ast.Assign) and ast.unparse(s.targets[0]).startswith("new.")]
-    if said != clone_lines(kinds):
-        missing = [x for x in clone_lines(kinds) if x not in said]
-        extra = [x for x in said if x not in clone_lines(kinds)]
-        problems.append(f"{class_name}.clone differs from its fields: missing {missing}, "
-                        f"extra {extra}" if missing or extra else
-                        f"{class_name}.clone copies its fields in another order")
-    return problems
+    bases: dict[str, str] = {}
+    own: dict[str, dict[str, str]] = {}
+    for py, pxd in modules.values():
+        declared = pxd_classes(pxd)
+        bases.update(declared)
+        for node in ast.parse(py).body:
+            if isinstance(node, ast.ClassDef) and node.name in declared:
+                own[node.name] = class_annotations(node)
+
+    def chain(name: str, seen: frozenset[str]) -> dict[str, str]:
+        base = bases.get(name, "")
+        above = chain(base, seen | {name}) if base in own and base not in seen else {}
+        return {**above, **own.get(name, {})}
+
+    inherited = {name: chain(name, frozenset()) for name in own}
+    return {where: derive_declarations(py, pxd, bases, inherited, where)
+            for where, (py, pxd) in modules.items()}
+
+
+def _reaches(name: str, bases: dict[str, str], root: str) -> bool:
+    seen = set()
+    while name in bases and name not in seen:
+        seen.add(name)
+        name = bases[name]
+        if name == root:
+            return True
+    return False
+
+
+def _derive_state(lines: list[str], node: Any, name: str, fields: dict[str, str],
+                  where: str) -> None:
+    """Rewrite ``lines`` (the module source) in place for the state class ``node``: its header
+    without ``metaclass=StateMeta``, and ``_fields``, ``_field_kinds`` and ``clone`` after its
+    body (in the two blank lines that follow it, or inserted)."""
+    import re
+
+    kinds = {field: copy_kind(text) for field, text in fields.items()}
+    first, last = node.lineno - 1, node.body[0].lineno - 1
+    header = "\n".join(lines[first:last])
+    stripped = re.sub(r",\s*metaclass\s*=\s*StateMeta\b",
+                      lambda m: "\n" * m.group(0).count("\n"), header)
+    if stripped == header:
+        raise DeclarationError(f"{where}: {name} declares fields but is not made with "
+                               "metaclass=StateMeta, so the pure build would not clone them")
+    lines[first:last] = stripped.split("\n")
+    clone = "; ".join(["cls = type(self)", "new = cls.__new__(cls)", *clone_lines(kinds),
+                       "return new"])
+    added = [f"    _fields = {tuple(kinds)!r}; _field_kinds = {kinds!r}",
+             f"    def clone(self): {clone}"]
+    end = node.end_lineno
+    blank = 0
+    while end + blank < len(lines) and not lines[end + blank].strip() and blank < 2:
+        blank += 1
+    lines[end:end + blank] = added
 
 
 class StateMeta(type):

@@ -110,6 +110,9 @@ class GameSpec:
     ``fieldcraft/build.py`` from the package's ``__init__.py`` without importing it, so write
     it as a literal tuple of strings. docs/performance.md."""
     rules: str = "rules:Game"
+    state: str | None = None
+    """``"module:Class"``: the game's state (what ``Game.new_initial_state`` makes), named here so
+    that the module of the game's tables need not import the rules that import it."""
     notation: str = "notation:Notation"
     view: str = "view:View"
     search_model: str | None = None

@@ -8,6 +8,7 @@ passed a stub or a leak would be worth nothing; this is what shows it does not.
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import replace
 from typing import Any
@@ -76,12 +77,21 @@ class SharingState(SpyTrackerState):
 
 
 class UnclonedFieldState(SpyTrackerState):
-    """Adds a field that nothing clones or saves (no metaclass made this subclass)."""
+    """Adds a field, and a clone of its own that copies every field but that one."""
 
     seen: list[int]
 
-    def _apply(self, action: int) -> None:
-        super()._apply(action)
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self.seen = []
+
+    def clone(self) -> UnclonedFieldState:
+        twin = type(self).__new__(type(self))
+        twin.game = self.game
+        for name in SpyTrackerState._fields:
+            value = getattr(self, name)
+            setattr(twin, name, copy.deepcopy(value) if isinstance(value, list) else value)
+        return twin
 
 
 class LaxState(SpyTrackerState):

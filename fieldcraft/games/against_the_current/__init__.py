@@ -11,6 +11,7 @@ SPEC = GameSpec(
     max_players=4,
     default_players=4,
     rules="rules:AgainstTheCurrentGame",
+    state="rules:AgainstTheCurrentState",
     notation="notation:AgainstTheCurrentNotation",
     view="view:AgainstTheCurrentView",
     search_model="search:AgainstTheCurrentSearch",

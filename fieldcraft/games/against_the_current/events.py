@@ -56,8 +56,6 @@ class EventDeck(Turns):
     """The event-card rules of the state (see the module docstring). As in :class:`Turns`, the
     game's tables are read through a local ``g = self.game`` that ``events.pxd`` types."""
 
-    __slots__ = ()  # AgainstTheCurrentFields declares every field
-
     def _start_shuffle(self, counts: list[int]) -> None:
         """Deal a face-down pile by chance nodes; ``pile_hist`` remembers where in the history
         its cards were dealt so that ``resample`` can keep history and pile consistent."""

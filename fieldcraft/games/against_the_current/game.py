@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from fieldcraft.core.api import Game, RulesetError, State
+from fieldcraft.core.fields import StateMeta
 from fieldcraft.core.spec import CONSTANT_SUM, GameInfo, GameType
 
 from .bounds import length_bounds
@@ -69,6 +70,42 @@ class AgainstTheCurrentGame(Game):
     """Holds the resolved ruleset as flat tuples so the state's hot path never parses data."""
 
     game_type = GAME_TYPE
+
+    # The tables the rules read at every step (C fields of this class in the compiled build,
+    # derived from these annotations; everything else stays in the instance dict).
+    cards: int
+    sanctuary: int
+    terrain_counts: tuple[int, ...]
+    table: tuple[tuple[int, ...], ...]
+    pass_terrains: tuple[tuple[bool, ...], ...]
+    pressure_terrain: tuple[int, ...]
+    echo_change: int
+    echo_floor: int
+    burst: int
+    marker_terrain: tuple[int, ...]
+    marker_host: int
+    setup_mix: tuple[int, ...]
+    tributaries: tuple[int, ...]
+    wheel_shift: int
+    wheel_currents: int
+    die_sides: int
+    event_roll: int
+    event_modified: bool
+    deck_counts: tuple[int, ...]
+    deck_size: int
+    challenge_outcomes: tuple[tuple[int, float], ...]
+    challenge_ids: frozenset[int]
+    modifier_order: tuple[int, ...]
+    second_chance_served: bool
+    skip_uses_effects: bool
+    last_round: int
+    seat_animals: tuple[int, ...]
+    a_remove: int
+    a_marker: int
+    a_trib: int
+    n_actions: int
+    roll_actions: tuple[int, ...]
+    roll_outcomes: tuple[tuple[int, float], ...]
 
     def __init__(self, spec: Any, players: int, ruleset: dict[str, Any],
                  overrides: dict[str, Any]):
@@ -203,11 +240,6 @@ class AgainstTheCurrentGame(Game):
         self.n_actions = self.a_trib + len(self.tributaries)
         self.roll_actions = tuple(range(A_ROLL, A_ROLL + self.die_sides))
         self.roll_outcomes = tuple((a, 1.0 / self.die_sides) for a in self.roll_actions)
-        # An extension type's class is immutable in the compiled build, so the state class is
-        # set here; the rules module defines it (and imports this one), so it is looked up now.
-        from .rules import AgainstTheCurrentState
-
-        self.state_class = AgainstTheCurrentState
 
     def _info(self) -> GameInfo:
         """Chance ids run from the first player's (32) to the last marker placement, the
@@ -228,7 +260,7 @@ class AgainstTheCurrentGame(Game):
 
 
 
-class AgainstTheCurrentFields(State):
+class AgainstTheCurrentFields(State, metaclass=StateMeta):
     """A position's fields, declared once for the whole state class (the rules are in its
     subclasses). Token fields are indexed ``3 * seat + k``; slot = a card's setup space - 1."""
 
@@ -288,68 +320,4 @@ class AgainstTheCurrentFields(State):
 
     game: AgainstTheCurrentGame
 
-    # An extension type cannot have StateMeta for a metaclass, so what it would make from the
-    # annotations above is written out; the conformance suite checks that it says the same
-    # (fieldcraft.core.fields.written_out_problems).
-    __slots__ = (
-        "phase", "seat", "first", "animal", "ring", "deal_pool", "markers", "marker_i", "pile",
-        "pile_top", "pile_hist", "pool", "pool_left", "shuffle_setup", "discard", "event", "pos",
-        "stop", "shelter", "support", "wave", "trib_of", "claimed", "left", "arrived", "finish",
-        "boost_used", "pressure_used", "pressure", "detour", "squeeze", "rot", "rounds",
-        "shift_pending", "mover", "roll", "dist", "used_ability", "turn_detour", "turn_squeeze",
-        "extra", "land", "resume", "mode", "options", "actions",
-    )
-    _fields = __slots__
 
-    def clone(self) -> AgainstTheCurrentFields:
-        """An independent copy of this state (every field above, copied by its kind)."""
-        cls = type(self)
-        new = cls.__new__(cls)
-        new.game = self.game
-        new.phase = self.phase
-        new.seat = self.seat
-        new.first = self.first
-        new.animal = self.animal[:]
-        new.ring = self.ring[:]
-        new.deal_pool = self.deal_pool[:]
-        new.markers = self.markers[:]
-        new.marker_i = self.marker_i
-        new.pile = self.pile[:]
-        new.pile_top = self.pile_top
-        new.pile_hist = self.pile_hist
-        new.pool = self.pool[:]
-        new.pool_left = self.pool_left
-        new.shuffle_setup = self.shuffle_setup
-        new.discard = self.discard[:]
-        new.event = self.event
-        new.pos = self.pos[:]
-        new.stop = self.stop[:]
-        new.shelter = self.shelter[:]
-        new.support = self.support[:]
-        new.wave = self.wave[:]
-        new.trib_of = self.trib_of[:]
-        new.claimed = self.claimed[:]
-        new.left = self.left[:]
-        new.arrived = self.arrived
-        new.finish = self.finish[:]
-        new.boost_used = self.boost_used[:]
-        new.pressure_used = self.pressure_used[:]
-        new.pressure = self.pressure[:]
-        new.detour = self.detour[:]
-        new.squeeze = self.squeeze[:]
-        new.rot = self.rot
-        new.rounds = self.rounds
-        new.shift_pending = self.shift_pending
-        new.mover = self.mover
-        new.roll = self.roll
-        new.dist = self.dist
-        new.used_ability = self.used_ability
-        new.turn_detour = self.turn_detour
-        new.turn_squeeze = self.turn_squeeze
-        new.extra = self.extra
-        new.land = self.land
-        new.resume = self.resume
-        new.mode = self.mode
-        new.options = self.options[:]
-        new.actions = self.actions[:]
-        return new

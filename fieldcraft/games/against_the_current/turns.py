@@ -46,8 +46,6 @@ class Turns(AgainstTheCurrentFields):
     The methods read the game's tables through a local ``g = self.game``: ``turns.pxd`` types
     it, so in the compiled build each table read is a C field read, not a dict lookup."""
 
-    __slots__ = ()  # AgainstTheCurrentFields declares every field
-
     def _begin_turn(self) -> None:
         """Start ``self.seat``'s turn, skipping finished players and players whose every token
         is stopped, until someone has a token to move (or the game is over: every token has

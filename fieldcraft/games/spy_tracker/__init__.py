@@ -11,6 +11,7 @@ SPEC = GameSpec(
     max_players=4,
     default_players=3,
     rules="rules:SpyTrackerGame",
+    state="rules:SpyTrackerState",
     notation="notation:SpyTrackerNotation",
     view="view:SpyTrackerView",
     search_model="search:SpyTrackerSearch",

@@ -68,6 +68,42 @@ class SpyTrackerGame(Game):
 
     game_type = GAME_TYPE
 
+    # The tables the rules and search read at every step (C fields of this class in the compiled
+    # build, derived from these annotations; everything else stays in the instance dict).
+    start_sources: int
+    cards_per_source: int
+    num_mercenaries: int
+    num_traitors: int
+    points_to_win: int
+    spot_points: int
+    min_bid: int
+    choose_next: bool
+    negative_counts: bool
+    no_repeat_bids: bool
+    num_cards: int
+    first_bidder: int
+    opener_other_party: bool
+    cap_in_play: bool
+    max_count: int
+    raise_base: int
+    next_base: int
+    open_base: int
+    deal_base: int
+    num_actions: int
+    card_names: list[str]
+    deck: list[int]
+    delta: list[list[int]]
+    card_delta: list[tuple[int, ...]]
+    bid_of: list[tuple[int, int, int] | None]
+    caps: list[int]
+    openings: list[list[int]]
+    answers: list[list[int] | None]
+    raises: list[list[int] | None]
+    _in_play_stride: int
+    choosers: list[list[tuple[list[int], frozenset[int]]]]
+    deal_actions: list[list[int]]
+    deal_pairs: list[list[list[tuple[int, float]]]]
+
     def __init__(self, spec: Any, players: int, ruleset: dict[str, Any],
                  overrides: dict[str, Any]):
         super().__init__(spec, players, ruleset, overrides)
@@ -78,16 +114,16 @@ class SpyTrackerGame(Game):
             raise RulesetError(
                 f"sources has no entry for {players} players (keys: {sorted(sources)})"
             )
-        self.start_sources: int = sources[key]
-        self.cards_per_source: int = r["cards_per_source"]
-        self.num_mercenaries: int = r["mercenaries"]
-        self.num_traitors: int = r["traitors"]
-        self.points_to_win: int = r["points_to_win"]
-        self.spot_points: int = r["spot_points"]
-        self.min_bid: int = r["min_bid"]
-        self.choose_next: bool = r["bidder_chooses_next"]
-        self.negative_counts: bool = r["negative_counts"]
-        self.no_repeat_bids: bool = r["no_repeat_bids"]
+        self.start_sources = sources[key]
+        self.cards_per_source = r["cards_per_source"]
+        self.num_mercenaries = r["mercenaries"]
+        self.num_traitors = r["traitors"]
+        self.points_to_win = r["points_to_win"]
+        self.spot_points = r["spot_points"]
+        self.min_bid = r["min_bid"]
+        self.choose_next = r["bidder_chooses_next"]
+        self.negative_counts = r["negative_counts"]
+        self.no_repeat_bids = r["no_repeat_bids"]
         for name, value, low in (
             ("sources", self.start_sources, 1),
             ("cards_per_source", self.cards_per_source, 1),
@@ -99,7 +135,7 @@ class SpyTrackerGame(Game):
         ):
             if value < low:
                 raise RulesetError(f"{name} must be at least {low}, got {value}")
-        self.num_cards: int = NUM_SPIES + self.num_mercenaries + self.num_traitors
+        self.num_cards = NUM_SPIES + self.num_mercenaries + self.num_traitors
         deal_max = players * self.start_sources * self.cards_per_source
         if deal_max > self.num_cards:
             raise RulesetError(
@@ -122,12 +158,12 @@ class SpyTrackerGame(Game):
                 f'opener_if_loser_eliminated must be "{_OTHER_PARTY}" or "{_NEXT_SEAT}", '
                 f"got {opener_rule!r}"
             )
-        self.opener_other_party: bool = opener_rule == _OTHER_PARTY
+        self.opener_other_party = opener_rule == _OTHER_PARTY
         cap_rule = r["max_bid"]
         if cap_rule not in ("cards_in_play", "deck"):
             raise RulesetError(f'max_bid must be "cards_in_play" or "deck", got {cap_rule!r}')
-        self.cap_in_play: bool = cap_rule == "cards_in_play"
-        self.max_count: int = deal_max if self.cap_in_play else self.num_cards
+        self.cap_in_play = cap_rule == "cards_in_play"
+        self.max_count = deal_max if self.cap_in_play else self.num_cards
         if self.min_bid > self.max_count:
             raise RulesetError(f"min_bid {self.min_bid} exceeds the highest count {self.max_count}")
 
@@ -144,11 +180,11 @@ class SpyTrackerGame(Game):
         names = [_spy_name(c) for c in range(NUM_SPIES)]
         names += [f"Mercenary {i + 1}" for i in range(self.num_mercenaries)]
         names += [f"Traitor {i + 1}" for i in range(self.num_traitors)]
-        self.card_names: list[str] = names
-        self.deck: list[int] = list(range(self.num_cards))
+        self.card_names = names
+        self.deck = list(range(self.num_cards))
         """Every card id in order: each round's pool starts as a copy."""
         # delta[a][c]: what card c adds to the true count of attribute a.
-        self.delta: list[list[int]] = []
+        self.delta = []
         for a in range(NUM_ATTRIBUTES):
             row = []
             for c in range(self.num_cards):
@@ -159,19 +195,19 @@ class SpyTrackerGame(Game):
                     row.append(1 if c < merc_end else -1)
             self.delta.append(row)
         # card_delta[c][a] = delta[a][c]: a hand's counts are one zip away.
-        self.card_delta: list[tuple[int, ...]] = list(zip(*self.delta, strict=True))
+        self.card_delta = list(zip(*self.delta, strict=True))
 
         # Tables for the hot path (a random game is about 40% deals, 30% bids, 30% choices of
         # who answers), so that each phase's legal list, legality test and move are a lookup or
         # two rather than arithmetic on several fields.
         # bid_of[action]: (kind 0 bid / 1 raise, count, attribute) for ids below ``next_base``
         # (None for call and spot).
-        self.bid_of: list[tuple[int, int, int] | None] = [None, None]
+        self.bid_of = [None, None]
         for kind in (0, 1):
             for count in range(self.min_bid, self.max_count + 1):
                 self.bid_of += [(kind, count, a) for a in range(NUM_ATTRIBUTES)]
         # caps[in_play]: round_cap(in_play).
-        self.caps: list[int] = [self.round_cap(n) for n in range(deal_max + 1)]
+        self.caps = [self.round_cap(n) for n in range(deal_max + 1)]
         # The legal list while bidding comes in pieces, so the tables stay small enough for the
         # processor's cache (one list, and a set, per count, attributes taken and cards in play
         # grew to megabytes, and looking them up cost more than the pieces do):
@@ -182,16 +218,16 @@ class SpyTrackerGame(Game):
         # it). answers and raises have an entry for every key, made on first use (None until
         # then; see ``fill_answers``): most keys never come up, and a list index is cheaper
         # than a dict's.
-        self.openings: list[list[int]] = [
+        self.openings = [
             self._legal_bids(-1, 0, in_play, BID_BASE, self.raise_base)
             for in_play in range(deal_max + 1)
         ]
-        self.answers: list[list[int] | None] = [None] * ((self.max_count + 1) << 9)
+        self.answers = [None] * ((self.max_count + 1) << 9)
         self._in_play_stride = deal_max + 1
-        self.raises: list[list[int] | None] = [None] * ((self.max_count + 1) * (deal_max + 1))
+        self.raises = [None] * ((self.max_count + 1) * (deal_max + 1))
         # choosers[bidder][active]: (legal list, legal set) of the bidder's "next: seat" choice,
         # ``active`` being the bitmask of seats with Sources.
-        self.choosers: list[list[tuple[list[int], frozenset[int]]]] = []
+        self.choosers = []
         for bidder in range(players):
             row = []
             for active in range(1 << players):
@@ -202,13 +238,13 @@ class SpyTrackerGame(Game):
         # deal_actions[seat][card]: the action dealing ``card`` to ``seat``, made once, so that a
         # deal's legal list and history gather existing ints (the compiled build would make a
         # new int object for each: most of a random deal step's time there).
-        self.deal_actions: list[list[int]] = [
+        self.deal_actions = [
             [self.deal_base + seat * self.num_cards + c for c in range(self.num_cards)]
             for seat in range(players)]
         # deal_pairs[seat][left]: a deal's (action, odds) for every card id, indexed by the
         # cards of the pool instead of building a tuple per card at every dealt card (the deal
         # is most of a game's chance steps). Only ``left`` a round's deal can reach is filled.
-        self.deal_pairs: list[list[list[tuple[int, float]]]] = []
+        self.deal_pairs = []
         for seat in range(players):
             first = self.deal_base + seat * self.num_cards
             row = [[] for _ in range(self.num_cards + 1)]
@@ -216,11 +252,6 @@ class SpyTrackerGame(Game):
                 p = 1.0 / left
                 row[left] = [(a, p) for a in self.deal_actions[seat]]
             self.deal_pairs.append(row)
-        # On the instance: the compiled build makes this class an extension type (game.pxd),
-        # whose class attributes cannot be set from outside it.
-        from .rules import SpyTrackerState
-
-        self.state_class = SpyTrackerState
 
     def _info(self) -> GameInfo:
         """The bounds follow from the rules: every challenge costs exactly one Source and the

@@ -1,7 +1,6 @@
 # Cython declarations for the compiled build (docs/performance.md): Spy Tracker's state as an
-# extension type with C fields, and typed locals in its rules. The pure build ignores this file;
-# rules.py stays the source, and the field list here must match its annotations (the
-# conformance suite checks the class; a field missing here fails to compile).
+# extension type, whose C fields and clone the build adds from the annotations in rules.py, and
+# typed locals in its rules. The pure build ignores this file; rules.py stays the source.
 cimport cython
 from fieldcraft.core cimport fast
 from fieldcraft.core.api cimport State
@@ -12,22 +11,6 @@ from .game cimport SpyTrackerGame as TypedGame  # the name stays importable
 cdef int CHANCE, TERMINAL, OPENING, DEALING, BIDDING, CHOOSING, OVER, BID_BASE
 
 cdef class SpyTrackerState(State):
-    cdef public list actions
-    cdef public int phase, player, round
-    cdef public list sources
-    cdef public long active
-    cdef public list points
-    cdef public list hands
-    cdef public list pool
-    cdef public int deal_seat, deal_first, deal_start, in_play, opener, bid_count, bid_attr
-    cdef public long taken
-    cdef public int bidder
-    cdef public list bids
-    cdef public object reveal
-    cdef public int winner
-    cdef public object ending
-    @cython.locals(cls=type, new=SpyTrackerState)
-    cpdef clone(self)
     cpdef int current_player(self) except? -99
     cpdef bint is_terminal(self) except -1
     cpdef bint is_chance_node(self) except -1

@@ -13,9 +13,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+try:
+    import cython
+except ImportError:  # pure build without Cython installed
+    from fieldcraft.core import _cython_shim as cython
+
 from fieldcraft.core import fast
 from fieldcraft.core.api import CHANCE, TERMINAL, State, sample_chance
-from fieldcraft.core.fields import Shared
+from fieldcraft.core.fields import Shared, StateMeta
 
 from .game import (
     ATTRIBUTES,
@@ -54,7 +59,7 @@ __all__ = [
     "spy_id",
 ]
 
-class SpyTrackerState(State):
+class SpyTrackerState(State, metaclass=StateMeta):
     """One position. Hands hold card ids in the order dealt; ``pool`` (undealt cards) is kept
     sorted so that a replay and a resampled state agree field for field."""
 
@@ -64,7 +69,7 @@ class SpyTrackerState(State):
     player: int
     round: int
     sources: list[int]
-    active: int
+    active: cython.long
     """Bitmask of the seats that still have Sources (kept with ``sources``), so that who deals
     next, who may be handed a bid and whether one seat is left are a bit test or a lookup."""
     points: list[int]
@@ -79,7 +84,7 @@ class SpyTrackerState(State):
     opener: int
     bid_count: int
     bid_attr: int
-    taken: int
+    taken: cython.long
     """Bitmask of the attributes a bid at the standing count may not name (see
     ``taken_at_count``), kept up to date so that legality needs no walk over the bids."""
     bidder: int
@@ -92,46 +97,6 @@ class SpyTrackerState(State):
 
     game: SpyTrackerGame
     uniform_chance = True  # every chance node (opener, each dealt card) is uniform over legal
-
-    # The compiled build makes this class an extension type with C fields (rules.pxd), which
-    # cannot have StateMeta for a metaclass: so the three things the metaclass makes from the
-    # annotations above are written out here, and the conformance suite checks they say exactly
-    # what it would (fieldcraft.core.fields.written_out_problems).
-    __slots__ = (
-        "actions", "phase", "player", "round", "sources", "active", "points", "hands", "pool",
-        "deal_seat", "deal_first", "deal_start", "in_play", "opener", "bid_count", "bid_attr",
-        "taken", "bidder", "bids", "reveal", "winner", "ending",
-    )
-    _fields = __slots__
-
-    def clone(self) -> SpyTrackerState:
-        """An independent copy of this state (every field above, copied by its kind)."""
-        cls = type(self)
-        new = cls.__new__(cls)
-        new.game = self.game
-        new.actions = self.actions[:]
-        new.phase = self.phase
-        new.player = self.player
-        new.round = self.round
-        new.sources = self.sources[:]
-        new.active = self.active
-        new.points = self.points[:]
-        new.hands = [x[:] for x in self.hands]
-        new.pool = self.pool[:]
-        new.deal_seat = self.deal_seat
-        new.deal_first = self.deal_first
-        new.deal_start = self.deal_start
-        new.in_play = self.in_play
-        new.opener = self.opener
-        new.bid_count = self.bid_count
-        new.bid_attr = self.bid_attr
-        new.taken = self.taken
-        new.bidder = self.bidder
-        new.bids = self.bids[:]
-        new.reveal = self.reveal
-        new.winner = self.winner
-        new.ending = self.ending
-        return new
 
     def __init__(self, game: SpyTrackerGame):
         self.game = game

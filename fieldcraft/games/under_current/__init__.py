@@ -11,6 +11,7 @@ SPEC = GameSpec(
     max_players=8,
     default_players=5,
     rules="game:UnderCurrentGame",
+    state="rules:UnderCurrentState",
     notation="notation:UnderCurrentNotation",
     view="view:UnderCurrentView",
     search_model="search:UnderCurrentSearch",

@@ -13,7 +13,7 @@ from fieldcraft.core.errors import RulesetError
 from fieldcraft.core.spec import GENERAL_SUM, GameInfo, GameType
 
 from .constants import BLUE, EFFECTS, FACTIONS, FETCH, GREEN, RED, SNATCH, SYMBOLS
-from .rules import EXTRA_DECISIONS, UnderCurrentState
+from .rules import EXTRA_DECISIONS
 from .turns import TurnTables
 
 GAME_TYPE = GameType(utility=GENERAL_SUM)
@@ -39,7 +39,6 @@ class UnderCurrentGame(TurnTables):
     (``turns.py``), which the compiled build makes an extension type with C fields."""
 
     game_type = GAME_TYPE
-    state_class = UnderCurrentState
 
     def __init__(self, spec: Any, players: int, ruleset: dict[str, Any],
                  overrides: dict[str, Any]):

@@ -96,7 +96,6 @@ class UnderCurrentRules(TurnRules):
     decodes an action. The fields and the moves the steps call are declared on ``TurnRules``
     (``turns.py``)."""
 
-    __slots__ = ()
     game: UnderCurrentGame
     uniform_chance = True  # every deal, draw, start seat and SNATCH pick is a fair pick
 
@@ -506,7 +505,7 @@ class UnderCurrentState(UnderCurrentRules):
     in; it adds no field.
     """
 
-    __slots__ = ()
+    __slots__ = ()  # a plain subclass of the compiled build's extension type: no __dict__
 
     @property
     def phase_name(self) -> str:

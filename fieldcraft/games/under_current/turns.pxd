@@ -1,9 +1,8 @@
 # Cython declarations for the compiled build (docs/performance.md); the pure build ignores this
 # file and turns.py stays the source. ``TurnTables`` (what the rules read from the game at every
-# step) and ``TurnRules`` (the state's fields and the moves) become extension types with C
-# fields; the moves are C methods with typed locals. The field list here must match the
-# annotations in turns.py (the conformance suite checks the class; a field missing here fails
-# to compile).
+# step) and ``TurnRules`` (the state's fields and the moves) become extension types whose C
+# fields the build adds from their annotations in turns.py; the moves are C methods with typed
+# locals.
 cimport cython
 from fieldcraft.core.api cimport Game, State
 
@@ -19,31 +18,9 @@ cdef frozenset _TARGETED
 cpdef int balance_winner(int blue, int red, int yellow) except? -1
 
 cdef class TurnTables(Game):
-    cdef public int num_roles, num_reserve, num_cards, hand_size, row_limit, retire_min_row
-    cdef public int snatch_hand, all_known, full_role_mask
-    cdef public int A_FILE, A_USE, A_TARGET, A_RESERVE, A_OWN, A_ROW, A_RETIRE, A_NAME_RED
-    cdef public int A_NAME_BLUE, A_DRAW, A_ROLE, A_START, A_SNATCH
-    cdef public list role_faction, card_colour, card_effect, faction_mask, symbol_mask
-    cdef public list pass_rows, draw_odds, target_rows, flip_rows, retire_rows, start_odds
+    pass  # fields: the annotations in turns.py (the build derives them)
 
 cdef class TurnRules(State):
-    cdef public list actions
-    cdef public int phase
-    cdef public list roles, hands, hand_known, deck, row, row_up, row_known, discard, removed
-    cdef public list removed_known, role_masks, eye_record
-    cdef public int active, receiver, pending, pending_known
-    cdef public list saved_known
-    cdef public int effect, target, swap_index, start_seat, turn, final_left, eliminated
-    cdef public list green_queue, declarations
-    cdef public int winner_faction
-    cdef public str how
-    cdef public int draw_seat
-    cdef public bint sampled
-
-    @cython.locals(new=TurnRules)
-    @cython.locals(cls=type, new=TurnRules)
-    cpdef clone(self)
-
     # turn structure
     @cython.locals(g=TurnTables, n=int, hands=list)
     cdef void _begin_turn(self, int seat) except *

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from fieldcraft.core.api import Game, State
+from fieldcraft.core.fields import StateMeta
 
 from .constants import (
     BLUE,
@@ -117,7 +118,7 @@ class TurnTables(Game):
     start_odds: list[tuple[int, float]]
 
 
-class TurnRules(State):
+class TurnRules(State, metaclass=StateMeta):
     """The fields of an Under Current state, in the order saved states list them, and the rule
     steps that change them (the state class, ``rules.py``, derives from this one)."""
 
@@ -165,58 +166,6 @@ class TurnRules(State):
     """A resample: its hidden past was imagined, so it has no history."""
 
     game: TurnTables
-
-    # The compiled build makes this class an extension type with C fields (turns.pxd), which
-    # cannot have StateMeta for a metaclass: so the three things the metaclass makes from the
-    # annotations above are written out here, and the conformance suite checks they say exactly
-    # what it would (fieldcraft.core.fields.written_out_problems).
-    __slots__ = (
-        "actions", "phase", "roles", "hands", "hand_known", "deck", "row", "row_up",
-        "row_known", "discard", "removed", "removed_known", "role_masks", "eye_record",
-        "active", "receiver", "pending", "pending_known", "saved_known", "effect", "target",
-        "swap_index", "start_seat", "turn", "final_left", "eliminated", "green_queue",
-        "declarations", "winner_faction", "how", "draw_seat", "sampled",
-    )
-    _fields = __slots__
-
-    def clone(self) -> TurnRules:
-        """An independent copy of this state (every field above, copied by its kind)."""
-        cls = type(self)
-        new = cls.__new__(cls)
-        new.game = self.game
-        new.actions = self.actions[:]
-        new.phase = self.phase
-        new.roles = self.roles[:]
-        new.hands = [x[:] for x in self.hands]
-        new.hand_known = [x[:] for x in self.hand_known]
-        new.deck = self.deck[:]
-        new.row = self.row[:]
-        new.row_up = self.row_up[:]
-        new.row_known = self.row_known[:]
-        new.discard = self.discard[:]
-        new.removed = self.removed[:]
-        new.removed_known = self.removed_known[:]
-        new.role_masks = [x[:] for x in self.role_masks]
-        new.eye_record = self.eye_record[:]
-        new.active = self.active
-        new.receiver = self.receiver
-        new.pending = self.pending
-        new.pending_known = self.pending_known
-        new.saved_known = self.saved_known[:]
-        new.effect = self.effect
-        new.target = self.target
-        new.swap_index = self.swap_index
-        new.start_seat = self.start_seat
-        new.turn = self.turn
-        new.final_left = self.final_left
-        new.eliminated = self.eliminated
-        new.green_queue = self.green_queue[:]
-        new.declarations = [x[:] for x in self.declarations]
-        new.winner_faction = self.winner_faction
-        new.how = self.how
-        new.draw_seat = self.draw_seat
-        new.sampled = self.sampled
-        return new
 
     # -- turn structure ----------------------------------------------------------------------------
     def _begin_turn(self, seat: int) -> None:

@@ -11,6 +11,7 @@ SPEC = GameSpec(
     max_players=6,
     default_players=4,
     rules="rules:UndercoverGame",
+    state="rules:UndercoverState",
     notation="notation:UndercoverNotation",
     view="view:UndercoverView",
     search_model="search:UndercoverSearch",

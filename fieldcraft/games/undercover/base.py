@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from fieldcraft.core import fast
 from fieldcraft.core.api import Game, State
+from fieldcraft.core.fields import StateMeta
 
 if TYPE_CHECKING:
     from .rules import UndercoverGame
@@ -104,7 +105,7 @@ class UndercoverTables(Game):
     token_odds: dict[tuple[int, ...], Any]
 
 
-class UndercoverFields(State):
+class UndercoverFields(State, metaclass=StateMeta):
     """Every field of a position, in the order saved states list them. Lists are flat
     (``pos[seat * 6 + lane]``) so that ``clone`` is slicing.
 
@@ -128,9 +129,9 @@ class UndercoverFields(State):
     turn: int
     end_trig: bool
     ended_by: str
-    grid: list[int]  # these three: new_board (an array.array in the compiled build)
-    gcol: list[int]
-    nmask: list[int]
+    grid: fast.Board  # these three: new_board (an array.array in the compiled build)
+    gcol: fast.Board
+    nmask: fast.Board
     frontier: list[int]
     tcol: list[int]
     tcell: list[int]
@@ -160,17 +161,6 @@ class UndercoverFields(State):
 
     game: UndercoverGame
 
-    # An extension type cannot have StateMeta for a metaclass: so the three things it would make
-    # from the annotations above are written out here, and the conformance suite checks they say
-    # exactly what it would (fieldcraft.core.fields.written_out_problems).
-    __slots__ = (
-        "actions", "setup_i", "start", "colour", "cur", "phase", "turn", "end_trig", "ended_by",
-        "grid", "gcol", "nmask", "frontier", "tcol", "tcell", "up", "revealed", "piles", "held",
-        "origin", "flipped", "files", "pos", "frozen", "occ", "tokens", "taken", "ntaken",
-        "last_tok", "final_scores", "final_winners", "tiebreak_used", "agent_cells",
-    )
-    _fields = __slots__
-
     def _load_fields(self, fields: dict[str, Any]) -> None:
         """A saved state (``to_json``) holds the board as lists: make them boards again
         (:func:`new_board`)."""
@@ -180,42 +170,3 @@ class UndercoverFields(State):
                 fields[name] = new_board(name, fields[name])
         State._load_fields(self, fields)
 
-    def clone(self) -> UndercoverFields:
-        """An independent copy of this state (every field above, copied by its kind)."""
-        cls = type(self)
-        new = cls.__new__(cls)
-        new.game = self.game
-        new.actions = self.actions[:]
-        new.setup_i = self.setup_i
-        new.start = self.start
-        new.colour = self.colour[:]
-        new.cur = self.cur
-        new.phase = self.phase
-        new.turn = self.turn
-        new.end_trig = self.end_trig
-        new.ended_by = self.ended_by
-        new.grid = self.grid[:]
-        new.gcol = self.gcol[:]
-        new.nmask = self.nmask[:]
-        new.frontier = self.frontier[:]
-        new.tcol = self.tcol[:]
-        new.tcell = self.tcell[:]
-        new.up = self.up[:]
-        new.revealed = self.revealed[:]
-        new.piles = [x[:] for x in self.piles]
-        new.held = self.held
-        new.origin = self.origin
-        new.flipped = self.flipped
-        new.files = self.files[:]
-        new.pos = self.pos[:]
-        new.frozen = self.frozen[:]
-        new.occ = self.occ[:]
-        new.tokens = self.tokens[:]
-        new.taken = self.taken[:]
-        new.ntaken = self.ntaken[:]
-        new.last_tok = self.last_tok[:]
-        new.final_scores = self.final_scores[:]
-        new.final_winners = self.final_winners[:]
-        new.tiebreak_used = self.tiebreak_used
-        new.agent_cells = self.agent_cells[:]
-        return new

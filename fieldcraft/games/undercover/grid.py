@@ -110,8 +110,6 @@ class GridRules(UndercoverFields):
     that (the grid edge walls everything in), any empty cell.
     """
 
-    __slots__ = ()
-
     # -- board caches --------------------------------------------------------------------------
     def _put(self, tile: int, y: int) -> None:
         """Put a tile on an empty cell and keep ``nmask``/``frontier`` in step (the four

@@ -322,7 +322,6 @@ class UndercoverState(SetupRules):
     """One position: its fields are declared in ``base.UndercoverFields``, the first class of
     the chain this one ends (``GridRules`` -> ``TrackRules`` -> ``SetupRules`` -> here)."""
 
-    __slots__ = ()
     game: UndercoverGame
 
     @property
@@ -559,5 +558,3 @@ class UndercoverState(SetupRules):
         self._check_tiles()
         self._check_track()
 
-
-UndercoverGame.state_class = UndercoverState

@@ -52,8 +52,6 @@ def step_tables(steps: list[tuple[int, int, int]], choose_colours: bool, lane_si
 class SetupRules(TrackRules):
     """Who acts in each setup step, what it may choose and what it does."""
 
-    __slots__ = ()
-
     def _finish_setup(self) -> None:
         """Lay out the table once the script is done (``rules.UndercoverState`` does it)."""
         raise NotImplementedError

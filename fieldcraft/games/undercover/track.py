@@ -51,8 +51,6 @@ def classified_landing(occ: list[int], base: int, p0: int, steps: int, end: int)
 class TrackRules(GridRules):
     """Evaluation (step 4 of a turn), Staffer moves, the end conditions and the scores."""
 
-    __slots__ = ()
-
     def _evaluate(self, y: int, t: int) -> None:
         """Step 4: the activated colour (2 if flipped) and every orthogonal neighbour's colour
         advance the active player's Staffers; Jokers only pass the meeting on.
