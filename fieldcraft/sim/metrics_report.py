@@ -144,6 +144,9 @@ def sections(metrics: dict[str, Any], options: dict[str, Any] | None
     rows: list[tuple[str, Any]] = [
         ("balance", lambda m: _ci(m["balance"])),
         ("first mover wins", lambda m: _ci(m["first_mover"], pct=True)),
+        ("first mover − mean seat win rate",
+         lambda m: f"{100 * m['first_mover']['advantage']:+.1f} pts" if m["first_mover"]
+         else "–"),
         ("decisions per game: mean", lambda m: _ci(m["duration"]["mean"], digits=1)),
         ("decisions: spread (sd)", lambda m: _ci(m["duration"]["sd"], digits=1)),
         ("decisions: p95", lambda m: _ci(m["duration"]["p95"], digits=0)),
@@ -172,6 +175,9 @@ def sections(metrics: dict[str, Any], options: dict[str, Any] | None
         adv = ", ".join(f"seat {s} {100 * r['advantage']:+.1f} pts" for s, r in
                         metrics[p]["seats"].items())
         seats.append(f"- {p} players: {adv}")
+    seats += ["", "Each seat's win rate minus the mean seat win rate at that player count (the "
+              "seat chart's dashed line), so the advantages add up to zero; the mean is "
+              "1/players only when every game has exactly one winner."]
     untraced = [p for p in counts if not metrics[p]["traced"]]
     notes = [""] + [f"- **{k.replace('_', ' ')}**: {v}" for k, v in DEFINITIONS.items()]
     if options:
@@ -182,7 +188,7 @@ def sections(metrics: dict[str, Any], options: dict[str, Any] | None
         notes.append("- this game's search model has no evaluation (`heuristic_returns`), so "
                      "only balance, first mover and duration are measured")
     return [("Designer's metrics", lines + notes),
-            ("Seat advantage (win rate − 1/players)", seats)]
+            ("Seat advantage (win rate − mean seat win rate)", seats)]
 
 
 def rate_chart(plt: Any, out_dir: Path, title: str, fname: str,
