@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from fieldcraft.sim.metrics import DEFINITIONS, THRESHOLD
-from fieldcraft.sim.stats import Rate
+from fieldcraft.sim.stats import Rate, holm, score_p
 
 Chart = tuple[str, str, str]  # title, file name, definition
 
@@ -81,9 +81,44 @@ def even_shares(rates: dict[tuple[int, str], Rate]) -> dict[int, float]:
     return {p: wins[p] / games[p] if games[p] else 0.0 for p in wins}
 
 
+ALPHA = 0.05
+"""Family-wise error of a headline's "above/below an even share" (Holm-adjusted)."""
+
+
+def even_share_tests(rates: dict[tuple[int, Any], Rate]) -> dict[tuple[int, Any], float]:
+    """Holm-adjusted p-value of every rate against the even share at its player count.
+
+    The headline names the side furthest from an even share out of every side (or seat) at
+    every player count; with 9 rates, one of them crosses an unadjusted 5% line by chance far
+    more often than 1 time in 20 (about 1 in 3 if they were independent). So each rate gets the
+    score test against its count's even share (:func:`even_shares`; the test Wilson's interval
+    inverts) and the family of all of them is adjusted with Holm's method.
+    """
+    even = even_shares(rates)
+    keys = list(rates)
+    ps = [score_p(rates[k]["wins"], rates[k]["games"], even[k[0]]) for k in keys]
+    return dict(zip(keys, holm(ps), strict=True))
+
+
+def adjustment_note(summary: dict[str, Any]) -> str:
+    """The line under the headline saying how "above/below an even share" was decided."""
+    rates = summary["labels"] or summary["seats"]
+    if not rates:
+        return ""
+    kind = "sides" if summary["labels"] else "seats"
+    return (f"Above or below an even share: a two-sided score test of each of the {len(rates)} "
+            f"win rates of {kind} (every player count) against the mean rate at its player "
+            f"count, Holm-adjusted over all {len(rates)} so the chance of any false claim stays "
+            f"at {ALPHA:.0%}.")
+
+
 def verdict(summary: dict[str, Any], metrics: dict[str, Any] | None) -> str:
     """The headline: the side furthest from an even share, at every player count, then how the
-    games play (length, lead changes, when the winner is settled)."""
+    games play (length, lead changes, when the winner is settled).
+
+    "Above/below an even share" is claimed only where the rate's Holm-adjusted p-value over all
+    the rates it was picked from (:func:`even_share_tests`) is under :data:`ALPHA`: the most
+    extreme of many rates is the one most likely to be extreme by chance."""
     rates = summary["labels"] or {(p, f"Seat {s}"): r for (p, s), r in summary["seats"].items()}
     if not rates:
         return "No games were played."
@@ -101,8 +136,9 @@ def verdict(summary: dict[str, Any], metrics: dict[str, Any] | None) -> str:
         span = f"{lo:.0%}" if round(lo * 100) == round(hi * 100) else \
             f"{100 * lo:.0f}–{100 * hi:.0f}%"
         text += f", {span} at {_counts(others)}"
-    above = [p for p, r in mine.items() if r["low"] > even[p]]
-    below = [p for p, r in mine.items() if r["high"] < even[p]]
+    adjusted = even_share_tests(rates)
+    above = [p for p, r in mine.items() if adjusted[(p, side)] < ALPHA and r["rate"] > even[p]]
+    below = [p for p, r in mine.items() if adjusted[(p, side)] < ALPHA and r["rate"] < even[p]]
 
     def where(ps: list[int]) -> str:
         if len(mine) == 1:
@@ -111,8 +147,13 @@ def verdict(summary: dict[str, Any], metrics: dict[str, Any] | None) -> str:
 
     clauses = [f"{word} an even share {where(ps)}" for word, ps in
                (("above", above), ("below", below)) if ps]
-    text += ": " + (" and ".join(clauses) if clauses
-                    else "within the 95% interval of an even share") + "."
+    if clauses:
+        text += ": " + " and ".join(clauses) + "."
+    elif all(r["low"] <= even[p] <= r["high"] for p, r in mine.items()):
+        text += ": within the 95% interval of an even share."
+    else:  # outside its own interval, but one of many rates: could well be chance
+        text += (f": not clearly off an even share once all {len(rates)} rates compared are "
+                 "taken into account (Holm).")
     if metrics:
         parts = []
         for p, m in metrics.items():

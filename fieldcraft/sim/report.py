@@ -242,7 +242,8 @@ def write_report(out_dir: Path) -> tuple[Path, Path]:
     title = f"Balance study: {meta.get('game', '?')}"
     headline = metrics_report.verdict(summary, meta.get("metrics"))
 
-    md = [f"# {title}", "", f"**{headline}**", ""]
+    note = metrics_report.adjustment_note(summary)
+    md = [f"# {title}", "", f"**{headline}**", "", *([f"*{note}*", ""] if note else [])]
     for heading, lines in sections:
         md += [f"## {heading}", "", *lines, ""]
     md += ["## Charts", ""]
@@ -255,7 +256,8 @@ def write_report(out_dir: Path) -> tuple[Path, Path]:
             "</title><style>body{font-family:sans-serif;max-width:60em;margin:auto}"
             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
             "</style></head><body>", f"<h1>{html.escape(title)}</h1>",
-            f"<p class='verdict'><strong>{html.escape(headline)}</strong></p>"]
+            f"<p class='verdict'><strong>{html.escape(headline)}</strong></p>",
+            f"<p class='adjustment'><em>{html.escape(note)}</em></p>" if note else ""]
     for heading, lines in sections:
         page.append(f"<h2>{html.escape(heading)}</h2>")
         page.append(_md_to_html(lines))

@@ -5,6 +5,11 @@ differences with 95% intervals; each method is written once here so that every r
 it the same way (and none needs scipy): Wilson's score interval for a rate, Newcombe's hybrid
 intervals for the difference of two rates (independent or paired), Welch's and the paired t
 interval for differences of means, and the percentile bootstrap.
+
+A headline picks the most extreme of many rates, so it also needs tests that know how many were
+looked at: :func:`score_p` is the test the Wilson interval inverts (a rate is outside its
+interval exactly when ``score_p`` < 0.05), and :func:`holm` adjusts a family of such p-values
+so that the chance of any false "above an even share" stays at 5% however many rates there are.
 """
 
 from __future__ import annotations
@@ -126,3 +131,52 @@ def bootstrap(values: Sequence[float], statistic: str = "mean", seed: int = 0,
     draws = fn(x[np.random.default_rng(seed).integers(0, x.size, (resamples, x.size))])
     low, high = np.quantile(draws, [0.025, 0.975])
     return {"value": float(fn(x)), "low": float(low), "high": float(high), "n": int(x.size)}
+
+
+def score_p(wins: float, n: int, p0: float) -> float:
+    """Two-sided p-value of the score test of ``wins`` out of ``n`` against a rate ``p0``.
+
+    It is the test Wilson's interval inverts, so ``score_p < 0.05`` exactly when ``p0`` lies
+    outside :func:`wilson`'s 95% interval: the unadjusted verdict and the interval agree. A
+    ``p0`` of 0 or 1 admits no other outcome (p 1 when the rate equals it, else 0).
+    """
+    if n == 0:
+        return 1.0
+    p = wins / n
+    if p0 <= 0.0 or p0 >= 1.0:
+        return 1.0 if abs(p - p0) < 1e-12 else 0.0
+    z = (p - p0) / math.sqrt(p0 * (1 - p0) / n)
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values, in the order given.
+
+    A headline that reports any of ``m`` rates as different needs the family-wise error (the
+    chance that one or more of them is a fluke) held at 5%, not each one's: Holm's method does
+    that for any dependence between the tests and is uniformly more powerful than Bonferroni.
+    The ``k``-th smallest p is multiplied by ``m - k``, kept monotone and capped at 1; a rate is
+    significant when its adjusted p is below 0.05.
+    """
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    out = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        out[i] = running
+    return out
+
+
+def p_from_interval(diff: float, low: float, high: float) -> float:
+    """Approximate two-sided p-value of ``diff`` from its 95% interval ``(low, high)``, taking
+    the half-width on diff's side of 0 as 1.96 standard errors.
+
+    For comparisons whose intervals are not inversions of a simple test (Newcombe's hybrid,
+    bootstrap), so they can still enter a Holm adjustment; it agrees with the interval at the
+    5% line (p < 0.05 exactly when the interval excludes 0).
+    """
+    half = (high - diff) if diff < 0 else (diff - low)
+    if half <= 0:
+        return 1.0 if diff == 0 else 0.0
+    return math.erfc(abs(diff) / (half / Z95) / math.sqrt(2))

@@ -56,3 +56,60 @@ def test_one_winner_a_game_keeps_one_over_players() -> None:
     for seat, s in agg["seats"].items():
         assert s["advantage"] == pytest.approx(s["value"] - 1 / 4), seat
     assert sum(s["advantage"] for s in agg["seats"].values()) == pytest.approx(0.0, abs=1e-12)
+
+
+def _seat_summary(seat0_wins_at_3: int, games: int = 1000) -> dict:
+    """A study without sides at 2, 3 and 4 players (9 seat rates, one winner a game): every
+    seat wins its even share except seat 0 at 3 players, which wins ``seat0_wins_at_3``."""
+    from fieldcraft.sim.stats import rate
+
+    rest = (games - seat0_wins_at_3) // 2
+    wins = {2: [games // 2] * 2, 3: [seat0_wins_at_3, rest, games - seat0_wins_at_3 - rest],
+            4: [games // 4] * 4}
+    return {"labels": {}, "seats": {(p, s): rate(w, games) for p, ws in wins.items()
+                                    for s, w in enumerate(ws)}}
+
+
+def test_headline_holds_back_a_rate_that_is_extreme_only_by_chance() -> None:
+    pytest.importorskip("matplotlib")
+    from fieldcraft.sim.metrics_report import verdict
+
+    nominal = _seat_summary(366)  # 36.6% of 1000 at 3 players against an even 33.3%
+    # Significant on its own (p about 0.03: an even share lies outside its Wilson interval) ...
+    assert nominal["seats"][(3, 0)]["low"] > 1 / 3
+    # ... but it is the most extreme of 9 seat rates, and Holm needs p < 0.05 / 9.
+    text = verdict(nominal, None)
+    assert text.startswith("Seat 0 wins 37% at 3 players")
+    assert "above an even share" not in text and "Holm" in text
+
+    extreme = _seat_summary(450)  # far outside: still a headline after the adjustment
+    assert "above an even share at 3 players" in verdict(extreme, None)
+
+
+def test_the_adjustment_is_over_every_rate_and_named() -> None:
+    pytest.importorskip("matplotlib")
+    from fieldcraft.sim.metrics_report import adjustment_note, even_share_tests
+    from fieldcraft.sim.stats import score_p
+
+    nominal = _seat_summary(366)
+    p = score_p(366, 1000, 1 / 3)
+    assert 0.01 < p < 0.05
+    adjusted = even_share_tests(nominal["seats"])
+    assert len(adjusted) == 9 and adjusted[(3, 0)] == pytest.approx(min(1.0, 9 * p))
+    assert all(q >= 0.05 for q in adjusted.values())
+    note = adjustment_note(nominal)
+    assert "9" in note and "Holm" in note and "seats" in note
+
+
+def test_holm_and_the_score_test() -> None:
+    from fieldcraft.sim.stats import holm, p_from_interval, score_p, wilson
+
+    # Holm (1979): sorted p times m, m-1, ..., kept monotone, capped at 1, in the given order.
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert holm([0.5, 0.9]) == [1.0, 1.0]  # 0.9 alone would be 0.9: monotone
+    # The score test is the one Wilson's interval inverts: they agree at the 5% line.
+    for wins, n, p0 in [(60, 100, 0.5), (40, 100, 0.5), (30, 100, 0.25), (366, 1000, 1 / 3)]:
+        low, high = wilson(wins, n)
+        assert (score_p(wins, n, p0) < 0.05) == (not low <= p0 <= high)
+    assert p_from_interval(0.1, 0.0, 0.2) == pytest.approx(0.05, abs=1e-3)
+    assert p_from_interval(-0.1, -0.3, 0.1) > 0.05
