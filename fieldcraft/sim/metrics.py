@@ -309,6 +309,29 @@ def seat_share(rows: list[dict[str, Any]], players: int) -> float:
     return sum(len(set(r["winners"])) for r in rows) / (len(rows) * players)
 
 
+def _balance_score(p: Any, w: Any) -> Any:
+    """Balance of games x sides matrices (any leading axes: one score per resample)."""
+    import numpy as np
+
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rates = w.sum(axis=-2) / p.sum(axis=-2)
+        return 1 - (np.nanmax(rates, axis=-1) - np.nanmin(rates, axis=-1))
+
+
+def balance_statistic(rows: list[dict[str, Any]]) -> Callable[[Any], Any] | None:
+    """Balance as a function of resampled game indices (an array ``(..., games)`` of indices
+    into ``rows``), for a bootstrap over games that another study resamples alike (paired
+    comparisons); ``None`` with fewer than two sides."""
+    sides, present, won = side_rates(rows)
+    if len(sides) < 2:
+        return None
+
+    def statistic(idx: Any) -> Any:
+        return _balance_score(present[idx], won[idx])
+
+    return statistic
+
+
 def balance(rows: list[dict[str, Any]], seed: int = 0) -> dict[str, Any] | None:
     """1 - the largest gap between two sides' win rates, with a bootstrap interval over games
     (a side's rate is over the games it played in)."""
@@ -317,12 +340,7 @@ def balance(rows: list[dict[str, Any]], seed: int = 0) -> dict[str, Any] | None:
     sides, present, won = side_rates(rows)
     if len(sides) < 2:
         return None
-
-    def score(p: Any, w: Any) -> Any:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rates = w.sum(axis=-2) / p.sum(axis=-2)
-        return 1 - (np.nanmax(rates, axis=-1) - np.nanmin(rates, axis=-1))
-
+    score = _balance_score
     idx = np.random.default_rng(seed).integers(0, len(rows), (BOOTSTRAP, len(rows)))
     draws = score(present[idx], won[idx])
     low, high = np.nanquantile(draws, [0.025, 0.975])

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 BOOTSTRAP = 2000
@@ -180,3 +180,30 @@ def p_from_interval(diff: float, low: float, high: float) -> float:
     if half <= 0:
         return 1.0 if diff == 0 else 0.0
     return math.erfc(abs(diff) / (half / Z95) / math.sqrt(2))
+
+
+def bootstrap_diff(stat_a: Callable[[Any], Any], n_a: int, stat_b: Callable[[Any], Any],
+                   n_b: int, paired: bool, seed: int = 0, resamples: int = BOOTSTRAP
+                   ) -> tuple[float, float, float] | None:
+    """Difference ``stat_b - stat_a`` of two statistics of games with a percentile-bootstrap
+    95% interval, for statistics (like balance) that are no mean of per-game values.
+
+    Each ``stat`` maps an integer array of game indices ``(..., games)`` to one value per row.
+    ``paired`` resamples the same indices on both sides (game ``k`` of A with game ``k`` of B,
+    ``n_a == n_b``), so what the pairs share cancels as in a paired t interval; otherwise the
+    two sides are resampled independently. ``None`` when a side has no games or no finite draw.
+    """
+    import numpy as np
+
+    if n_a == 0 or n_b == 0 or (paired and n_a != n_b):
+        return None
+    rng = np.random.default_rng(seed)
+    idx_a = rng.integers(0, n_a, (resamples, n_a))
+    idx_b = idx_a if paired else rng.integers(0, n_b, (resamples, n_b))
+    d = float(stat_b(np.arange(n_b)[None, :])[0] - stat_a(np.arange(n_a)[None, :])[0])
+    draws = np.asarray(stat_b(idx_b), dtype=float) - np.asarray(stat_a(idx_a), dtype=float)
+    draws = draws[np.isfinite(draws)]
+    if not math.isfinite(d) or draws.size == 0:
+        return None
+    low, high = np.quantile(draws, [0.025, 0.975])
+    return d, float(min(low, d)), float(max(high, d))
