@@ -32,7 +32,10 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At a rate of 0 or 1 the bound is the rate itself in exact arithmetic; in floats it can
+    # land a hair inside (0.9999999999999999 for 5 of 5), which charts refuse as a negative
+    # error bar: the interval always contains the rate.
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 Rate = dict[str, Any]

@@ -113,3 +113,12 @@ def test_holm_and_the_score_test() -> None:
         assert (score_p(wins, n, p0) < 0.05) == (not low <= p0 <= high)
     assert p_from_interval(0.1, 0.0, 0.2) == pytest.approx(0.05, abs=1e-3)
     assert p_from_interval(-0.1, -0.3, 0.1) > 0.05
+
+
+def test_wilson_contains_the_rate_at_0_and_1() -> None:
+    from fieldcraft.sim.stats import wilson
+
+    for n in range(1, 200):
+        for wins in (0, n):
+            low, high = wilson(wins, n)
+            assert 0.0 <= low <= wins / n <= high <= 1.0, (wins, n)
