@@ -6,9 +6,9 @@ to eyeball two reports. Each metric here is the one the study computes
 (:func:`fieldcraft.sim.metrics.aggregate`, :func:`fieldcraft.sim.report.summarize`), read off
 the same per-game rows:
 
-- per-game means (decisions, lead changes, drama, decided at, their perceived versions,
-  kingmaking moves): paired t on the per-game differences, next to Welch's interval on the same
-  games; unpaired studies get Welch's interval;
+- per-game means (rounds or turns where the game counts them, decisions, lead changes, drama,
+  decided at, their perceived versions, kingmaking moves): paired t on the per-game
+  differences, next to Welch's interval on the same games; unpaired studies get Welch's;
 - shares of games (first mover wins, no winner, kingmaking games, each ending): Newcombe's
   paired interval next to the unpaired one; unpaired studies get Newcombe's unpaired interval;
 - balance (no mean of per-game values): a percentile bootstrap of the difference, resampling
@@ -58,6 +58,8 @@ def ending(r: Row) -> str | None:
 
 
 MEANS: list[tuple[str, str, Value]] = [
+    ("rounds per game", "count", lambda r: r.get("rounds")),
+    ("turns per game", "count", lambda r: r.get("turns")),
     ("decisions per game", "count", _metric_of("decisions")),
     ("lead changes", "share", _metric_of("lead_changes")),
     ("lead changes (perceived)", "share", _metric_of("perceived_lead_changes")),

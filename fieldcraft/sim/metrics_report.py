@@ -158,6 +158,11 @@ def verdict(summary: dict[str, Any], metrics: dict[str, Any] | None) -> str:
         parts = []
         for p, m in metrics.items():
             part = f"at {p} players games last {m['duration']['mean']['value']:.0f} decisions"
+            table = [(unit, v) for (unit, q), v in summary.get("table_lengths", {}).items()
+                     if str(q) == str(p) and v]
+            if table:
+                unit, v = table[0]
+                part += f" ({sum(v) / len(v):.1f} {unit})"
             if m.get("lead_changes"):
                 part += f", the lead changes after {m['lead_changes']['value']:.0%} of them"
             if m.get("decided_at"):
