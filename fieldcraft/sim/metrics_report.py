@@ -275,7 +275,8 @@ def charts(plt: Any, metrics: dict[str, Any], out_dir: Path) -> list[Chart]:
     out = [_tension_chart(plt, metrics, counts, out_dir)]
     curves = {p: metrics[p]["winner_curve"] for p in counts if metrics[p].get("winner_curve")}
     if curves:
-        out.append(_winner_curve_chart(plt, curves, out_dir))
+        evens = {p: _mean_seat_rate(metrics[p]) for p in curves}
+        out.append(_winner_curve_chart(plt, curves, out_dir, evens))
     return out
 
 
@@ -319,13 +320,21 @@ def _tension_chart(plt: Any, metrics: dict[str, Any], counts: list[Any], out_dir
             f"Decided at: {DEFINITIONS['decided_at']}. Perceived: {DEFINITIONS['perceived']}.")
 
 
-def _winner_curve_chart(plt: Any, curves: dict[Any, list[float]], out_dir: Path) -> Chart:
-    """The eventual winner's win chance along the game, per player count."""
+def _mean_seat_rate(m: dict[str, Any]) -> float:
+    """The mean seat win rate of one player count's metrics (the seats' even share)."""
+    seats = m.get("seats") or {}
+    return sum(s["value"] for s in seats.values()) / len(seats) if seats else 0.0
+
+
+def _winner_curve_chart(plt: Any, curves: dict[Any, list[float]], out_dir: Path,
+                        evens: dict[Any, float]) -> Chart:
+    """The eventual winner's win chance along the game, per player count, beside the mean
+    seat win rate (not 1/players: in a team game several seats win a game, or none)."""
     fig, ax = plt.subplots(figsize=(6, 3.8))
     for p, curve in curves.items():
         xs = [k / (len(curve) - 1) for k in range(len(curve))]
         ax.plot(xs, curve, marker="o", markersize=3, label=f"{p} players")
-        ax.axhline(1 / int(p), color=ax.lines[-1].get_color(), linestyle=":", linewidth=0.8)
+        ax.axhline(evens[p], color=ax.lines[-1].get_color(), linestyle=":", linewidth=0.8)
     ax.axhline(THRESHOLD, color="#333", linestyle="--", linewidth=0.8)
     ax.set_xlabel("share of the game's decisions")
     ax.set_ylabel("eventual winner's win chance")
@@ -337,5 +346,5 @@ def _winner_curve_chart(plt: Any, curves: dict[Any, list[float]], out_dir: Path)
     plt.close(fig)
     return ("When the winner emerges", "winner_curve.png",
             "The eventual winner's win chance by the game's evaluation, averaged over "
-            "games at each tenth of the game; dotted: an even share (1/players), "
+            "games at each tenth of the game; dotted: an even share (the mean seat win rate), "
             f"dashed: the {THRESHOLD:.0%} line decisiveness is measured at.")

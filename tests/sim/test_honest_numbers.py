@@ -48,6 +48,11 @@ def test_seat_advantages_sum_to_zero_with_several_or_no_winners(players: int,
     first = agg["first_mover"]
     assert first["even"] == pytest.approx(mean_rate)
     assert first["advantage"] == pytest.approx(first["value"] - mean_rate)
+    # The winner-curve chart's dotted "even share" is the same mean, not 1/players.
+    pytest.importorskip("matplotlib")
+    from fieldcraft.sim import metrics_report
+
+    assert metrics_report._mean_seat_rate(agg) == pytest.approx(mean_rate)
 
 
 def test_one_winner_a_game_keeps_one_over_players() -> None:
