@@ -4,12 +4,12 @@ Every metric that both studies measure gets the difference B − A with a 95% in
 verdict. Win rates use Newcombe's hybrid score interval for a difference of two independent
 proportions (built from the two Wilson intervals, so it stays sensible near 0% and 100% where the
 Wald interval is too narrow); mean length uses Welch's interval, which does not assume the two
-studies have equal variance. A difference is "significant" when its interval excludes 0. With
-many metrics some will cross that line by chance (about 1 in 20), so read verdicts together with
-the size of the difference. So every verdict is Holm-adjusted over all the comparisons in the
-result (win rates, length and every study metric of :mod:`fieldcraft.sim.compare_metrics`): each
-gets a two-sided p-value from its interval (:func:`fieldcraft.sim.stats.p_from_interval`) and is
-"significant" only when its Holm-adjusted p is below 5%.
+studies have equal variance. An interval that excludes 0 is significant on its own, but with
+many metrics some cross that line by chance (about 1 in 20 of those that did not change), so
+every verdict is Holm-adjusted over all the comparisons in the result (win rates, length and
+every study metric of :mod:`fieldcraft.sim.compare_metrics`): each gets a two-sided p-value from
+its interval (:func:`fieldcraft.sim.stats.p_from_interval`) and is "significant" only when its
+Holm-adjusted p is below 5%.
 
 The JSON is strict (no ``Infinity`` or ``NaN``, which ``jq`` and browsers refuse): a figure with
 no finite value is ``null``, with a flag saying why where one applies.
@@ -55,8 +55,12 @@ def compare(dir_a: Path, dir_b: Path, paired: bool | None = None) -> dict[str, A
 
     Returns ``{"a": meta, "b": meta, "metrics": [...]}``; each metric has ``metric`` (e.g.
     ``"win rate Axolotl"``, ``"win rate seat 0"``, ``"mean length"``), ``players``, the two
-    values, ``diff``, ``low``, ``high`` and ``verdict``. Raises ValueError if the studies are of
-    different games, since nothing in them would be comparable.
+    values, ``diff``, ``low``, ``high``, ``p``, ``p_holm`` and ``verdict`` (from ``p_holm``).
+    ``study_metrics`` holds every other study metric in the same form
+    (:func:`fieldcraft.sim.compare_metrics.study_metrics`), ``adjustment`` the method and the
+    number of comparisons adjusted together, ``non_finite`` (only when there are any) the
+    paths of figures that had no finite value and are ``null``. Raises ValueError if the
+    studies are of different games, since nothing in them would be comparable.
     """
     rows_a, meta_a = load_results(Path(dir_a))
     rows_b, meta_b = load_results(Path(dir_b))
