@@ -216,14 +216,18 @@ def sections(metrics: dict[str, Any], options: dict[str, Any] | None
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     for name, cell in rows:
         lines.append("| " + " | ".join([name, *[cell(metrics[p]) for p in counts]]) + " |")
+    clear = _clear_seats(metrics)
     seats = []
     for p in counts:
-        adv = ", ".join(f"seat {s} {100 * r['advantage']:+.1f} pts" for s, r in
-                        metrics[p]["seats"].items())
+        adv = ", ".join(f"seat {s} {100 * r['advantage']:+.1f} pts"
+                        + ("*" if (p, s) in clear else "")
+                        for s, r in metrics[p]["seats"].items())
         seats.append(f"- {p} players: {adv}")
     seats += ["", "Each seat's win rate minus the mean seat win rate at that player count (the "
               "seat chart's dashed line), so the advantages add up to zero; the mean is "
-              "1/players only when every game has exactly one winner."]
+              "1/players only when every game has exactly one winner. *: off the mean after "
+              f"Holm's adjustment over all {sum(len(metrics[p]['seats']) for p in counts)} "
+              f"seats (score test, family-wise {ALPHA:.0%})."]
     untraced = [p for p in counts if not metrics[p]["traced"]]
     notes = [""] + [f"- **{k.replace('_', ' ')}**: {v}" for k, v in DEFINITIONS.items()]
     if options:
@@ -235,6 +239,22 @@ def sections(metrics: dict[str, Any], options: dict[str, Any] | None
                      "only balance, first mover and duration are measured")
     return [("Designer's metrics", lines + notes),
             ("Seat advantage (win rate − mean seat win rate)", seats)]
+
+
+def _clear_seats(metrics: dict[str, Any]) -> set[tuple[str, str]]:
+    """(player count, seat) of the seats whose win rate is off the mean seat win rate after
+    Holm's adjustment over every seat at every count (the test of :func:`even_share_tests`)."""
+    keys: list[tuple[str, str]] = []
+    ps: list[float] = []
+    for p, m in metrics.items():
+        seats = m["seats"]
+        if not seats:
+            continue
+        even = sum(r["value"] for r in seats.values()) / len(seats)
+        for s, r in seats.items():
+            keys.append((p, s))
+            ps.append(score_p(round(r["value"] * r["n"]), r["n"], even))
+    return {k for k, q in zip(keys, holm(ps), strict=True) if q < ALPHA}
 
 
 def rate_chart(plt: Any, out_dir: Path, title: str, fname: str,

@@ -127,3 +127,20 @@ def test_wilson_contains_the_rate_at_0_and_1() -> None:
         for wins in (0, n):
             low, high = wilson(wins, n)
             assert 0.0 <= low <= wins / n <= high <= 1.0, (wins, n)
+
+
+def test_seat_advantage_marks_only_seats_off_the_mean_after_holm() -> None:
+    pytest.importorskip("matplotlib")
+    from fieldcraft.sim.metrics_report import sections
+    from fieldcraft.sim.stats import score_p
+
+    # One winner a game at 4 players: seat 0 wins 160 of 400, seats 1-3 80 each (each of those
+    # nominally below the mean, p about 0.02, but not once 4 seats are adjusted together).
+    winners = [0] * 160 + [1] * 80 + [2] * 80 + [3] * 80
+    rows = [{"players": 4, "labels": [None] * 4, "winners": [w], "length": 10,
+             "metrics": {"decisions": 10}} for w in winners]
+    assert 0.01 < score_p(80, 400, 0.25) < 0.05
+    lines = dict(sections(aggregate(rows), None))["Seat advantage (win rate − mean seat win rate)"]
+    assert lines[0] == ("- 4 players: seat 0 +15.0 pts*, seat 1 -5.0 pts, seat 2 -5.0 pts, "
+                        "seat 3 -5.0 pts")
+    assert "Holm" in lines[-1] and "4 seats" in lines[-1]
