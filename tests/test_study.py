@@ -201,3 +201,35 @@ def test_compare_refuses_different_games(tmp_path: Path) -> None:
     run_study("undercover", [2], "random", 4, 0, {}, 1, tmp_path / "b")
     with pytest.raises(ValueError, match="cannot compare"):
         compare(tmp_path / "a", tmp_path / "b")
+
+
+def test_length_is_also_counted_in_rounds_or_turns(tmp_path: Path) -> None:
+    # Spy Tracker's outcome counts rounds, Under Current's turns: the rows keep them, the report
+    # shows them beside the actions and the headline says how many; an older results file
+    # without the columns loads with None.
+    import pyarrow.parquet as pq
+
+    from fieldcraft.core.registry import load_game
+    from fieldcraft.sim.simulate import play_game
+
+    for game, unit in (("spy-tracker", "rounds"), ("under-current", "turns")):
+        out = tmp_path / game
+        run_study(game, [3], "random", 6, 4, {}, 1, out)
+        rows, _ = load_results(out)
+        other = {"rounds": "turns", "turns": "rounds"}[unit]
+        for r in rows[:3]:
+            state = play_game(load_game(game, players=3), r["agents"], r["seed"], trusted=True)
+            assert r[unit] == state.outcome()[unit] and r[other] is None
+        _, md = write_report(out)
+        text = md.read_text()
+        table = _md_rows(text, "Game length at the table")
+        assert [(c[0], int(c[2])) for c in table] == [(unit, 6)]
+        mean = sum(r[unit] for r in rows) / len(rows)
+        assert float(table[0][3]) == pytest.approx(mean, abs=0.05)
+        assert f"({mean:.1f} {unit})" in text.split("\n")[2]
+    old = tmp_path / "old"
+    old.mkdir()
+    table = pq.read_table(tmp_path / "spy-tracker" / RESULTS)
+    pq.write_table(table.drop_columns(["rounds", "turns"]), old / RESULTS)
+    rows, _ = load_results(old)
+    assert all(r["rounds"] is None and r["turns"] is None for r in rows)

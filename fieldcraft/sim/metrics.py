@@ -299,6 +299,39 @@ def side_rates(rows: list[dict[str, Any]]) -> tuple[list[str], Any, Any]:
     return sides, present, won
 
 
+def seat_share(rows: list[dict[str, Any]], players: int) -> float:
+    """The mean seat win rate of ``rows`` (all at ``players`` players): winners per game over
+    seats. It is 1/players only when every game has exactly one winner; in a team game with
+    several winners a game it is higher, with games nobody wins lower. Seat and first-mover
+    advantage are measured against it, as the seat chart's dashed line is."""
+    if not rows or players <= 0:
+        return 0.0
+    return sum(len(set(r["winners"])) for r in rows) / (len(rows) * players)
+
+
+def _balance_score(p: Any, w: Any) -> Any:
+    """Balance of games x sides matrices (any leading axes: one score per resample)."""
+    import numpy as np
+
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rates = w.sum(axis=-2) / p.sum(axis=-2)
+        return 1 - (np.nanmax(rates, axis=-1) - np.nanmin(rates, axis=-1))
+
+
+def balance_statistic(rows: list[dict[str, Any]]) -> Callable[[Any], Any] | None:
+    """Balance as a function of resampled game indices (an array ``(..., games)`` of indices
+    into ``rows``), for a bootstrap over games that another study resamples alike (paired
+    comparisons); ``None`` with fewer than two sides."""
+    sides, present, won = side_rates(rows)
+    if len(sides) < 2:
+        return None
+
+    def statistic(idx: Any) -> Any:
+        return _balance_score(present[idx], won[idx])
+
+    return statistic
+
+
 def balance(rows: list[dict[str, Any]], seed: int = 0) -> dict[str, Any] | None:
     """1 - the largest gap between two sides' win rates, with a bootstrap interval over games
     (a side's rate is over the games it played in)."""
@@ -307,12 +340,7 @@ def balance(rows: list[dict[str, Any]], seed: int = 0) -> dict[str, Any] | None:
     sides, present, won = side_rates(rows)
     if len(sides) < 2:
         return None
-
-    def score(p: Any, w: Any) -> Any:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rates = w.sum(axis=-2) / p.sum(axis=-2)
-        return 1 - (np.nanmax(rates, axis=-1) - np.nanmin(rates, axis=-1))
-
+    score = _balance_score
     idx = np.random.default_rng(seed).integers(0, len(rows), (BOOTSTRAP, len(rows)))
     draws = score(present[idx], won[idx])
     low, high = np.nanquantile(draws, [0.025, 0.975])
@@ -331,7 +359,10 @@ def aggregate(rows: list[dict[str, Any]], seed: int = 0) -> dict[str, dict[str, 
     out: dict[str, dict[str, Any]] = {}
     for p, games in sorted(by_count.items()):
         ms = [r.get("metrics") or {} for r in games]
-        even = 1 / p
+        # What every seat would win if seats did not matter: the mean seat win rate, not 1/p,
+        # since a team game can have several winners a game (or none) and then every seat
+        # would read as ahead (or behind) of 1/p. Advantages then sum to zero.
+        even = seat_share(games, p)
         seats = {}
         for seat in range(p):
             rate = _proportion(sum(seat in r["winners"] for r in games), len(games))
@@ -341,7 +372,9 @@ def aggregate(rows: list[dict[str, Any]], seed: int = 0) -> dict[str, dict[str, 
         first = _proportion(sum(f in r["winners"] for f, r in firsts), len(firsts)) \
             if firsts else None
         if first:
-            first["advantage"] = first["value"] - even
+            share = seat_share([r for _, r in firsts], p)  # over the same games
+            first["advantage"] = first["value"] - share
+            first["even"] = share
         decisions = [m["decisions"] if "decisions" in m else r["length"]
                      for m, r in zip(ms, games, strict=True)]
         entry: dict[str, Any] = {
@@ -385,7 +418,8 @@ DEFINITIONS = {
                "often); bootstrap 95% interval over games. Chance widens the gap between the "
                "luckiest and unluckiest side, so with few games balance reads low",
     "first_mover": "win rate of the seat that made the first decision (Wilson 95%), beside an "
-                   "even share of 1/players",
+                   "even share: the mean seat win rate at that player count (1/players when "
+                   "every game has exactly one winner)",
     "duration": "decisions per game (chance outcomes not counted): mean, standard deviation and "
                 "95th percentile, bootstrap 95% intervals",
     "lead_changes": "share of decisions after which the seat most likely to win (by the game's "

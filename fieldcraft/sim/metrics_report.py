@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from fieldcraft.sim.metrics import DEFINITIONS, THRESHOLD
-from fieldcraft.sim.stats import Rate
+from fieldcraft.sim.stats import Rate, holm, score_p
 
 Chart = tuple[str, str, str]  # title, file name, definition
 
@@ -81,9 +81,44 @@ def even_shares(rates: dict[tuple[int, str], Rate]) -> dict[int, float]:
     return {p: wins[p] / games[p] if games[p] else 0.0 for p in wins}
 
 
+ALPHA = 0.05
+"""Family-wise error of a headline's "above/below an even share" (Holm-adjusted)."""
+
+
+def even_share_tests(rates: dict[tuple[int, Any], Rate]) -> dict[tuple[int, Any], float]:
+    """Holm-adjusted p-value of every rate against the even share at its player count.
+
+    The headline names the side furthest from an even share out of every side (or seat) at
+    every player count; with 9 rates, one of them crosses an unadjusted 5% line by chance far
+    more often than 1 time in 20 (about 1 in 3 if they were independent). So each rate gets the
+    score test against its count's even share (:func:`even_shares`; the test Wilson's interval
+    inverts) and the family of all of them is adjusted with Holm's method.
+    """
+    even = even_shares(rates)
+    keys = list(rates)
+    ps = [score_p(rates[k]["wins"], rates[k]["games"], even[k[0]]) for k in keys]
+    return dict(zip(keys, holm(ps), strict=True))
+
+
+def adjustment_note(summary: dict[str, Any]) -> str:
+    """The line under the headline saying how "above/below an even share" was decided."""
+    rates = summary["labels"] or summary["seats"]
+    if not rates:
+        return ""
+    kind = "sides" if summary["labels"] else "seats"
+    return (f"Above or below an even share: a two-sided score test of each of the {len(rates)} "
+            f"win rates of {kind} (every player count) against the mean rate at its player "
+            f"count, Holm-adjusted over all {len(rates)} so the chance of any false claim stays "
+            f"at {ALPHA:.0%}.")
+
+
 def verdict(summary: dict[str, Any], metrics: dict[str, Any] | None) -> str:
     """The headline: the side furthest from an even share, at every player count, then how the
-    games play (length, lead changes, when the winner is settled)."""
+    games play (length, lead changes, when the winner is settled).
+
+    "Above/below an even share" is claimed only where the rate's Holm-adjusted p-value over all
+    the rates it was picked from (:func:`even_share_tests`) is under :data:`ALPHA`: the most
+    extreme of many rates is the one most likely to be extreme by chance."""
     rates = summary["labels"] or {(p, f"Seat {s}"): r for (p, s), r in summary["seats"].items()}
     if not rates:
         return "No games were played."
@@ -101,8 +136,9 @@ def verdict(summary: dict[str, Any], metrics: dict[str, Any] | None) -> str:
         span = f"{lo:.0%}" if round(lo * 100) == round(hi * 100) else \
             f"{100 * lo:.0f}–{100 * hi:.0f}%"
         text += f", {span} at {_counts(others)}"
-    above = [p for p, r in mine.items() if r["low"] > even[p]]
-    below = [p for p, r in mine.items() if r["high"] < even[p]]
+    adjusted = even_share_tests(rates)
+    above = [p for p, r in mine.items() if adjusted[(p, side)] < ALPHA and r["rate"] > even[p]]
+    below = [p for p, r in mine.items() if adjusted[(p, side)] < ALPHA and r["rate"] < even[p]]
 
     def where(ps: list[int]) -> str:
         if len(mine) == 1:
@@ -111,12 +147,22 @@ def verdict(summary: dict[str, Any], metrics: dict[str, Any] | None) -> str:
 
     clauses = [f"{word} an even share {where(ps)}" for word, ps in
                (("above", above), ("below", below)) if ps]
-    text += ": " + (" and ".join(clauses) if clauses
-                    else "within the 95% interval of an even share") + "."
+    if clauses:
+        text += ": " + " and ".join(clauses) + "."
+    elif all(r["low"] <= even[p] <= r["high"] for p, r in mine.items()):
+        text += ": within the 95% interval of an even share."
+    else:  # outside its own interval, but one of many rates: could well be chance
+        text += (f": not clearly off an even share once all {len(rates)} rates compared are "
+                 "taken into account (Holm).")
     if metrics:
         parts = []
         for p, m in metrics.items():
             part = f"at {p} players games last {m['duration']['mean']['value']:.0f} decisions"
+            table = [(unit, v) for (unit, q), v in summary.get("table_lengths", {}).items()
+                     if str(q) == str(p) and v]
+            if table:
+                unit, v = table[0]
+                part += f" ({sum(v) / len(v):.1f} {unit})"
             if m.get("lead_changes"):
                 part += f", the lead changes after {m['lead_changes']['value']:.0%} of them"
             if m.get("decided_at"):
@@ -144,6 +190,9 @@ def sections(metrics: dict[str, Any], options: dict[str, Any] | None
     rows: list[tuple[str, Any]] = [
         ("balance", lambda m: _ci(m["balance"])),
         ("first mover wins", lambda m: _ci(m["first_mover"], pct=True)),
+        ("first mover − mean seat win rate",
+         lambda m: f"{100 * m['first_mover']['advantage']:+.1f} pts" if m["first_mover"]
+         else "–"),
         ("decisions per game: mean", lambda m: _ci(m["duration"]["mean"], digits=1)),
         ("decisions: spread (sd)", lambda m: _ci(m["duration"]["sd"], digits=1)),
         ("decisions: p95", lambda m: _ci(m["duration"]["p95"], digits=0)),
@@ -167,11 +216,18 @@ def sections(metrics: dict[str, Any], options: dict[str, Any] | None
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     for name, cell in rows:
         lines.append("| " + " | ".join([name, *[cell(metrics[p]) for p in counts]]) + " |")
+    clear = _clear_seats(metrics)
     seats = []
     for p in counts:
-        adv = ", ".join(f"seat {s} {100 * r['advantage']:+.1f} pts" for s, r in
-                        metrics[p]["seats"].items())
+        adv = ", ".join(f"seat {s} {100 * r['advantage']:+.1f} pts"
+                        + ("*" if (p, s) in clear else "")
+                        for s, r in metrics[p]["seats"].items())
         seats.append(f"- {p} players: {adv}")
+    seats += ["", "Each seat's win rate minus the mean seat win rate at that player count (the "
+              "seat chart's dashed line), so the advantages add up to zero; the mean is "
+              "1/players only when every game has exactly one winner. *: off the mean after "
+              f"Holm's adjustment over all {sum(len(metrics[p]['seats']) for p in counts)} "
+              f"seats (score test, family-wise {ALPHA:.0%})."]
     untraced = [p for p in counts if not metrics[p]["traced"]]
     notes = [""] + [f"- **{k.replace('_', ' ')}**: {v}" for k, v in DEFINITIONS.items()]
     if options:
@@ -182,7 +238,23 @@ def sections(metrics: dict[str, Any], options: dict[str, Any] | None
         notes.append("- this game's search model has no evaluation (`heuristic_returns`), so "
                      "only balance, first mover and duration are measured")
     return [("Designer's metrics", lines + notes),
-            ("Seat advantage (win rate − 1/players)", seats)]
+            ("Seat advantage (win rate − mean seat win rate)", seats)]
+
+
+def _clear_seats(metrics: dict[str, Any]) -> set[tuple[str, str]]:
+    """(player count, seat) of the seats whose win rate is off the mean seat win rate after
+    Holm's adjustment over every seat at every count (the test of :func:`even_share_tests`)."""
+    keys: list[tuple[str, str]] = []
+    ps: list[float] = []
+    for p, m in metrics.items():
+        seats = m["seats"]
+        if not seats:
+            continue
+        even = sum(r["value"] for r in seats.values()) / len(seats)
+        for s, r in seats.items():
+            keys.append((p, s))
+            ps.append(score_p(round(r["value"] * r["n"]), r["n"], even))
+    return {k for k, q in zip(keys, holm(ps), strict=True) if q < ALPHA}
 
 
 def rate_chart(plt: Any, out_dir: Path, title: str, fname: str,
@@ -223,7 +295,8 @@ def charts(plt: Any, metrics: dict[str, Any], out_dir: Path) -> list[Chart]:
     out = [_tension_chart(plt, metrics, counts, out_dir)]
     curves = {p: metrics[p]["winner_curve"] for p in counts if metrics[p].get("winner_curve")}
     if curves:
-        out.append(_winner_curve_chart(plt, curves, out_dir))
+        evens = {p: _mean_seat_rate(metrics[p]) for p in curves}
+        out.append(_winner_curve_chart(plt, curves, out_dir, evens))
     return out
 
 
@@ -267,13 +340,21 @@ def _tension_chart(plt: Any, metrics: dict[str, Any], counts: list[Any], out_dir
             f"Decided at: {DEFINITIONS['decided_at']}. Perceived: {DEFINITIONS['perceived']}.")
 
 
-def _winner_curve_chart(plt: Any, curves: dict[Any, list[float]], out_dir: Path) -> Chart:
-    """The eventual winner's win chance along the game, per player count."""
+def _mean_seat_rate(m: dict[str, Any]) -> float:
+    """The mean seat win rate of one player count's metrics (the seats' even share)."""
+    seats = m.get("seats") or {}
+    return sum(s["value"] for s in seats.values()) / len(seats) if seats else 0.0
+
+
+def _winner_curve_chart(plt: Any, curves: dict[Any, list[float]], out_dir: Path,
+                        evens: dict[Any, float]) -> Chart:
+    """The eventual winner's win chance along the game, per player count, beside the mean
+    seat win rate (not 1/players: in a team game several seats win a game, or none)."""
     fig, ax = plt.subplots(figsize=(6, 3.8))
     for p, curve in curves.items():
         xs = [k / (len(curve) - 1) for k in range(len(curve))]
         ax.plot(xs, curve, marker="o", markersize=3, label=f"{p} players")
-        ax.axhline(1 / int(p), color=ax.lines[-1].get_color(), linestyle=":", linewidth=0.8)
+        ax.axhline(evens[p], color=ax.lines[-1].get_color(), linestyle=":", linewidth=0.8)
     ax.axhline(THRESHOLD, color="#333", linestyle="--", linewidth=0.8)
     ax.set_xlabel("share of the game's decisions")
     ax.set_ylabel("eventual winner's win chance")
@@ -285,5 +366,5 @@ def _winner_curve_chart(plt: Any, curves: dict[Any, list[float]], out_dir: Path)
     plt.close(fig)
     return ("When the winner emerges", "winner_curve.png",
             "The eventual winner's win chance by the game's evaluation, averaged over "
-            "games at each tenth of the game; dotted: an even share (1/players), "
+            "games at each tenth of the game; dotted: an even share (the mean seat win rate), "
             f"dashed: the {THRESHOLD:.0%} line decisiveness is measured at.")

@@ -19,7 +19,6 @@ differences, next to Welch's interval on the same games.
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Callable
 from pathlib import Path
@@ -113,21 +112,46 @@ def paired_metrics(rows_a: list[Row], rows_b: list[Row]) -> list[Row]:
     return out
 
 
-def summary(metrics: list[Row]) -> dict[str, Any]:
+IDENTICAL_WARNING = 0.9
+"""Above this share of identical paired games the width ratio measures how rarely the rule
+matters in these games, not how precise the comparison is, and the comparison says so."""
+
+_OUTCOME_KEYS = ("labels", "winners", "scores", "length", "ending", "decided_by")
+
+
+def identical_pairs(pairs: Pairs) -> int:
+    """How many pairs played out the same under both rulesets: same sides, winners, scores,
+    length and ending (every outcome a row records). When nearly all are, the paired intervals
+    are narrow because the rule change seldom comes into play, and a study of "N× the games"
+    would be no more informative about it."""
+    return sum(all(a.get(k) == b.get(k) for k in _OUTCOME_KEYS) for a, b in pairs)
+
+
+def summary(metrics: list[Row], pairs: Pairs | None = None) -> dict[str, Any]:
     """How much pairing bought: the median width ratio over the win rates and the mean length,
     and the study size an unpaired test would need for the same width (1 / ratio², since width
-    shrinks as 1/√games)."""
-    rates = [m["width_ratio"] for m in metrics if m["metric"] != "mean length"]
+    shrinks as 1/√games).
+
+    A ratio of 0 (every pair's difference the same) has no finite factor: it is ``None`` with
+    ``*_games_factor_unbounded`` true, so the result stays strict JSON. With ``pairs`` it also
+    counts the identical pairs (:func:`identical_pairs`) and warns above
+    :data:`IDENTICAL_WARNING`.
+    """
+    rates = [m["width_ratio"] for m in metrics if m["metric"].startswith("win rate")]
     lengths = [m["width_ratio"] for m in metrics if m["metric"] == "mean length"]
     out: dict[str, Any] = {}
-    if rates:
-        r = statistics.median(rates)
-        out["win_rate_width_ratio"] = r
-        out["win_rate_games_factor"] = 1 / r ** 2 if r > 0 else math.inf
-    if lengths:
-        r = statistics.median(lengths)
-        out["length_width_ratio"] = r
-        out["length_games_factor"] = 1 / r ** 2 if r > 0 else math.inf
+    for key, ratios in (("win_rate", rates), ("length", lengths)):
+        if ratios:
+            r = statistics.median(ratios)
+            out[f"{key}_width_ratio"] = r
+            out[f"{key}_games_factor"] = 1 / r ** 2 if r > 0 else None
+            out[f"{key}_games_factor_unbounded"] = r <= 0
+    if pairs is not None:
+        same = identical_pairs(pairs)
+        out["pairs"] = len(pairs)
+        out["identical_pairs"] = same
+        out["identical_share"] = same / len(pairs) if pairs else 0.0
+        out["identical_warning"] = bool(pairs) and same / len(pairs) > IDENTICAL_WARNING
     return out
 
 
@@ -163,14 +187,27 @@ def markdown_lines(result: dict[str, Any]) -> list[str]:
     pairs = max((m["pairs"] for m in result["metrics"]), default=0)
     lines = [f"- **paired**: games with the same index share the deal, seats and bots "
              f"(common random numbers); up to {pairs} pairs per player count"]
-    if "win_rate_width_ratio" in pairing:
+    if "identical_pairs" in pairing:
+        lines.append(f"- identical pairs: {pairing['identical_pairs']} of {pairing['pairs']} "
+                     f"({pairing['identical_share']:.1%}) played out the same under both "
+                     "rulesets (same winners, scores, length and ending)")
+    warn = pairing.get("identical_warning")
+    if warn:
         lines.append(
-            f"- paired win-rate intervals are {pairing['win_rate_width_ratio']:.2f}× as wide "
-            f"as unpaired on the same games (median): as precise as unpaired studies of "
-            f"{pairing['win_rate_games_factor']:.1f}× the games")
+            f"- **warning**: over {IDENTICAL_WARNING:.0%} of the pairs are identical: the rule "
+            "change seldom comes into play in these games, so the narrow paired intervals say "
+            "how rarely it matters here, not that the study is as precise as a larger one; "
+            "play more games or a setting where the rule is used")
+    if "win_rate_width_ratio" in pairing:
+        factor = pairing.get("win_rate_games_factor")
+        line = (f"- paired win-rate intervals are {pairing['win_rate_width_ratio']:.2f}× as "
+                "wide as unpaired on the same games (median)")
+        if not warn and factor is not None:
+            line += f": as precise as unpaired studies of {factor:.1f}× the games"
+        lines.append(line)
     if "length_width_ratio" in pairing:
         lines.append(f"- paired mean-length intervals: {pairing['length_width_ratio']:.2f}× "
                      "the unpaired width (median)")
     lines += ["", "| metric | players | A | B | B − A | 95% CI (paired) | unpaired 95% CI "
-              "| width ratio | verdict |", "|---|---|---|---|---|---|---|---|---|"]
+              "| width ratio | p (Holm) | verdict |", "|---|---|---|---|---|---|---|---|---|---|"]
     return lines

@@ -32,6 +32,7 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     seat_counts: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
     agent_counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     lengths: dict[int, list[int]] = defaultdict(list)
+    table_lengths: dict[tuple[str, int], list[int]] = defaultdict(list)
     endings: dict[int, Counter[str]] = defaultdict(Counter)
     no_winner: Counter[int] = Counter()
     for row in rows:
@@ -48,6 +49,9 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
             agent_counts[spec][0] += int(seat in winners)
             agent_counts[spec][1] += 1
         lengths[p].append(row["length"])
+        for unit in ("rounds", "turns"):
+            if row.get(unit) is not None:
+                table_lengths[(unit, p)].append(row[unit])
         how = ":".join(str(row[k]) for k in ("ending", "decided_by") if row.get(k))
         if how:
             endings[p][how] += 1
@@ -58,6 +62,7 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "seats": {k: rate(*v) for k, v in sorted(seat_counts.items())},
         "agents": {k: rate(*v) for k, v in sorted(agent_counts.items())},
         "lengths": dict(sorted(lengths.items())),
+        "table_lengths": dict(sorted(table_lengths.items())),
         "endings": {p: dict(sorted(c.items())) for p, c in sorted(endings.items())},
         "no_winner": dict(sorted(no_winner.items())),
         "games": dict(sorted(Counter(r["players"] for r in rows).items())),
@@ -208,6 +213,15 @@ def _sections(summary: dict[str, Any], meta: dict[str, Any],
                      str(summary["no_winner"].get(p, 0))])
     sections.append(("Game length (actions)", _table(
         ["players", "games", "mean", "median", "min", "max", "no winner"], body)))
+    if summary.get("table_lengths"):
+        body = [[unit, str(p), str(len(v)), f"{statistics.fmean(v):.1f}",
+                 f"{statistics.median(v):g}", str(min(v)), str(max(v))]
+                for (unit, p), v in summary["table_lengths"].items()]
+        sections.append(("Game length at the table", _table(
+            ["counted in", "players", "games", "mean", "median", "min", "max"], body)
+            + ["", "Rounds or turns as the game itself counts them (its outcome), which is "
+                   "how long a game feels at the table; actions and decisions count every "
+                   "card and choice."]))
     if summary["endings"]:
         body = [[how, str(p), str(n)] for p, c in summary["endings"].items()
                 for how, n in c.items()]
@@ -242,7 +256,8 @@ def write_report(out_dir: Path) -> tuple[Path, Path]:
     title = f"Balance study: {meta.get('game', '?')}"
     headline = metrics_report.verdict(summary, meta.get("metrics"))
 
-    md = [f"# {title}", "", f"**{headline}**", ""]
+    note = metrics_report.adjustment_note(summary)
+    md = [f"# {title}", "", f"**{headline}**", "", *([f"*{note}*", ""] if note else [])]
     for heading, lines in sections:
         md += [f"## {heading}", "", *lines, ""]
     md += ["## Charts", ""]
@@ -255,7 +270,8 @@ def write_report(out_dir: Path) -> tuple[Path, Path]:
             "</title><style>body{font-family:sans-serif;max-width:60em;margin:auto}"
             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
             "</style></head><body>", f"<h1>{html.escape(title)}</h1>",
-            f"<p class='verdict'><strong>{html.escape(headline)}</strong></p>"]
+            f"<p class='verdict'><strong>{html.escape(headline)}</strong></p>",
+            f"<p class='adjustment'><em>{html.escape(note)}</em></p>" if note else ""]
     for heading, lines in sections:
         page.append(f"<h2>{html.escape(heading)}</h2>")
         page.append(_md_to_html(lines))

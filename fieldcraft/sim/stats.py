@@ -5,13 +5,18 @@ differences with 95% intervals; each method is written once here so that every r
 it the same way (and none needs scipy): Wilson's score interval for a rate, Newcombe's hybrid
 intervals for the difference of two rates (independent or paired), Welch's and the paired t
 interval for differences of means, and the percentile bootstrap.
+
+A headline picks the most extreme of many rates, so it also needs tests that know how many were
+looked at: :func:`score_p` is the test the Wilson interval inverts (a rate is outside its
+interval exactly when ``score_p`` < 0.05), and :func:`holm` adjusts a family of such p-values
+so that the chance of any false "above an even share" stays at 5% however many rates there are.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 BOOTSTRAP = 2000
@@ -27,7 +32,10 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At a rate of 0 or 1 the bound is the rate itself in exact arithmetic; in floats it can
+    # land a hair inside (0.9999999999999999 for 5 of 5), which charts refuse as a negative
+    # error bar: the interval always contains the rate.
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 Rate = dict[str, Any]
@@ -126,3 +134,79 @@ def bootstrap(values: Sequence[float], statistic: str = "mean", seed: int = 0,
     draws = fn(x[np.random.default_rng(seed).integers(0, x.size, (resamples, x.size))])
     low, high = np.quantile(draws, [0.025, 0.975])
     return {"value": float(fn(x)), "low": float(low), "high": float(high), "n": int(x.size)}
+
+
+def score_p(wins: float, n: int, p0: float) -> float:
+    """Two-sided p-value of the score test of ``wins`` out of ``n`` against a rate ``p0``.
+
+    It is the test Wilson's interval inverts, so ``score_p < 0.05`` exactly when ``p0`` lies
+    outside :func:`wilson`'s 95% interval: the unadjusted verdict and the interval agree. A
+    ``p0`` of 0 or 1 admits no other outcome (p 1 when the rate equals it, else 0).
+    """
+    if n == 0:
+        return 1.0
+    p = wins / n
+    if p0 <= 0.0 or p0 >= 1.0:
+        return 1.0 if abs(p - p0) < 1e-12 else 0.0
+    z = (p - p0) / math.sqrt(p0 * (1 - p0) / n)
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values, in the order given.
+
+    A headline that reports any of ``m`` rates as different needs the family-wise error (the
+    chance that one or more of them is a fluke) held at 5%, not each one's: Holm's method does
+    that for any dependence between the tests and is uniformly more powerful than Bonferroni.
+    The ``k``-th smallest p is multiplied by ``m - k``, kept monotone and capped at 1; a rate is
+    significant when its adjusted p is below 0.05.
+    """
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    out = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        out[i] = running
+    return out
+
+
+def p_from_interval(diff: float, low: float, high: float) -> float:
+    """Approximate two-sided p-value of ``diff`` from its 95% interval ``(low, high)``, taking
+    the half-width on diff's side of 0 as 1.96 standard errors.
+
+    For comparisons whose intervals are not inversions of a simple test (Newcombe's hybrid,
+    bootstrap), so they can still enter a Holm adjustment; it agrees with the interval at the
+    5% line (p < 0.05 exactly when the interval excludes 0).
+    """
+    half = (high - diff) if diff < 0 else (diff - low)
+    if half <= 0:
+        return 1.0 if diff == 0 else 0.0
+    return math.erfc(abs(diff) / (half / Z95) / math.sqrt(2))
+
+
+def bootstrap_diff(stat_a: Callable[[Any], Any], n_a: int, stat_b: Callable[[Any], Any],
+                   n_b: int, paired: bool, seed: int = 0, resamples: int = BOOTSTRAP
+                   ) -> tuple[float, float, float] | None:
+    """Difference ``stat_b - stat_a`` of two statistics of games with a percentile-bootstrap
+    95% interval, for statistics (like balance) that are no mean of per-game values.
+
+    Each ``stat`` maps an integer array of game indices ``(..., games)`` to one value per row.
+    ``paired`` resamples the same indices on both sides (game ``k`` of A with game ``k`` of B,
+    ``n_a == n_b``), so what the pairs share cancels as in a paired t interval; otherwise the
+    two sides are resampled independently. ``None`` when a side has no games or no finite draw.
+    """
+    import numpy as np
+
+    if n_a == 0 or n_b == 0 or (paired and n_a != n_b):
+        return None
+    rng = np.random.default_rng(seed)
+    idx_a = rng.integers(0, n_a, (resamples, n_a))
+    idx_b = idx_a if paired else rng.integers(0, n_b, (resamples, n_b))
+    d = float(stat_b(np.arange(n_b)[None, :])[0] - stat_a(np.arange(n_a)[None, :])[0])
+    draws = np.asarray(stat_b(idx_b), dtype=float) - np.asarray(stat_a(idx_a), dtype=float)
+    draws = draws[np.isfinite(draws)]
+    if not math.isfinite(d) or draws.size == 0:
+        return None
+    low, high = np.quantile(draws, [0.025, 0.975])
+    return d, float(min(low, d)), float(max(high, d))

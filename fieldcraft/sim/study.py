@@ -40,6 +40,9 @@ STUDY = "study.json"
 _SCORE_KEYS = ("scores", "points")
 # Outcome keys that say how a game ended ("ended_by" is Undercover's name for "ending").
 _ENDING_KEYS = ("ending", "ended_by")
+# Outcome keys counting a game's length as players feel it (rounds of the table, turns taken),
+# kept beside the actions and decisions, which count every card and choice.
+_LENGTH_KEYS = ("rounds", "turns")
 
 Progress = Callable[[int, int], None]
 Job = tuple[int, list[int]]  # (players, game indices): one chunk
@@ -96,6 +99,8 @@ def _row(game: Game, name: str, players: int, index: int, seed: int, specs: list
         "winning_labels": winning,
         "scores": [float(x) for x in scores] if scores is not None else None,
         "length": len(state.history()),
+        **{k: int(outcome[k]) if isinstance(outcome.get(k), int) else None
+           for k in _LENGTH_KEYS},
         "ending": str(ending) if ending is not None else None,
         "decided_by": str(decided) if decided is not None else None,
         "metrics": tracer.metrics(winners) if tracer is not None else None,
@@ -309,12 +314,15 @@ def _write_results(rows: list[dict[str, Any]], path: Path, meta: dict[str, Any])
         ("winning_labels", pa.list_(pa.string())),
         ("scores", pa.list_(pa.float64())),
         ("length", pa.int64()),
+        ("rounds", pa.int64()),  # the outcome's rounds played, or null (the game has none)
+        ("turns", pa.int64()),  # the outcome's turns taken, or null
         ("ending", pa.string()),
         ("decided_by", pa.string()),
         ("metrics", pa.string()),  # per-game metrics as JSON (fieldcraft.sim.metrics)
         ("unmask", pa.string()),  # time-to-unmask per seat as JSON (core.deduction), or null
     ], metadata={b"fieldcraft_study": json.dumps(meta, sort_keys=True).encode()})
-    rows = [{**r, "metrics": json.dumps(r["metrics"]) if r.get("metrics") is not None
+    rows = [{"rounds": None, "turns": None, **r,
+             "metrics": json.dumps(r["metrics"]) if r.get("metrics") is not None
              else None, "unmask": json.dumps(r["unmask"]) if r.get("unmask") is not None
              else None} for r in rows]
     table = pa.Table.from_pylist(rows, schema=schema)
@@ -477,5 +485,7 @@ def load_results(out_dir: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         r["metrics"] = json.loads(raw_metrics) if raw_metrics else None
         raw_unmask = r.get("unmask")  # absent from studies written before it existed
         r["unmask"] = json.loads(raw_unmask) if raw_unmask else None
+        for key in _LENGTH_KEYS:  # absent from studies written before they were recorded
+            r.setdefault(key, None)
     rows.sort(key=lambda r: (r["players"], r["index"]))
     return rows, meta
