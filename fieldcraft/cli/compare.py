@@ -63,7 +63,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path(args.b)
     md, png = write_comparison(Path(args.a), Path(args.b), out, paired)
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps(result, allow_nan=False))  # strict: jq and browsers refuse Infinity
         return 0
     print(md.read_text())
     print(f"chart: {png}")

@@ -4,7 +4,7 @@
 # ``UnderCurrentState`` and ``UnderCurrentGame`` (game.py) stay Python classes on top of
 # extension types.
 cimport cython
-from fieldcraft.games.under_current.turns cimport TurnRules, TurnTables
+from .turns cimport TurnRules, TurnTables
 
 # The vocabulary as C ints in this module (imported from constants.py and the core API).
 cdef int CHANCE, TERMINAL

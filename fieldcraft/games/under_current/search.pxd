@@ -4,7 +4,7 @@
 # locals, calling the core's ``shuffle`` directly.
 cimport cython
 from fieldcraft.core.api cimport shuffle
-from fieldcraft.games.under_current.turns cimport TurnRules, TurnTables
+from .turns cimport TurnRules, TurnTables
 
 @cython.locals(deal=list, size=Py_ssize_t, p=Py_ssize_t, mask=long, role=int)
 cpdef list sample_roles(list masks, int num_roles, rng)
