@@ -15,8 +15,7 @@ overrides as a JSON object, which win over the variant's (a bad key or value, or
 variant, raises ``ValueError`` naming it). Spy Tracker's ``tiny`` variant
 (``fieldcraft_spy_tracker(players=2,variant=tiny)``) is small enough for OpenSpiel's exact
 tools (``get_all_states``, CFR, ``exploitability.nash_conv``); docs/research.md. In a game
-string, where
-OpenSpiel splits parameters at commas, write its commas as ``;``
+string, where OpenSpiel splits parameters at commas, write the commas of ``rules`` as ``;``
 (``fieldcraft_spy_tracker(players=3,rules={"min_bid":2;"no_repeat_bids":false})``), as
 ``str(game)`` does. ``GameType`` and ``GameInfo``
 are the game's own declarations (``fieldcraft.core.spec``): the same chance mode, information,
