@@ -9,9 +9,13 @@ After ``import fieldcraft.adapters.openspiel`` each game is registered with pysp
     game = pyspiel.load_game("fieldcraft_spy_tracker",
                              {"players": 3, "rules": '{"no_repeat_bids": false}'})
 
-Parameters: ``players`` (the game's default if left out) and ``rules``, ruleset overrides as a
-JSON object (a bad key or value raises ``ValueError`` naming it); in a game string, where
-OpenSpiel splits parameters at commas, write its commas as ``;``
+Parameters: ``players`` (the game's default if left out), ``variant`` (a named variant the
+game declares, ``fieldcraft.core.registry.variants``; empty for none) and ``rules``, ruleset
+overrides as a JSON object, which win over the variant's (a bad key or value, or an unknown
+variant, raises ``ValueError`` naming it). Spy Tracker's ``tiny`` variant
+(``fieldcraft_spy_tracker(players=2,variant=tiny)``) is small enough for OpenSpiel's exact
+tools (``get_all_states``, CFR, ``exploitability.nash_conv``); docs/research.md. In a game
+string, where OpenSpiel splits parameters at commas, write the commas of ``rules`` as ``;``
 (``fieldcraft_spy_tracker(players=3,rules={"min_bid":2;"no_repeat_bids":false})``), as
 ``str(game)`` does. ``GameType`` and ``GameInfo``
 are the game's own declarations (``fieldcraft.core.spec``): the same chance mode, information,
@@ -78,7 +82,7 @@ import pyspiel
 
 from fieldcraft.core.api import CHANCE, TERMINAL, Game, State
 from fieldcraft.core.errors import RulesetError
-from fieldcraft.core.registry import game_spec, list_games, load_game
+from fieldcraft.core.registry import game_spec, list_games, load_game, variant_overrides
 from fieldcraft.core.spec import (
     CONSTANT_SUM,
     DETERMINISTIC,
@@ -104,7 +108,7 @@ def short_name(game_id: str) -> str:
 def _game_type(game_id: str) -> pyspiel.GameType:
     spec = game_spec(game_id)
     t = load_game(game_id, spec.default_players).game_type
-    params: dict[str, Any] = {"players": spec.default_players, "rules": "{}"}
+    params: dict[str, Any] = {"players": spec.default_players, "variant": "", "rules": "{}"}
     if spec.length_cap is not None:
         params["max_game_length"] = spec.length_cap
     return pyspiel.GameType(
@@ -162,9 +166,11 @@ class Setup:
     pyspiel game rebuilt from its string (as unpickling does) has lost its Python attributes;
     this pickles as the arguments that rebuild it, shared per process."""
 
-    def __init__(self, game_id: str, players: int, rules: str, cap: int | None):
-        self.args = (game_id, players, rules, cap)
-        fc = load_game(game_id, players, **json.loads(rules))
+    def __init__(self, game_id: str, players: int, rules: str, cap: int | None,
+                 variant: str = ""):
+        self.args = (game_id, players, rules, cap, variant)
+        fc = load_game(game_id, players,
+                       **variant_overrides(game_id, variant or None, json.loads(rules)))
         info = fc.info()
         self.fc: Game = fc
         self.info = info
@@ -192,9 +198,10 @@ class Setup:
 _SETUPS: dict[tuple[Any, ...], Setup] = {}
 
 
-def setup(game_id: str, players: int, rules: str, cap: int | None) -> Setup:
-    """The one :class:`Setup` per game, player count, ruleset and cap in this process."""
-    key = (game_id, players, rules, cap)
+def setup(game_id: str, players: int, rules: str, cap: int | None, variant: str = "") -> Setup:
+    """The one :class:`Setup` per game, player count, ruleset, cap and variant in this
+    process."""
+    key = (game_id, players, rules, cap, variant)
     found = _SETUPS.get(key)
     if found is None:
         found = _SETUPS[key] = Setup(*key)
@@ -232,15 +239,17 @@ class FieldcraftGame(pyspiel.Game):
         players = int(params.get("players", spec.default_players))
         overrides = parse_rules(params.get("rules", "{}"))
         rules = json.dumps(overrides, sort_keys=True, separators=(",", ":"))
+        variant = str(params.get("variant", ""))
         cap = spec.length_cap
         if "max_game_length" in params:
             cap = int(params["max_game_length"])
         try:
-            self.setup = setup(self.game_id, players, rules, cap)
+            self.setup = setup(self.game_id, players, rules, cap, variant)
         except (RulesetError, TypeError) as exc:
             raise ValueError(str(exc)) from exc
         info = self.setup.info
-        full: dict[str, Any] = {"players": players, "rules": rules.replace(",", ";")}
+        full: dict[str, Any] = {"players": players, "variant": variant,
+                                "rules": rules.replace(",", ";")}
         if spec.length_cap is not None:
             full["max_game_length"] = cap
         super().__init__(
@@ -275,6 +284,51 @@ class FieldcraftGame(pyspiel.Game):
         return ObservationObserver(self, spectator=False)
 
 
+class _Side:
+    """Everything a :class:`FieldcraftState` holds on the Python side, in one object.
+
+    OpenSpiel's C++ ``Clone`` of a Python state (what ``State.child`` and the C++ algorithms
+    use) makes a new initial state and deep-copies each attribute of the old one's
+    ``__dict__``. A fieldcraft state deep-copied generically goes field by field through its
+    pickle form, several times slower than its own ``clone``; CFR on Spy Tracker's tiny variant
+    spent most of its time there. Kept in one attribute, the copy is this object's
+    ``__deepcopy__``, which is the states' own clone.
+    """
+
+    __slots__ = ("setup", "inner", "lines", "base", "pending", "decisions", "chance", "capped",
+                 "replaying")
+
+    def __init__(self, setup: Setup, inner: State, lines: list[list[str]]):
+        self.setup = setup
+        self.inner = inner
+        self.lines = lines
+        """Per seat (and last, the spectator) the log lines written so far."""
+        self.base: State | None = None
+        """The state before the first of ``pending`` (``None`` when nothing is pending)."""
+        self.pending: list[int] = []
+        self.decisions = 0
+        self.chance = 0
+        self.capped = False
+        self.replaying = False
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Side:
+        new = _Side(self.setup, self.inner.clone(), [lines[:] for lines in self.lines])
+        new.base = None if self.base is None else self.base.clone()
+        new.pending = self.pending[:]
+        new.decisions, new.chance, new.capped = self.decisions, self.chance, self.capped
+        return new
+
+
+def _side_field(name: str, doc: str) -> property:
+    def get(state: FieldcraftState) -> Any:
+        return getattr(state._side, name)
+
+    def put(state: FieldcraftState, value: Any) -> None:
+        setattr(state._side, name, value)
+
+    return property(get, put, doc=doc)
+
+
 class FieldcraftState(pyspiel.State):
     """A fieldcraft state inside a pyspiel state, with the per-seat lines its information
     states are made of."""
@@ -282,19 +336,20 @@ class FieldcraftState(pyspiel.State):
     def __init__(self, game: FieldcraftGame, inner: State | None = None,
                  lines: list[list[str]] | None = None):
         super().__init__(game)
-        self._s = game.setup
-        self.inner: State = inner if inner is not None else game.setup.fc.new_initial_state()
-        players = game.setup.fc.num_players
-        self._lines: list[list[str]] = lines if lines is not None else [
-            [] for _ in range(players + 1)]
-        """Per seat (and last, the spectator) the log lines written so far."""
-        self._base: State | None = None
-        """The state before the first of ``_pending`` (``None`` when nothing is pending)."""
-        self._pending: list[int] = []
-        self._decisions = 0
-        self._chance = 0
-        self._capped = False
-        self._replaying = False
+        setup = game.setup
+        self._side = _Side(setup, inner if inner is not None else setup.fc.new_initial_state(),
+                           lines if lines is not None else [
+                               [] for _ in range(setup.fc.num_players + 1)])
+
+    _s = _side_field("setup", "The game's :class:`Setup`.")
+    inner = _side_field("inner", "The fieldcraft state.")
+    _lines = _side_field("lines", "Per seat (and last, the spectator) the log lines so far.")
+    _base = _side_field("base", "The state before the first of ``_pending``, or ``None``.")
+    _pending = _side_field("pending", "Actions applied since the lines were last written.")
+    _decisions = _side_field("decisions", "Decisions applied so far.")
+    _chance = _side_field("chance", "Chance outcomes applied so far.")
+    _capped = _side_field("capped", "Ended as a draw at ``max_game_length``.")
+    _replaying = _side_field("replaying", "``clone`` is copying pyspiel's record of the moves.")
 
     # -- the pyspiel State API ---------------------------------------------------------------
     def current_player(self) -> int:

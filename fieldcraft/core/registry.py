@@ -9,14 +9,17 @@ editing a shared list.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import json
 import os
 import pkgutil
+from functools import cache
+from importlib import resources
 from typing import Any
 
 from fieldcraft.core.api import Game
-from fieldcraft.core.errors import UnknownGameError
+from fieldcraft.core.errors import RulesetError, UnknownGameError
 from fieldcraft.core.ruleset import default_ruleset as _default_ruleset
 from fieldcraft.core.ruleset import resolve
 from fieldcraft.core.spec import GameSpec
@@ -71,13 +74,73 @@ def default_ruleset(name: str) -> dict[str, Any]:
     return _default_ruleset(game_spec(name))
 
 
-def load_game(name: str, players: int | None = None, **overrides: Any) -> Game:
-    """Create a game by id with a player count and optional ruleset overrides.
+VARIANTS_FILE = "variants.json"
+
+
+@cache
+def _variants_of(package: str) -> dict[str, dict[str, Any]]:
+    """The named variants a game package declares in ``variants.json``, checked for shape
+    once (each value's keys are checked against the ruleset when a game is made)."""
+    path = resources.files(package).joinpath(VARIANTS_FILE)
+    if not path.is_file():
+        return {}
+    found = json.loads(path.read_text(encoding="utf-8"))
+    for key, entry in found.items():
+        if not (isinstance(entry, dict) and isinstance(entry.get("rules"), dict)
+                and isinstance(entry.get("about", ""), str)):
+            raise RulesetError(f"{package}: variant {key!r} in {VARIANTS_FILE} must be an "
+                               'object with "rules" (ruleset overrides) and "about" (a line)')
+    return found
+
+
+def game_variants(spec: GameSpec) -> dict[str, dict[str, Any]]:
+    """A fresh copy of the named variants ``spec``'s package declares (see :func:`variants`)."""
+    return copy.deepcopy(_variants_of(spec.package))
+
+
+def variants(name: str) -> dict[str, dict[str, Any]]:
+    """A game's named variants (``variants.json`` in its package; none if it has no such file):
+    each name's ``about`` (one line for people) and ``rules`` (the ruleset overrides it stands
+    for). A fresh copy, safe to modify."""
+    return game_variants(game_spec(name))
+
+
+def variant_overrides(name: str, variant: str | None, overrides: dict[str, Any]
+                      ) -> dict[str, Any]:
+    """The ruleset overrides that ``variant`` and explicit ``overrides`` make together: the
+    variant's, with every explicit override on top (an explicit key wins, so a study can vary
+    one rule of a variant). A variant is only a name for a set of overrides, so the result is
+    all a game needs to be rebuilt (pickling, a shared game, a study's ruleset file).
+
+    A game whose own ruleset has a key ``variant`` (Undercover's ``"classified"``) declares no
+    named variant under that key's values: there ``variant`` is that ruleset key, as it was
+    before named variants existed. Otherwise an unknown name raises :class:`RulesetError`
+    listing the known ones.
+    """
+    if variant is None:
+        return dict(overrides)
+    spec = game_spec(name)
+    known = game_variants(spec)
+    if variant in known:
+        return {**known[variant]["rules"], **overrides}
+    if "variant" in _default_ruleset(spec):
+        return {"variant": variant, **overrides}
+    names = ", ".join(sorted(known)) or "none"
+    raise RulesetError(f"unknown variant {variant!r} for {name}; known variants: {names}")
+
+
+def load_game(name: str, players: int | None = None, variant: str | None = None,
+              **overrides: Any) -> Game:
+    """Create a game by id with a player count, optionally a named variant (a set of ruleset
+    overrides the game declares, see :func:`variants`), and optional ruleset overrides, which
+    win over the variant's.
 
     Raises :class:`UnknownGameError` for an unknown id and :class:`RulesetError` for an unknown
-    override key, a value of the wrong shape, or a player count the game does not support.
+    variant, an unknown override key, a value of the wrong shape, or a player count the game
+    does not support.
     """
     spec = game_spec(name)
+    overrides = variant_overrides(name, variant, overrides)
     players, ruleset = resolve(spec, players, overrides)
     game = spec.resolve(spec.rules)(spec, players, ruleset, overrides)
     game._reduce = (shared_game, (name, players, json.dumps(overrides, sort_keys=True)))

@@ -46,7 +46,7 @@ class _Odds:
     def __init__(self, view: Any, obs: dict[str, Any]):
         g = view.game
         hand = obs["hand"]
-        unseen = [c for c in range(g.num_cards) if c not in set(hand)]
+        unseen = [c for c in g.deck if c not in set(hand)]
         hidden = obs["cards_in_play"] - len(hand)
         self.offset: list[int] = []
         self.dist: list[list[float]] = []

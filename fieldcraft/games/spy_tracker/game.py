@@ -80,6 +80,8 @@ class SpyTrackerGame(Game):
     choose_next: bool
     negative_counts: bool
     no_repeat_bids: bool
+    bid_mask: int
+    num_bid_traits: int
     num_cards: int
     first_bidder: int
     opener_other_party: bool
@@ -124,6 +126,17 @@ class SpyTrackerGame(Game):
         self.choose_next = r["bidder_chooses_next"]
         self.negative_counts = r["negative_counts"]
         self.no_repeat_bids = r["no_repeat_bids"]
+        traits = r["bid_traits"]
+        unknown = [t for t in traits if t not in ATTRIBUTES]
+        if unknown or not traits or len(set(traits)) != len(traits):
+            raise RulesetError(f"bid_traits must name distinct traits among {list(ATTRIBUTES)}, "
+                               f"at least one, got {traits!r}")
+        self.bid_mask = sum(1 << ATTRIBUTES.index(t) for t in traits)
+        self.num_bid_traits = len(traits)
+        grid = r["spy_deck"]
+        if len(grid) != 3 or not all(1 <= n <= 3 for n in grid):
+            raise RulesetError(f"spy_deck must be [roles, factions, cities], each 1-3, "
+                               f"got {grid!r}")
         for name, value, low in (
             ("sources", self.start_sources, 1),
             ("cards_per_source", self.cards_per_source, 1),
@@ -136,11 +149,17 @@ class SpyTrackerGame(Game):
             if value < low:
                 raise RulesetError(f"{name} must be at least {low}, got {value}")
         self.num_cards = NUM_SPIES + self.num_mercenaries + self.num_traitors
+        # Card ids keep the full layout whatever the deck holds (a spy's traits follow from its
+        # id, and the action ids with them); ``spy_deck`` only leaves spies out of the deck.
+        merc_end = NUM_SPIES + self.num_mercenaries
+        self.deck = sorted([spy_id(ro, fa, ci) for ro in range(grid[0]) for fa in range(grid[1])
+                            for ci in range(grid[2])] + list(range(NUM_SPIES, self.num_cards)))
+        """Every card id of the deck in order: each round's pool starts as a copy."""
         deal_max = players * self.start_sources * self.cards_per_source
-        if deal_max > self.num_cards:
+        if deal_max > len(self.deck):
             raise RulesetError(
                 f"{players} players x {self.start_sources} sources x {self.cards_per_source} "
-                f"cards need {deal_max} cards; the deck has {self.num_cards}"
+                f"cards need {deal_max} cards; the deck has {len(self.deck)}"
             )
         first = r["first_bidder"]
         if first == "random":
@@ -163,7 +182,7 @@ class SpyTrackerGame(Game):
         if cap_rule not in ("cards_in_play", "deck"):
             raise RulesetError(f'max_bid must be "cards_in_play" or "deck", got {cap_rule!r}')
         self.cap_in_play = cap_rule == "cards_in_play"
-        self.max_count = deal_max if self.cap_in_play else self.num_cards
+        self.max_count = deal_max if self.cap_in_play else len(self.deck)
         if self.min_bid > self.max_count:
             raise RulesetError(f"min_bid {self.min_bid} exceeds the highest count {self.max_count}")
 
@@ -176,13 +195,10 @@ class SpyTrackerGame(Game):
         self.num_actions = self.deal_base + players * self.num_cards
 
         # Cards: spies, then Mercenaries, then Traitors.
-        merc_end = NUM_SPIES + self.num_mercenaries
         names = [_spy_name(c) for c in range(NUM_SPIES)]
         names += [f"Mercenary {i + 1}" for i in range(self.num_mercenaries)]
         names += [f"Traitor {i + 1}" for i in range(self.num_traitors)]
         self.card_names = names
-        self.deck = list(range(self.num_cards))
-        """Every card id in order: each round's pool starts as a copy."""
         # delta[a][c]: what card c adds to the true count of attribute a.
         self.delta = []
         for a in range(NUM_ATTRIBUTES):
@@ -248,7 +264,7 @@ class SpyTrackerGame(Game):
         for seat in range(players):
             first = self.deal_base + seat * self.num_cards
             row = [[] for _ in range(self.num_cards + 1)]
-            for left in range(self.num_cards - deal_max + 1, self.num_cards + 1):
+            for left in range(len(self.deck) - deal_max + 1, len(self.deck) + 1):
                 p = 1.0 / left
                 row[left] = [(a, p) for a in self.deal_actions[seat]]
             self.deal_pairs.append(row)
@@ -265,7 +281,7 @@ class SpyTrackerGame(Game):
         decisions = chance = 0
         for k in range(rounds):
             in_play = (total - k) * cps
-            bids = NUM_ATTRIBUTES * (self.round_cap(in_play) - self.min_bid + 1)
+            bids = self.num_bid_traits * (self.round_cap(in_play) - self.min_bid + 1)
             decisions += bids * (2 if self.choose_next else 1) + 1
             chance += in_play
         chance += 1 if self.first_bidder < 0 else 0
@@ -297,12 +313,12 @@ class SpyTrackerGame(Game):
         standing (``standing`` < 0) any bid opens the round; once one stands, a player may
         call or spot, bid the standing count on an attribute not yet bid at it (``taken``, see
         ``SpyTrackerState.taken_at_count``), or raise to a higher count; never above the round's
-        cap (``round_cap(in_play)``). ``_is_legal`` asks it; the legal-move tables are made
-        from it."""
+        cap (``round_cap(in_play)``), and only on a trait of ``bid_traits``. ``_is_legal`` asks
+        it; the legal-move tables are made from it."""
         if action < BID_BASE:  # call or spot, once a bid stands
             return action >= 0 and standing >= 0
         kind, count, attr = self.bid_of[action]
-        if count > self.caps[in_play]:
+        if count > self.caps[in_play] or not self.bid_mask >> attr & 1:
             return False
         if kind:  # a raise: a higher count than the standing bid's
             return 0 <= standing < count

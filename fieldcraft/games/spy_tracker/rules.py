@@ -429,7 +429,9 @@ class SpyTrackerState(State, metaclass=StateMeta):
         for hand in self.hands:
             for card in hand:
                 seen[card] += 1
-        assert all(n == 1 for n in seen), "a card is missing or in two places"
+        in_deck = set(g.deck)
+        assert all(n == (c in in_deck) for c, n in enumerate(seen)), \
+            "a card is missing, in two places or not of the deck"
         assert self.pool == sorted(self.pool), "the undealt pool must stay sorted"
         assert all(0 <= n <= g.start_sources for n in self.sources)
         assert self.active == sum(1 << s for s, n in enumerate(self.sources) if n), "active"

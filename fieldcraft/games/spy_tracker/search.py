@@ -81,11 +81,11 @@ class SpyTrackerSearch(SearchModel):
         sample = state.clone()
         # Every card is in the pool or in one hand, so the cards the seat cannot see are the
         # deck without its own hand, in order (canonical: it depends on what the seat knows,
-        # not on the true deal). Card ids are the deck's indices: deleting the seat's cards from
-        # the highest down leaves the lower ones where they are.
+        # not on the true deal). The deck is sorted, so each of the seat's cards is found by
+        # bisection (a ruleset's deck can leave spies out: ids are not always its indices).
         hidden = g.deck[:]
-        for c in sorted(sample.hands[seat], reverse=True):
-            del hidden[c]
+        for c in sample.hands[seat]:
+            del hidden[fast.bisect_left(hidden, c)]
         # Only the other hands need random cards (the pool is kept sorted), so shuffle just
         # their share into the front: a partial Fisher-Yates, a fraction of a full shuffle.
         needed = len(hidden) - len(sample.pool)
