@@ -89,7 +89,7 @@ def check(game: str, players: list[int], overrides: dict[str, Any], bot: str
                          f"{', '.join(list_games())}")
     spec = game_spec(game)
     if not players:
-        players = [spec.min_players, spec.max_players]
+        players = list(range(spec.min_players, spec.max_players + 1))
     low, high = min(players), max(players)
     if sorted(players) != list(range(low, high + 1)):
         raise bad("a playtest's players are one count or a range (3-5), not a list with gaps")
