@@ -11,6 +11,10 @@
   const doneKey = "fc-feedback-" + tableId;
   const base = "/api/tables/" + encodeURIComponent(tableId) + "/feedback";
   let state = "idle"; // idle | asking | shown
+  // Set through the CSSOM (common.js el()), which the pages' style-src 'self' allows; the
+  // stylesheet is shared with every page and not this file's to change.
+  const BOX = "border:1px solid var(--line);border-radius:6px;margin:.4rem 0;padding:.3rem .6rem";
+  const ROW = "display:flex;flex-wrap:wrap;gap:.2rem .9rem";
 
   function thanks(panel, key) {
     clear(panel);
@@ -18,17 +22,17 @@
   }
 
   function radios(name, values, labels) {
-    const row = el("div", { class: "feedback-row" });
+    const row = el("div", { class: "feedback-row", style: ROW });
     values.forEach((value, i) => {
       const id = "fb-" + name + "-" + value;
-      row.append(el("label", { class: "check", for: id },
+      row.append(el("label", { class: "check", for: id, style: "white-space:nowrap" },
         el("input", { type: "radio", name, value: String(value), id }), " " + labels[i]));
     });
     return row;
   }
 
   function scale(key) {
-    return el("fieldset", { id: "fb-" + key },
+    return el("fieldset", { id: "fb-" + key, style: BOX },
       el("legend", {}, t("feedback." + key)),
       radios(key, [1, 2, 3, 4, 5], ["1", "2", "3", "4", "5"]),
       el("p", { class: "help" }, t("feedback.scale")));
@@ -41,7 +45,7 @@
     if (localStorage.getItem(doneKey) === "sent") { thanks(panel, "feedback.thanks"); return; }
     const form = el("form", { id: "feedback-form", autocomplete: "off" });
     const error = el("p", { class: "error", id: "feedback-error", role: "alert" });
-    const picks = el("div", { class: "feedback-row", id: "fb-confusing-list" });
+    const picks = el("div", { class: "feedback-row", id: "fb-confusing-list", style: "display:flex;flex-direction:column;gap:.15rem" });
     for (const choice of questions.confusing) {
       const id = "fb-c-" + choice.id.replace(/[^a-zA-Z0-9_-]/g, "_");
       picks.append(el("label", { class: "check", for: id },
@@ -52,17 +56,17 @@
       const full = boxes.filter((b) => b.checked).length >= questions.confusing_max;
       for (const b of boxes) b.disabled = full && !b.checked;
     });
-    const comment = el("textarea", { id: "fb-comment", maxlength: String(questions.comment_max), rows: "3",
+    const comment = el("textarea", { id: "fb-comment", style: "width:100%;box-sizing:border-box", maxlength: String(questions.comment_max), rows: "3",
       "aria-label": t("feedback.comment", { n: questions.comment_max }) });
     form.append(
       el("p", { class: "help" }, t("feedback.intro")),
       ...questions.scales.filter((k) => k !== "close").map(scale),
-      el("fieldset", { id: "fb-length" }, el("legend", {}, t("feedback.length")),
+      el("fieldset", { id: "fb-length", style: BOX }, el("legend", {}, t("feedback.length")),
         radios("length", questions.lengths, questions.lengths.map((v) => t("feedback.length." + v)))),
       ...questions.scales.filter((k) => k === "close").map(scale),
-      el("fieldset", { id: "fb-confusing" },
+      el("fieldset", { id: "fb-confusing", style: BOX },
         el("legend", {}, t("feedback.confusing", { n: questions.confusing_max })), picks),
-      el("label", { for: "fb-comment" }, t("feedback.comment", { n: questions.comment_max })),
+      el("label", { for: "fb-comment", style: "display:block;margin-top:.4rem" }, t("feedback.comment", { n: questions.comment_max })),
       comment,
       el("div", {}, el("button", { type: "submit", id: "feedback-send" }, t("feedback.send"))),
       error);
