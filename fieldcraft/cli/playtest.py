@@ -65,7 +65,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
     engine = _engine(args.db)
     try:
-        report = playtest_report(engine, args.name)
+        if args.bot_games < 0:
+            raise FieldcraftError("--bot-games must be 0 or more")
+        report = playtest_report(engine, args.name, args.bot_games)
     finally:
         engine.dispose()
     if args.json:
@@ -108,6 +110,9 @@ def add(sub: Any) -> None:
     r = cmds.add_parser("report", help="people's games and answers of a playtest, pooled")
     r.add_argument("name")
     r.add_argument("--db", default=None)
+    r.add_argument("--bot-games", type=int, default=0, metavar="N",
+                   help="also play N bot games per player count as a baseline (default 0: "
+                   "only name the study that would)")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=_cmd_report)
     x = cmds.add_parser("close", help="stop a playtest's page making tables")

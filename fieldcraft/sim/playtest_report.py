@@ -16,9 +16,11 @@ can be set side by side:
 * the questionnaire: each 1-5 scale's mean with a t interval, the length votes as rates, the
   confusing rules ranked by how many answers named them, and the comments.
 
-``bots`` says which study would give the bot baseline for the same ruleset; the report does not
-run it (a study of a thousand games is minutes of CPU, not something a web request or a quick
-command should start by itself), and says so.
+``bots`` is the bot baseline of the same ruleset: by default not run, only named (the study
+command that gives it; a thousand games is minutes of CPU, not something a web request should
+start), and the report says so. ``fieldcraft playtest report --bot-games N`` plays a quick
+baseline of N games per player count in this process, the playtest's bot at every seat, counted
+the study's way, so people's seat and side rates can be read against the bots'.
 """
 
 from __future__ import annotations
@@ -131,6 +133,31 @@ def bots_stub(found: P.Playtest) -> dict[str, Any]:
                     "people's win rates with the bots' on the same ruleset"}
 
 
+def bot_baseline(found: P.Playtest, games: int, seed: int = 0) -> dict[str, Any]:
+    """``games`` games per player count of the playtest, its bot at every seat, each row made
+    exactly as a study makes it (:func:`fieldcraft.sim.study._row`, seeded as a study seeds
+    game ``i``), summarised as people's games are."""
+    from fieldcraft.sim.study import _row as study_row
+    from fieldcraft.sim.study import study_seed
+
+    rows = []
+    for players in range(found.min_players, found.max_players + 1):
+        game = load_game(found.game, players=players, **found.overrides)
+        for index in range(games):
+            rows.append(study_row(game, found.game, players, index,
+                                  study_seed(seed, players, index), [found.bot] * players, ""))
+    summary = summarize(rows)
+    return {**bots_stub(found), "run": True, "agent": found.bot, "games_per_count": games,
+            "seed": seed,
+            "seats": [{"players": p, "seat": st, **r} for (p, st), r in summary["seats"].items()],
+            "sides": [{"players": p, "side": lab, **r}
+                      for (p, lab), r in summary["labels"].items()],
+            "endings": summary["endings"],
+            "note": f"a quick baseline: {games} games per player count, {found.bot} at every "
+                    "seat, played for this report; the study command gives the full picture "
+                    "(more games, the metrics)"}
+
+
 def _arg(value: Any) -> str:
     import json
 
@@ -138,8 +165,10 @@ def _arg(value: Any) -> str:
     return text if text and all(c.isalnum() or c in "_-.,:" for c in text) else f"'{text}'"
 
 
-def playtest_report(engine: Engine, name: str) -> dict[str, Any]:
-    """The report of playtest ``name`` as JSON-able data (with its text as ``text``)."""
+def playtest_report(engine: Engine, name: str, bot_games: int = 0) -> dict[str, Any]:
+    """The report of playtest ``name`` as JSON-able data (with its text as ``text``);
+    ``bot_games`` > 0 plays that bot baseline (:func:`bot_baseline`), else ``bots`` only names
+    the study."""
     found = P.require(engine, name)
     games = list(reversed(P.finished_tables(engine, name, limit=None)))  # oldest first
     rows = [_row(engine, found, g) for g in games]
@@ -164,7 +193,7 @@ def playtest_report(engine: Engine, name: str) -> dict[str, Any]:
         "endings": summary["endings"] if summary else {},
         "no_winner": summary["no_winner"] if summary else {},
         "feedback": feedback_summary(answers, found.game),
-        "bots": bots_stub(found),
+        "bots": bot_baseline(found, bot_games) if bot_games > 0 else bots_stub(found),
     }
     report["text"] = "\n".join(report_lines(report))
     return report
@@ -215,5 +244,13 @@ def report_lines(report: dict[str, Any]) -> list[str]:
         if fb["comments"]:
             lines.append("  comments:")
             lines += [f"    - {c['text']}" for c in fb["comments"]]
-    lines.append(f"Bots: not run; the baseline study would be: {report['bots']['study']}")
+    bots = report["bots"]
+    if not bots["run"]:
+        lines.append(f"Bots: not run; the baseline study would be: {bots['study']}")
+        return lines
+    lines.append(f"Bots: {bots['agent']} at every seat, {bots['games_per_count']} games per "
+                 "player count (a quick baseline)")
+    lines += [f"  {s['players']}p seat {s['seat'] + 1}: {_ci(s)}" for s in bots["seats"]]
+    lines += [f"  {s['players']}p {s['side']}: {_ci(s)}" for s in bots["sides"]]
+    lines.append(f"  the full study: {bots['study']}")
     return lines
