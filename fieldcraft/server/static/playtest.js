@@ -23,11 +23,11 @@
     const counts = [];
     for (let n = doc.min_players; n <= doc.max_players; n++) counts.push(n);
     if (counts.length > 1) {
-      const pick = el("select", { id: "play-count", "aria-label": t("playtest.seats") },
+      const pick = el("select", { id: "play-count" },
         ...counts.map((n) => el("option", { value: String(n) }, String(n))));
       pick.value = String(count);
       pick.addEventListener("change", () => drawSeats(Number(pick.value)));
-      box.append(el("p", {}, pick));
+      box.append(el("p", {}, el("label", { for: "play-count" }, t("playtest.players") + " "), pick));
     }
     const list = el("ol", { id: "play-seat-list" });
     for (let seat = 0; seat < count; seat++) list.append(seatRow(seat));
@@ -61,7 +61,7 @@
       const winners = (game.winners || []).map((s) => t("playtest.seat", { n: s + 1 })).join(", ");
       list.append(el("li", { dataset: { table: game.id } },
         el("a", { href: game.replay }, t("playtest.replay")),
-        ` · ${game.players} · `, t("playtest.won", { seats: winners || "—" })));
+        " · " + t("playtest.players_n", { n: game.players }) + " · ", t("playtest.won", { seats: winners || "—" })));
     }
   }
 
@@ -78,6 +78,7 @@
         const report = await api("POST", base + "/report", { token });
         const out = document.getElementById("designer-report");
         out.textContent = report.text;
+        out.style.cssText = "white-space:pre-wrap;overflow-wrap:anywhere"; // CSSOM: CSP allows it
         out.hidden = false;
       } catch (e) { error.textContent = errorText(e.code, e.message); }
     });
