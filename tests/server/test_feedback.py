@@ -85,9 +85,11 @@ def test_a_seated_person_answers_once_and_the_answers_are_stored(fast: TestClien
 def test_the_optional_answers_may_be_left_out(fast: TestClient) -> None:
     made = make(fast)
     res = fast.post(f"/api/tables/{made['id']}/feedback", json={
-        "token": made["token"],
+        "token": made["token"], "lang": ["not", "a", "language"],
         "answers": {"fun": 1, "clarity": 5, "close": 3, "length": "short"}})
     assert res.status_code == 201, res.text
+    with fast.app.state.hub.engine.connect() as conn:  # type: ignore[attr-defined]
+        assert conn.execute(sa.text("SELECT lang FROM feedback")).scalar() == "en"
     assert res.json()["answers"]["confusing"] == [] and res.json()["answers"]["comment"] == ""
 
 

@@ -165,7 +165,7 @@ async def api_feedback(request: Request, table_id: str) -> JSONResponse:
     seat = F.seat_of(doc.get("token"), room.seats)
     answers = F.check_answers(doc.get("answers"), room.game_name)
     lang = doc.get("lang")
-    if lang not in i18n.LANGUAGES:
+    if not isinstance(lang, str) or lang not in i18n.LANGUAGES:  # a list is not hashable
         lang = lang_of(request)
     stored = await hub.writer.submit(F.job_add(room.id, seat, answers, lang))
     if not stored:
