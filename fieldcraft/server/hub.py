@@ -181,7 +181,10 @@ class Hub:
         it in the lobby; otherwise only its link (the id) or its join code finds it.
         ``address`` is the creating client's (:func:`~fieldcraft.server.limits.client_address`):
         a table that will wait for players must fit the waiting-table limits. ``playtest``: the
-        playtest it is made for, stored in the same commit as the table so none is uncounted."""
+        playtest it is made for (else its ``settings``' own, so that a rematch, which copies the
+        settings, counts too), stored in the same commit as the table so none is uncounted."""
+        if playtest is None and isinstance(settings.get("playtest"), str):
+            playtest = settings["playtest"]
         waits = any(kind == "human" and i != host_seat for i, (kind, _) in enumerate(seat_kinds))
         if waits:  # refused before any work: this is what a flood of creations runs into
             await self._admit_waiting(address)

@@ -144,6 +144,20 @@ def test_play_makes_a_tagged_table_that_asks_and_is_counted(fast: TestClient) ->
     assert res.status_code == 201, res.text
 
 
+def test_a_rematch_of_a_playtest_table_is_one_of_its_tables(fast: TestClient) -> None:
+    made_playtest(fast)
+    made = fast.post("/api/playtests/one-point/tables", json={"seats": ["human", "bot"]}).json()
+    finish(fast, made["id"])
+    res = fast.post(f"/api/tables/{made['id']}/rematch", json={"token": made["token"]})
+    assert res.status_code == 201, res.text
+    again = res.json()["id"]
+    assert [r[1] for r in table_rows(fast)] == ["one-point", "one-point"]
+    finish(fast, again)
+    doc = fast.get("/api/playtests/one-point").json()
+    assert doc["tables"]["made"] == 2 and doc["tables"]["finished"] == 2
+    assert fast.get(f"/api/tables/{again}/feedback").json()["on"] is True
+
+
 def test_an_ordinary_table_is_not_a_playtests(fast: TestClient) -> None:
     made_playtest(fast)
     res = fast.post("/api/tables", json={"game": "spy-tracker", "players": 2})

@@ -97,7 +97,7 @@ async def api_play(request: Request, name: str) -> JSONResponse:
     host_seat = raw.index("human")
     person = person_name(doc, "Host")
     settings: dict[str, Any] = {"turn_seconds": None, "proxy_bot": found.bot, "away_bot": True,
-                                "feedback": True}
+                                "feedback": True, "playtest": found.name}
     room, host_token, seat = await hub.create(
         found.game, len(raw), kinds, dict(found.overrides), settings, host_seat, person,
         public=False, address=address, playtest=found.name)
