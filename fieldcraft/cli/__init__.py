@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from fieldcraft.cli import bench, compare, play, report, serve, simulate, study
+from fieldcraft.cli import bench, compare, play, playtest, report, serve, simulate, study
 from fieldcraft.cli.args import parse_player_range, parse_seats, parse_sets
 from fieldcraft.core.api import FieldcraftError
 
@@ -43,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add(sub)
     bench.add(sub)
     report.add(sub)
+    playtest.add(sub)  # playtest create, report, close
     return parser
 
 

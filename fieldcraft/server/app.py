@@ -31,7 +31,16 @@ from fieldcraft.server.errors import TableError
 from fieldcraft.server.guard import DEFAULT_ALLOWED_HOSTS, SECURITY_HEADERS, EdgeGuard
 from fieldcraft.server.hub import Hub
 from fieldcraft.server.limits import Clock, Limits, LimitSettings
-from fieldcraft.server.routes import analysis, branch, deduction, games, live, pages, tables
+from fieldcraft.server.routes import (
+    analysis,
+    branch,
+    deduction,
+    games,
+    live,
+    pages,
+    playtests,
+    tables,
+)
 from fieldcraft.server.routes.requests import hub_of
 
 
@@ -112,7 +121,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
     app.state.analyser = Analyser(analysis_iterations)
     app.mount("/static", StaticFiles(directory=str(resources.files("fieldcraft.server")
                                                    / "static")), name="static")
-    for module in (pages, tables, analysis, deduction, branch, games, live):
+    for module in (pages, tables, analysis, deduction, branch, playtests, games, live):
         app.include_router(module.router)
     app.add_middleware(EdgeGuard, allowed_origins=list(allowed_origins),
                        allowed_hosts=list(allowed_hosts), proxy_headers=proxy_headers)

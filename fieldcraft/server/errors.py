@@ -72,6 +72,15 @@ CHAT_EMPTY = "chat.empty"
 CHAT_BAD_TEXT = "chat.bad_text"
 CHAT_UNKNOWN_PHRASE = "chat.unknown_phrase"
 CHAT_TOO_FAST = "chat.too_fast"  # over the per-seat chat rate; retry_after says when
+# feedback.*: a post-game questionnaire answer that cannot be taken (fieldcraft/server/feedback.py)
+FEEDBACK_OFF = "feedback.off"  # this table does not ask (not a playtest's, not turned on)
+FEEDBACK_ANSWERED = "feedback.already_answered"  # one answer per seat, never replaced
+FEEDBACK_BAD_ANSWER = "feedback.bad_answer"  # a missing, unknown or out-of-range answer
+# playtest.*: a designer's public playtest (fieldcraft/server/playtest.py)
+NO_SUCH_PLAYTEST = "playtest.no_such_playtest"
+PLAYTEST_CLOSED = "playtest.closed"  # its designer closed it: no new tables
+PLAYTEST_EXISTS = "playtest.exists"  # the name is taken
+BAD_PLAYTEST = "playtest.bad_playtest"  # a bad name, player range or bot
 # server.*: not the client's fault
 STORAGE_ERROR = "server.storage_error"
 SERVER_CLOSING = "server.closing"  # not a refusal: the server is shutting down; reconnect
@@ -100,6 +109,8 @@ STATUS: dict[str, int] = {
     TOO_DEEP: 400, BAD_UNICODE: 400, NOT_JSON_BODY: 415, BAD_ORIGIN: 403, INTERNAL: 500,
     BAD_HOST: 400, OUT_OF_RANGE: 400, BAD_NAME: 400, METHOD_NOT_ALLOWED: 405,
     ANALYSIS_BUSY: 429, ANALYSIS_FAILED: 503,
+    FEEDBACK_OFF: 409, FEEDBACK_ANSWERED: 409, FEEDBACK_BAD_ANSWER: 400,
+    NO_SUCH_PLAYTEST: 404, PLAYTEST_CLOSED: 409, PLAYTEST_EXISTS: 409, BAD_PLAYTEST: 400,
 }
 """HTTP status of each code; any other engine error is a 400."""
 

@@ -175,11 +175,16 @@ class Hub:
     async def create(self, game: str, players: int, seat_kinds: list[tuple[str, str | None]],
                      overrides: dict[str, Any], settings: dict[str, Any],
                      host_seat: int | None, name: str, *, public: bool = False,
-                     address: str | None = None) -> tuple[Room, str, int | None]:
+                     address: str | None = None, playtest: str | None = None
+                     ) -> tuple[Room, str, int | None]:
         """Create a table; returns (room, host token, host's seat or None). ``public``: list
         it in the lobby; otherwise only its link (the id) or its join code finds it.
         ``address`` is the creating client's (:func:`~fieldcraft.server.limits.client_address`):
-        a table that will wait for players must fit the waiting-table limits."""
+        a table that will wait for players must fit the waiting-table limits. ``playtest``: the
+        playtest it is made for (else its ``settings``' own, so that a rematch, which copies the
+        settings, counts too), stored in the same commit as the table so none is uncounted."""
+        if playtest is None and isinstance(settings.get("playtest"), str):
+            playtest = settings["playtest"]
         waits = any(kind == "human" and i != host_seat for i, (kind, _) in enumerate(seat_kinds))
         if waits:  # refused before any work: this is what a flood of creations runs into
             await self._admit_waiting(address)
@@ -205,7 +210,7 @@ class Hub:
         row = store.TableRow(id=table_id, game=game, players=players, overrides=overrides,
                              settings=settings, status=status, host_hash=host_hash, version=0,
                              result=None, created_at=store.now(), seats=seats, public=public,
-                             join_code=access.new_join_code())
+                             join_code=access.new_join_code(), playtest=playtest)
         if status == "waiting":  # counted at once, so concurrent requests cannot overshoot
             self.limits.note_waiting(table_id, address)
             self._creating.add(table_id)

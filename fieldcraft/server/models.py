@@ -41,9 +41,12 @@ game_tables = sa.Table(
     sa.Column("branch_of", sa.String(32), nullable=True),
     sa.Column("branch_step", sa.Integer, nullable=True),
     sa.Column("branch_seat", sa.Integer, nullable=True),
+    # the playtest a table was made from, by its page's "Play" (migration 0005); else null
+    sa.Column("playtest", sa.String(40), nullable=True),
 )
 sa.Index("ix_game_tables_status", game_tables.c.status)
 sa.Index("ix_game_tables_join_code", game_tables.c.join_code, unique=True)
+sa.Index("ix_game_tables_playtest", game_tables.c.playtest)
 sa.Index("ix_game_tables_listed", game_tables.c.public, game_tables.c.status,
          game_tables.c.updated_at)
 
@@ -90,5 +93,34 @@ chat_messages = sa.Table(
     sa.Column("version", sa.Integer, nullable=False),  # the game's version when written
     sa.Column("text", sa.Text, nullable=True),  # free text, or
     sa.Column("phrase", sa.String(32), nullable=True),  # a quick phrase's key
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+playtests = sa.Table(
+    "playtests",
+    metadata,
+    # a designer's named variant, played by the public from /p/<name> (migration 0005)
+    sa.Column("name", sa.String(40), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("min_players", sa.Integer, nullable=False),
+    sa.Column("max_players", sa.Integer, nullable=False),
+    sa.Column("overrides", sa.Text, nullable=False),  # JSON object of ruleset overrides
+    sa.Column("bot", sa.String(32), nullable=False),  # who plays the seats left to bots
+    sa.Column("designer_hash", sa.String(64), nullable=False),  # the designer link's token
+    sa.Column("status", sa.String(16), nullable=False),  # open | closed
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("closed_at", sa.DateTime(timezone=True), nullable=True),
+)
+
+feedback = sa.Table(
+    "feedback",
+    metadata,
+    # one post-game questionnaire answer per seat of a finished table (migration 0005); the
+    # primary key is what makes a second answer impossible, not only the check before it
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("game_tables.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("answers", sa.Text, nullable=False),  # JSON object, checked by feedback.py
+    sa.Column("lang", sa.String(16), nullable=True),  # the language it was asked in
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )

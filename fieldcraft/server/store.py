@@ -130,6 +130,8 @@ class TableRow:
     """...at this step of it..."""
     branch_seat: int | None = None
     """...keeping what this seat knew (everything else was re-dealt)."""
+    playtest: str | None = None
+    """The playtest whose page made this table (``fieldcraft.server.playtest``)."""
     seats: list[SeatRow] = field(default_factory=list)
     snapshot: tuple[int, str] | None = None
     actions: list[tuple[int, int, int, bool]] = field(default_factory=list)
@@ -146,7 +148,7 @@ def job_create_table(row: TableRow) -> Job:
             status=row.status, host_hash=row.host_hash, version=0, result=None,
             created_at=stamp, updated_at=stamp, public=row.public, join_code=row.join_code,
             start_state=row.start_state, branch_of=row.branch_of, branch_step=row.branch_step,
-            branch_seat=row.branch_seat))
+            branch_seat=row.branch_seat, playtest=row.playtest))
         conn.execute(seats.insert(), [
             {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
              "token_hash": s.token_hash} for s in row.seats])
@@ -313,7 +315,7 @@ def _table_row(conn: Connection, rec: Any, with_actions: bool) -> TableRow:
         version=rec.version, result=json.loads(rec.result) if rec.result else None,
         created_at=rec.created_at, public=bool(rec.public), join_code=rec.join_code,
         rematch_id=rec.rematch_id, start_state=rec.start_state, branch_of=rec.branch_of,
-        branch_step=rec.branch_step, branch_seat=rec.branch_seat)
+        branch_step=rec.branch_step, branch_seat=rec.branch_seat, playtest=rec.playtest)
     for s in conn.execute(seats.select().where(seats.c.table_id == rec.id)
                           .order_by(seats.c.seat)):
         row.seats.append(SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash))

@@ -109,6 +109,9 @@ TABLE_FREE = {
     ("GET", "/"), ("GET", "/games/{game}/rules"), ("GET", "/api/games"),
     ("POST", "/api/tables"), ("POST", "/api/rulesets/check"), ("GET", "/games/{game}/{name}"),
     ("MOUNT", "/static"), ("GET", "/healthz"), ("WS", "/{path:path}"),
+    ("GET", "/p/{name}"), ("GET", "/api/playtests/{name}"),
+    ("POST", "/api/playtests/{name}/tables"), ("POST", "/api/playtests/{name}/report"),
+    ("POST", "/api/playtests/{name}/close"),
 }
 
 
@@ -281,6 +284,13 @@ class Asker:
             for path in ("start", "rematch"):
                 yield (("POST", f"/api/tables/{{table_id}}/{path}"), "POST",
                        f"/api/tables/{tid}/{path}", {"token": token})
+        for q in ("", "?lang=ja"):
+            yield (("GET", "/api/tables/{table_id}/feedback"), "GET",
+                   f"/api/tables/{tid}/feedback{q}", None)
+        answers = {"fun": 3, "clarity": 3, "close": 3, "length": "right"}
+        for token in [*tokens.values(), "not-a-token", None]:
+            yield (("POST", "/api/tables/{table_id}/feedback"), "POST",
+                   f"/api/tables/{tid}/feedback", {"token": token, "answers": answers})
         yield ("WS", "/ws/{table_id}"), "WS", "", None  # asked by ask_ws
 
     def ask_http(self, room: Room, viewer: Viewer, tokens: dict[int, str]) -> None:

@@ -19,7 +19,8 @@ from tests.server.helpers import ROOT, create_table
 
 SERVER = ROOT / "fieldcraft" / "server"
 DOCS = ROOT / "docs" / "web.md"
-NAMESPACES = ("request", "auth", "table", "move", "rules", "chat", "server", "limits", "deduce")
+NAMESPACES = ("request", "auth", "table", "move", "rules", "chat", "server", "limits", "deduce",
+              "feedback", "playtest")
 CODE = re.compile(r"^(?:" + "|".join(NAMESPACES) + r")\.[a-z_]+$")
 
 

@@ -34,7 +34,7 @@ from fieldcraft.server.routes.requests import (
 router = APIRouter(prefix="/api")
 
 CREATE_FIELDS = {"game", "players", "seats", "bot", "overrides", "turn_seconds", "seat", "name",
-                 "seed", "proxy_bot", "away_bot", "public"}
+                 "seed", "proxy_bot", "away_bot", "public", "feedback"}
 LIST_LIMIT = 50
 """Live tables in one ``GET /api/tables`` answer by default (at most ``LIST_MAX``): the lobby
 stays a few kilobytes however many tables the server has."""
@@ -138,6 +138,7 @@ async def api_create(request: Request) -> JSONResponse:
     proxy_bot = known_bot(field(doc, "proxy_bot", (str,), "random"))
     away_bot = field(doc, "away_bot", (bool,), True)
     public = field(doc, "public", (bool,), False)
+    feedback = field(doc, "feedback", (bool,), False)  # the questionnaire at the end
     seed = int_field(doc, "seed", -MAX_SAFE_INT, MAX_SAFE_INT)
     if seed is not None and not request.app.state.allow_seeded_tables:
         raise TableError(E.SEED_NOT_ALLOWED, "this server does not create seeded tables: a "
@@ -153,6 +154,8 @@ async def api_create(request: Request) -> JSONResponse:
                                 "away_bot": away_bot}
     if seed is not None:
         settings["seed"] = seed
+    if feedback:
+        settings["feedback"] = True
     room, host_token, seat = await hub_of(request).create(
         game, players, kinds, overrides, settings, host_seat, name, public=public,
         address=address)

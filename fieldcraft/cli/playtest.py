@@ -1,0 +1,121 @@
+"""``fieldcraft playtest``: make a public playtest of a variant, read its report, close it.
+
+A designer works from the command line (studies, comparisons, tuning); a playtest is where their
+variant meets people. ``create`` writes it into the server's database (the same ``--db`` the
+server runs on; migrated first) and prints the public page and the designer link once: only the
+token's hash is stored, so a lost link cannot be shown again. ``report`` and ``close`` work on
+the database directly: whoever can open it needs no token.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from fieldcraft.core.api import FieldcraftError
+
+
+def _engine(db: str | None) -> Any:
+    try:
+        import alembic  # noqa: F401
+        import sqlalchemy  # noqa: F401
+    except ImportError as exc:
+        raise FieldcraftError(
+            f"playtests need the web extras (pip install -e '.[web]'): {exc}") from None
+    from fieldcraft.server import store
+
+    engine = store.make_engine(store.normalise_url(db or store.default_db_url()))
+    store.migrate(engine)
+    return engine
+
+
+def _cmd_create(args: argparse.Namespace) -> int:
+    from fieldcraft.cli.args import parse_player_range, parse_sets
+    from fieldcraft.server import playtest
+
+    players = parse_player_range(args.players) if args.players else []
+    overrides = parse_sets(args.set)
+    engine = _engine(args.db)
+    try:
+        found, token = playtest.create(engine, args.name, args.game, players, overrides,
+                                       args.bots)
+    finally:
+        engine.dispose()
+    base = args.url.rstrip("/")
+    page = f"{base}/p/{found.name}"
+    designer = playtest.designer_link(found.name, token, base)
+    if args.json:
+        print(json.dumps({**found.public(), "page": page, "designer_url": designer,
+                          "designer_token": token}, ensure_ascii=False))
+        return 0
+    print(f"playtest {found.name}: {found.game}, {found.min_players}-{found.max_players} "
+          f"players, bots: {found.bot}")
+    for change in found.public()["changes"]:
+        print(f"  {change['key']}: {change['default']!r} -> {change['value']!r}")
+    print(f"public page:   {page}")
+    print(f"designer link: {designer}")
+    print("keep the designer link secret: it reads the report and closes the playtest, and "
+          "it is shown only now")
+    return 0
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from fieldcraft.sim.playtest_report import playtest_report
+
+    engine = _engine(args.db)
+    try:
+        if args.bot_games < 0:
+            raise FieldcraftError("--bot-games must be 0 or more")
+        report = playtest_report(engine, args.name, args.bot_games)
+    finally:
+        engine.dispose()
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, default=str))
+    else:
+        print(report["text"])
+    return 0
+
+
+def _cmd_close(args: argparse.Namespace) -> int:
+    from fieldcraft.server import playtest
+
+    engine = _engine(args.db)
+    try:
+        playtest.require(engine, args.name)
+        changed = playtest.close(engine, args.name)
+    finally:
+        engine.dispose()
+    print(f"playtest {args.name} {'closed' if changed else 'was already closed'}")
+    return 0
+
+
+def add(sub: Any) -> None:
+    """Register ``fieldcraft playtest create|report|close``."""
+    p = sub.add_parser("playtest", help="public playtests of a variant: create, report, close")
+    cmds = p.add_subparsers(dest="playtest_command", required=True)
+    c = cmds.add_parser("create", help="store a named variant and print its public page")
+    c.add_argument("game")
+    c.add_argument("--name", required=True, help="its address: /p/NAME (a-z, 0-9, dashes)")
+    c.add_argument("--players", default=None,
+                   help="a count or range (4, 3-5); default: every count the game allows")
+    c.add_argument("--set", action="append", metavar="KEY=VALUE", help="ruleset override")
+    c.add_argument("--bots", default="heuristic", metavar="SPEC",
+                   help="the bot that plays seats left to bots (default heuristic)")
+    c.add_argument("--db", default=None, help="the server's database (default: its own)")
+    c.add_argument("--url", default="http://127.0.0.1:8000",
+                   help="the server's address, for the printed links")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=_cmd_create)
+    r = cmds.add_parser("report", help="people's games and answers of a playtest, pooled")
+    r.add_argument("name")
+    r.add_argument("--db", default=None)
+    r.add_argument("--bot-games", type=int, default=0, metavar="N",
+                   help="also play N bot games per player count as a baseline (default 0: "
+                   "only name the study that would)")
+    r.add_argument("--json", action="store_true")
+    r.set_defaults(func=_cmd_report)
+    x = cmds.add_parser("close", help="stop a playtest's page making tables")
+    x.add_argument("name")
+    x.add_argument("--db", default=None)
+    x.set_defaults(func=_cmd_close)
