@@ -268,3 +268,13 @@ def test_the_terminal_speaks_the_chosen_language():
     assert "選択肢" in out.getvalue() and "Your choices" not in out.getvalue()
     with pytest.raises(FieldcraftError, match="--lang"):
         TerminalTable("under-current", 3, [0], lang="fr")
+
+
+def test_python_dash_m_fieldcraft_is_the_command() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "fieldcraft", "--version"], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("fieldcraft ")
