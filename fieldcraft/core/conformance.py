@@ -385,12 +385,13 @@ __all__ = ["CHECKS", "PLAYOUTS", "Check", "check", "check_game", "configurations
 
 
 def configurations(name: str) -> list[tuple[int, dict[str, Any]]]:
-    """Every player count of a game with each of its declared test configurations."""
-    from fieldcraft.core.registry import game_spec
+    """Every player count of a game with each of its declared test configurations and each of
+    its named variants (a variant is a set of overrides: ``variants.json``)."""
+    from fieldcraft.core.registry import game_spec, variants
 
     spec = game_spec(name)
-    return [(players, overrides) for overrides in spec.test_configs
-            for players in spec.player_counts]
+    configs = list(spec.test_configs) + [v["rules"] for v in variants(name).values()]
+    return [(players, overrides) for overrides in configs for players in spec.player_counts]
 
 
 def check_game(game: Game, only: list[str] | None = None) -> None:
