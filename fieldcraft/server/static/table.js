@@ -108,6 +108,7 @@
         info = msg.table;
         you = msg.you;
         info.rematch = you ? you.rematch : null; // offered to the seated players only
+        if (you || Tokens.host(tableId)) MyGames.remember(tableId, info.game, you ? you.seat : null);
         waiting = false;
         pending = null;
         if (msg.chat) chat = msg.chat;
@@ -402,12 +403,32 @@
   }
   setInterval(tick, 1000);
 
+  // The last move: the newest log event and the ones just before it by the same seat (a move
+  // and what it set off, such as a roll and where the token landed), or the run of events
+  // without a seat (a deal) at the end of the log. This is what the board highlights and what
+  // the caption above it says, not everything since the reader's own last move.
+  function lastMove() {
+    const shown = logEntries.filter((e) => e.event);
+    if (!shown.length) return [];
+    const seatOf = (e) => (e.event.params && typeof e.event.params.seat === "number" ? e.event.params.seat : null);
+    const seat = seatOf(shown[shown.length - 1]);
+    let from = shown.length - 1;
+    while (from > 0 && seatOf(shown[from - 1]) === seat) from -= 1;
+    return shown.slice(from).map((e) => e.event);
+  }
+
+  function renderLastMove(events) {
+    const box = $("last-move");
+    const text = Boards.textFor(reader());
+    const lines = events.slice(-3).map((e) => text.event(e));
+    box.hidden = !lines.length || view.status === "waiting";
+    box.textContent = lines.length ? t("table.last_move", { text: lines.join(" · ") }) : "";
+  }
+
   function renderBoard() {
     const mine = you ? you.seat : null;
-    const shown = logEntries.filter((e) => e.event);
-    let from = 0;
-    shown.forEach((e, i) => { if (mine !== null && e.event.params && e.event.params.seat === mine) from = i + 1; });
-    if (from >= shown.length) from = Math.max(0, shown.length - 1);
+    const recent = lastMove();
+    renderLastMove(recent);
     const ctx = {
       seat: mine,
       seats: view.seats,
@@ -416,7 +437,7 @@
       act,
       refuse,
       disabled: waiting || document.body.dataset.connected !== "yes",
-      recent: shown.slice(from).map((e) => e.event),
+      recent,
       text: Boards.textFor(reader()),
       overrides: info.overrides || {},
     };
