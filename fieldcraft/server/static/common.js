@@ -177,11 +177,16 @@ document.addEventListener("DOMContentLoaded", () => {
   const drawer = document.getElementById("rules-drawer");
   const button = document.getElementById("rules-button");
   if (!drawer || !button) return;
-  const close = () => { if (drawer.open) drawer.close(); };
+  const mark = (open) => {
+    document.body.dataset.rules = open ? "open" : "closed";
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+  };
+  const close = () => { if (drawer.open) drawer.close(); mark(false); };
   button.addEventListener("click", () => {
     Info.hide();
     if (drawer.open) { close(); return; }
     drawer.showModal();
+    mark(true);
     document.getElementById("rules-drawer-body").scrollTop = 0;
     document.getElementById("rules-close").focus();
   });
@@ -193,10 +198,7 @@ document.addEventListener("DOMContentLoaded", () => {
     const inside = event.clientX >= r.left && event.clientX <= r.right && event.clientY >= r.top && event.clientY <= r.bottom;
     if (!inside) close();
   });
-  drawer.addEventListener("close", () => { document.body.dataset.rules = "closed"; button.setAttribute("aria-expanded", "false"); });
-  drawer.addEventListener("toggle", () => {
-    if (drawer.open) { document.body.dataset.rules = "open"; button.setAttribute("aria-expanded", "true"); }
-  });
+  drawer.addEventListener("close", () => mark(false)); // Escape
   button.setAttribute("aria-expanded", "false");
 });
 

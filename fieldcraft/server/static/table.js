@@ -423,6 +423,9 @@
     const lines = events.slice(-3).map((e) => text.event(e));
     box.hidden = !lines.length || view.status === "waiting";
     box.textContent = lines.length ? t("table.last_move", { text: lines.join(" · ") }) : "";
+    box.title = box.textContent; // cut short on a narrow screen: the whole line on hover or touch
+    box.dataset.keys = events.map((e) => e.key).join(",");
+    box.dataset.params = JSON.stringify(events.map((e) => e.params || {}));
   }
 
   function renderBoard() {
