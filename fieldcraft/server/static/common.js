@@ -218,7 +218,7 @@ const Info = (function () {
   function titled(node) {
     for (let n = node; n && n !== document.body; n = n.parentNode) {
       if (!(n instanceof Element)) continue;
-      if (n.closest("dialog, .info-pop, header")) return null;
+      if (n.closest("dialog, .info-pop, header, select, input, textarea")) return null;
       if (n.getAttribute("title")) return { node: n, text: n.getAttribute("title") };
       const own = n instanceof SVGElement ? n.querySelector(":scope > title") : null;
       if (own && own.textContent.trim()) return { node: n, text: own.textContent.trim() };
