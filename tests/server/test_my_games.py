@@ -52,7 +52,7 @@ def no_problems(page: Any, errors: list[str], where: str) -> None:
 def mine(page: Any) -> dict[str, str]:
     """The lobby's My games, once every state is in: table id -> state."""
     page.wait_for_function("() => !document.querySelector('#my-games [data-status=loading]')")
-    return {n.get_attribute("data-table"): n.get_attribute("data-status")
+    return {n.get_attribute("data-mine"): n.get_attribute("data-status")
             for n in page.locator("#my-games li.my-game").all()}
 
 
@@ -88,7 +88,7 @@ def test_my_games_lists_the_tables_of_this_browser(browser: Any, server: ServerP
         assert states == {finished["id"]: "finished", created: "playing"}, states
         # newest first, each with the game's name, its seat and when
         rows = page.locator("#my-games li.my-game")
-        assert rows.nth(0).get_attribute("data-table") == finished["id"]
+        assert rows.nth(0).get_attribute("data-mine") == finished["id"]
         assert "Spy Tracker" in rows.nth(0).text_content()
         assert "Seat 1" in rows.nth(0).text_content()
         assert rows.nth(0).locator("time").count() == 1
@@ -99,7 +99,7 @@ def test_my_games_lists_the_tables_of_this_browser(browser: Any, server: ServerP
         assert page.evaluate("document.getElementById('replay-page').dataset.table") \
             == finished["id"]
         page.go_back()
-        page.locator(f"#my-games li[data-table='{created}'] a.my-game-table").click()
+        page.locator(f"#my-games li[data-mine='{created}'] a.my-game-table").click()
         page.wait_for_selector("#board > *")
         assert page.evaluate("document.getElementById('table-page').dataset.table") == created
         page.go_back()
@@ -113,7 +113,7 @@ def test_my_games_lists_the_tables_of_this_browser(browser: Any, server: ServerP
         assert created not in other_page.content() and finished["id"] not in other_page.content()
 
         # forget: gone from the list, and stays gone after a reload; the seat is kept
-        page.locator(f"#my-games li[data-table='{created}'] button.forget").click()
+        page.locator(f"#my-games li[data-mine='{created}'] button.forget").click()
         assert set(mine(page)) == {finished["id"]}
         page.reload()
         assert set(mine(page)) == {finished["id"]}

@@ -314,13 +314,13 @@
       const stamp = when(g.at);
       const base = "/t/" + encodeURIComponent(g.id);
       const stateText = !state ? "…" : state.gone ? t("lobby.state_gone") : state.unknown ? t("lobby.state_unknown") : t("status." + status);
-      list.appendChild(el("li", { class: "table-item my-game", "data-table": g.id, "data-status": state ? (state.gone ? "gone" : state.unknown ? "unknown" : status) : "loading" },
+      list.appendChild(el("li", { class: "table-item my-game", "data-mine": g.id, "data-status": state ? (state.gone ? "gone" : state.unknown ? "unknown" : status) : "loading" },
         el("a", { class: "my-game-table", href: base }, gameName(g.game)),
         typeof g.seat === "number" ? [" · ", t("table.seat", { n: g.seat + 1 })] : "",
         " · ", el("span", { class: "my-game-state" }, stateText),
         stamp ? [" · ", el("time", { datetime: g.at }, stamp)] : "",
         status === "finished" ? [" · ", el("a", { class: "my-game-replay", href: base + "/replay" }, t("lobby.replay"))] : "",
-        " ", el("button", { type: "button", class: "forget", "data-table": g.id,
+        " ", el("button", { type: "button", class: "forget", "data-mine": g.id,
           "aria-label": t("lobby.forget_label", { game: gameName(g.game), when: stamp }),
           onclick: () => { MyGames.forget(g.id); delete states[g.id]; drawMine(); } }, t("lobby.forget"))));
     }
