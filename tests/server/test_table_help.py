@@ -174,6 +174,14 @@ def test_rules_drawer_on_the_replay(browser: Any, server: ServerProcess) -> None
         try:
             page.wait_for_function("() => document.body.dataset.step !== undefined")
             check_drawer(page, "spy-tracker", lang, f"replay ({lang}) at 390")
+            # the replay says the last move up to its step too
+            page.click("#rp-last")
+            page.wait_for_function("() => document.body.dataset.step !== '0'")
+            page.wait_for_selector("#last-move:not([hidden])")
+            caption = page.locator("#last-move").text_content()
+            assert caption.startswith({"en": "Last move: ", "ja": "直前の手："}[lang])
+            assert caption.endswith(page.locator("#log .log-line").last.text_content())
+            fits(page, f"replay ({lang}) at its last step")
             no_problems(page, errors, f"replay ({lang})")
         finally:
             context.close()

@@ -124,6 +124,33 @@ const MyGames = {
   forget(id) { this.save(this.list().filter((g) => g.id !== id)); },
 };
 
+// The last move (issue 34): the newest log event and the ones just before it by the same seat
+// (a move and what it set off, such as a roll and where the token landed), or the run of events
+// without a seat (a deal) at the end of the log: what a board highlights (its ctx.recent) and
+// what the one-line caption above it says, not everything since the reader's own last move.
+const LastMove = {
+  of(entries) {
+    const shown = entries.filter((e) => e.event);
+    if (!shown.length) return [];
+    const seatOf = (e) => (e.event.params && typeof e.event.params.seat === "number" ? e.event.params.seat : null);
+    const seat = seatOf(shown[shown.length - 1]);
+    let from = shown.length - 1;
+    while (from > 0 && seatOf(shown[from - 1]) === seat) from -= 1;
+    return shown.slice(from).map((e) => e.event);
+  },
+  // "Last move: ..." in the page's language (text: Boards.textFor the reader), at most its last
+  // three events; the whole line is the title (shown on hover, or on touch by Info).
+  caption(box, events, text, hide) {
+    if (!box) return;
+    const lines = events.slice(-3).map((e) => text.event(e));
+    box.hidden = !lines.length || !!hide;
+    box.textContent = lines.length ? t("table.last_move", { text: lines.join(" · ") }) : "";
+    box.title = box.textContent;
+    box.dataset.keys = events.map((e) => e.key).join(",");
+    box.dataset.params = JSON.stringify(events.map((e) => e.params || {}));
+  },
+};
+
 // The developer switch: `?dev=1` on any page turns on what only a developer wants to see (a
 // board's raw observation, "What you see"), remembered in localStorage; `?dev=0` turns it off.
 const Dev = {

@@ -403,34 +403,13 @@
   }
   setInterval(tick, 1000);
 
-  // The last move: the newest log event and the ones just before it by the same seat (a move
-  // and what it set off, such as a roll and where the token landed), or the run of events
-  // without a seat (a deal) at the end of the log. This is what the board highlights and what
-  // the caption above it says, not everything since the reader's own last move.
-  function lastMove() {
-    const shown = logEntries.filter((e) => e.event);
-    if (!shown.length) return [];
-    const seatOf = (e) => (e.event.params && typeof e.event.params.seat === "number" ? e.event.params.seat : null);
-    const seat = seatOf(shown[shown.length - 1]);
-    let from = shown.length - 1;
-    while (from > 0 && seatOf(shown[from - 1]) === seat) from -= 1;
-    return shown.slice(from).map((e) => e.event);
-  }
-
   function renderLastMove(events) {
-    const box = $("last-move");
-    const text = Boards.textFor(reader());
-    const lines = events.slice(-3).map((e) => text.event(e));
-    box.hidden = !lines.length || view.status === "waiting";
-    box.textContent = lines.length ? t("table.last_move", { text: lines.join(" · ") }) : "";
-    box.title = box.textContent; // cut short on a narrow screen: the whole line on hover or touch
-    box.dataset.keys = events.map((e) => e.key).join(",");
-    box.dataset.params = JSON.stringify(events.map((e) => e.params || {}));
+    LastMove.caption($("last-move"), events, Boards.textFor(reader()), view.status === "waiting");
   }
 
   function renderBoard() {
     const mine = you ? you.seat : null;
-    const recent = lastMove();
+    const recent = LastMove.of(logEntries);
     renderLastMove(recent);
     const ctx = {
       seat: mine,
