@@ -14,16 +14,10 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
   const JOKER = "✱";
   const sym = (c) => SYMBOL[c] || "?";
   const PLACED = /^(place_|meet)/;
-  // What the other seats did before this seat's turn began stays highlighted all through the
-  // turn (ctx.recent starts again at each of the reader's own moves: activate, flip, place).
-  let othersMemo = [];
+  // The last move (ctx.recent: the table's newest log events by one seat) is what is
+  // highlighted, nothing older.
   function recentEvents(obs, ctx) {
-    const list = ctx.recent || [];
-    // A spectator's recent events are the whole log: about one round of it is enough.
-    if (ctx.seat === null || ctx.seat === undefined) return list.slice(-3 * (obs.players || 2));
-    const others = list.filter((e) => e.params && e.params.seat !== ctx.seat);
-    if (others.length) { othersMemo = others; return list; }
-    return othersMemo.concat(list);
+    return ctx.recent || [];
   }
 
   function colourName(ctx, c) { return c ? ctx.text.name("colour", c) : "—"; }

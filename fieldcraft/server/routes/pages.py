@@ -81,11 +81,19 @@ async def rules_page(request: Request, game: str) -> Response:
                                         "rules_game": game})
 
 
+def rules_html(game: str, lang: str) -> str | None:
+    """The game's rules page rendered (as on ``/games/<game>/rules``) for the rules drawer of
+    a table or a replay, ``None`` for a game without one."""
+    source = catalogue.rules_page(game_spec(game), lang)
+    return None if source is None else _markdown().render(source)
+
+
 async def table_or_missing(request: Request, table_id: str, template: str) -> Response:
     room = await hub_of(request).get(table_id)
     if room is None:
         return page(request, "missing.html", {"table_id": table_id}, status_code=404)
-    return page(request, template, table_context(room))
+    return page(request, template, {**table_context(room),
+                                    "drawer_rules": rules_html(room.game_name, lang_of(request))})
 
 
 @router.get("/t/{table_id}", response_class=HTMLResponse)

@@ -99,6 +99,58 @@ const Tokens = {
   setName(name) { localStorage.setItem("fc-name", name); },
 };
 
+// "My games": the tables this browser made or took a seat at, newest first, as
+// {id, game, at (ISO time first opened), seat}; kept in this browser only (the server lists
+// private tables to nobody). A table page adds itself when it holds a seat or host token here.
+const MyGames = {
+  KEY: "fc-my-games",
+  MAX: 60,
+  list() {
+    let items;
+    try { items = JSON.parse(localStorage.getItem(this.KEY) || "[]"); } catch (e) { items = []; }
+    if (!Array.isArray(items)) return [];
+    return items.filter((g) => g && typeof g.id === "string" && /^[A-Za-z0-9_-]{1,80}$/.test(g.id) && typeof g.game === "string");
+  },
+  save(items) {
+    try { localStorage.setItem(this.KEY, JSON.stringify(items.slice(0, this.MAX))); } catch (e) { /* storage full or off */ }
+  },
+  remember(id, game, seat) {
+    const items = this.list();
+    const old = items.find((g) => g.id === id);
+    const entry = { id, game, at: old ? old.at : new Date().toISOString(),
+      seat: typeof seat === "number" ? seat : (old ? old.seat : null) };
+    this.save([entry, ...items.filter((g) => g.id !== id)]);
+  },
+  forget(id) { this.save(this.list().filter((g) => g.id !== id)); },
+};
+
+// The last move (issue 34): the newest log event and the ones just before it by the same seat
+// (a move and what it set off, such as a roll and where the token landed), or the run of events
+// without a seat (a deal) at the end of the log: what a board highlights (its ctx.recent) and
+// what the one-line caption above it says, not everything since the reader's own last move.
+const LastMove = {
+  of(entries) {
+    const shown = entries.filter((e) => e.event);
+    if (!shown.length) return [];
+    const seatOf = (e) => (e.event.params && typeof e.event.params.seat === "number" ? e.event.params.seat : null);
+    const seat = seatOf(shown[shown.length - 1]);
+    let from = shown.length - 1;
+    while (from > 0 && seatOf(shown[from - 1]) === seat) from -= 1;
+    return shown.slice(from).map((e) => e.event);
+  },
+  // "Last move: ..." in the page's language (text: Boards.textFor the reader), at most its last
+  // three events; the whole line is the title (shown on hover, or on touch by Info).
+  caption(box, events, text, hide) {
+    if (!box) return;
+    const lines = events.slice(-3).map((e) => text.event(e));
+    box.hidden = !lines.length || !!hide;
+    box.textContent = lines.length ? t("table.last_move", { text: lines.join(" · ") }) : "";
+    box.title = box.textContent;
+    box.dataset.keys = events.map((e) => e.key).join(",");
+    box.dataset.params = JSON.stringify(events.map((e) => e.params || {}));
+  },
+};
+
 // The developer switch: `?dev=1` on any page turns on what only a developer wants to see (a
 // board's raw observation, "What you see"), remembered in localStorage; `?dev=0` turns it off.
 const Dev = {
@@ -142,3 +194,116 @@ document.addEventListener("DOMContentLoaded", () => {
     });
   }
 });
+
+// -- the rules drawer (a table, a replay) -----------------------------------------------------
+// The game's rules page, rendered into the page by the server, in a <dialog> opened by the
+// "Rules" button: Escape, the close button or a tap beside it closes it, and the focus goes back
+// to the button. It is a drawer at the side on a wide screen and a sheet from the bottom on a
+// phone; while it is closed nothing of it covers the board or the action bar.
+document.addEventListener("DOMContentLoaded", () => {
+  const drawer = document.getElementById("rules-drawer");
+  const button = document.getElementById("rules-button");
+  if (!drawer || !button) return;
+  const mark = (open) => {
+    document.body.dataset.rules = open ? "open" : "closed";
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+  };
+  const close = () => { if (drawer.open) drawer.close(); mark(false); };
+  button.addEventListener("click", () => {
+    Info.hide();
+    if (drawer.open) { close(); return; }
+    drawer.showModal();
+    mark(true);
+    document.getElementById("rules-drawer-body").scrollTop = 0;
+    document.getElementById("rules-close").focus();
+  });
+  document.getElementById("rules-close").addEventListener("click", close);
+  // a click on the backdrop lands on the <dialog> itself (its content is inside its own box)
+  drawer.addEventListener("click", (event) => {
+    if (event.target !== drawer) return;
+    const r = drawer.getBoundingClientRect();
+    const inside = event.clientX >= r.left && event.clientX <= r.right && event.clientY >= r.top && event.clientY <= r.bottom;
+    if (!inside) close();
+  });
+  drawer.addEventListener("close", () => mark(false)); // Escape
+  button.setAttribute("aria-expanded", "false");
+});
+
+// -- what a board thing is, on a touch screen -----------------------------------------------
+// Boards name their cards, tiles and markers (and say what a card does) in title="" (or an SVG
+// <title>), which a mouse shows on hover and a finger never does. Touching and holding such a
+// thing (or tapping one that plays nothing) shows that text in a small popover beside it; the
+// tap that ends a hold does not also play the thing. A tap elsewhere, a scroll or Escape hides it.
+const Info = (function () {
+  const HOLD_MS = 450;
+  let box = null;
+  let timer = null;
+  let start = null;
+  let held = false;
+  const ACTIVE = ".playable, button, a, select, input, textarea, label, summary, [role='menuitem']";
+
+  function titled(node) {
+    for (let n = node; n && n !== document.body; n = n.parentNode) {
+      if (!(n instanceof Element)) continue;
+      if (n.closest("dialog, .info-pop, header, select, input, textarea")) return null;
+      if (n.getAttribute("title")) return { node: n, text: n.getAttribute("title") };
+      const own = n instanceof SVGElement ? n.querySelector(":scope > title") : null;
+      if (own && own.textContent.trim()) return { node: n, text: own.textContent.trim() };
+    }
+    return null;
+  }
+
+  function hide() {
+    if (box) { box.remove(); box = null; }
+  }
+
+  function show(found) {
+    hide();
+    box = el("div", { class: "info-pop", role: "tooltip", id: "info-pop" }, found.text);
+    document.body.appendChild(box);
+    const r = found.node.getBoundingClientRect();
+    const w = box.offsetWidth;
+    const h = box.offsetHeight;
+    const left = Math.max(8, Math.min(r.left + r.width / 2 - w / 2, window.innerWidth - w - 8));
+    let top = r.bottom + 8;
+    if (top + h > window.innerHeight - 8) top = Math.max(8, r.top - h - 8);
+    box.style.left = left + "px";
+    box.style.top = top + "px";
+  }
+
+  function cancel() {
+    if (timer) { clearTimeout(timer); timer = null; }
+  }
+
+  document.addEventListener("pointerdown", (event) => {
+    if (box && !box.contains(event.target)) hide();
+    held = false;
+    cancel();
+    if (event.pointerType === "mouse") return;
+    const found = titled(event.target);
+    if (!found) return;
+    start = { x: event.clientX, y: event.clientY, found, active: !!event.target.closest(ACTIVE) };
+    timer = setTimeout(() => { timer = null; held = true; show(found); }, HOLD_MS);
+  }, true);
+  document.addEventListener("pointermove", (event) => {
+    if (timer && start && Math.hypot(event.clientX - start.x, event.clientY - start.y) > 10) cancel();
+  }, true);
+  document.addEventListener("pointerup", (event) => {
+    const wasTimer = !!timer;
+    cancel();
+    if (wasTimer && start && !start.active && event.pointerType !== "mouse") show(start.found); // a tap
+  }, true);
+  document.addEventListener("pointercancel", cancel, true);
+  // the click that ends a hold does not play the thing held
+  document.addEventListener("click", (event) => {
+    if (held) { held = false; event.preventDefault(); event.stopPropagation(); }
+  }, true);
+  document.addEventListener("contextmenu", (event) => {
+    if (event.pointerType !== "mouse" && titled(event.target) && (held || timer)) event.preventDefault();
+  }, true);
+  document.addEventListener("keydown", (event) => { if (event.key === "Escape") hide(); });
+  window.addEventListener("scroll", hide, { passive: true });
+  window.addEventListener("resize", hide);
+
+  return { hide, show: (node) => { const f = titled(node); if (f) show(f); } };
+})();

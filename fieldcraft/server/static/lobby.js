@@ -1,6 +1,7 @@
 // The lobby: the games as cards (picture, two lines, players, time, rules), a table made for
 // any of them (seats, bots by strength, a ruleset editor checked by the server before the
-// table is made), the public tables and finished games, and joining by code.
+// table is made), "My games" (the tables this browser made or sat at, kept in this browser
+// only), the public tables and finished games, and joining by code.
 "use strict";
 
 (function () {
@@ -292,6 +293,56 @@
         " · ", el("a", { href: "/t/" + table.id + "/replay" }, t("lobby.replay"))));
     }
   }
+  // -- My games: what this browser remembers (common.js MyGames), each table's state asked of
+  // the table API by its id; nothing of this list is sent to or listed by the server.
+  const states = {};
+  function when(iso) {
+    const d = new Date(iso);
+    if (Number.isNaN(d.getTime())) return "";
+    try {
+      return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(d);
+    } catch (e) { return d.toISOString().slice(0, 16).replace("T", " "); }
+  }
+
+  function drawMine() {
+    const list = clear(document.getElementById("my-games"));
+    const items = MyGames.list();
+    if (!items.length) list.appendChild(el("li", { class: "empty" }, t("lobby.my_games_empty")));
+    for (const g of items) {
+      const state = states[g.id];
+      const status = state ? state.status : null;
+      const stamp = when(g.at);
+      const base = "/t/" + encodeURIComponent(g.id);
+      const stateText = !state ? "…" : state.gone ? t("lobby.state_gone") : state.unknown ? t("lobby.state_unknown") : t("status." + status);
+      list.appendChild(el("li", { class: "table-item my-game", "data-mine": g.id, "data-status": state ? (state.gone ? "gone" : state.unknown ? "unknown" : status) : "loading" },
+        el("a", { class: "my-game-table", href: base }, gameName(g.game)),
+        typeof g.seat === "number" ? [" · ", t("table.seat", { n: g.seat + 1 })] : "",
+        " · ", el("span", { class: "my-game-state" }, stateText),
+        stamp ? [" · ", el("time", { datetime: g.at }, stamp)] : "",
+        status === "finished" ? [" · ", el("a", { class: "my-game-replay", href: base + "/replay" }, t("lobby.replay"))] : "",
+        " ", el("button", { type: "button", class: "forget", "data-mine": g.id,
+          "aria-label": t("lobby.forget_label", { game: gameName(g.game), when: stamp }),
+          onclick: () => { MyGames.forget(g.id); delete states[g.id]; drawMine(); } }, t("lobby.forget"))));
+    }
+  }
+
+  async function refreshMine() {
+    const items = MyGames.list();
+    await Promise.all(items.map(async (g) => {
+      if (states[g.id] && (states[g.id].status === "finished" || states[g.id].gone)) return; // settled
+      try {
+        const info = await api("GET", "/api/tables/" + encodeURIComponent(g.id));
+        states[g.id] = { status: info.status };
+      } catch (e) {
+        states[g.id] = e.code === "table.no_such_table" || e.code === "http_404" ? { gone: true } : { unknown: true };
+      }
+    }));
+    drawMine();
+  }
+  drawMine();
+  refreshMine();
+
   refresh();
   setInterval(refresh, 5000);
+  setInterval(refreshMine, 15000);
 })();

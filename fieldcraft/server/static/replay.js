@@ -3,7 +3,8 @@
 // It starts at step 0. "Forward" and "Back" (one pair: issue 34) jump to the steps where that
 // seat saw something happen, the slider reaches every step, and Play walks forward at the
 // chosen speed. The log is rendered from events in the page's language, read by the chosen
-// seat ("you" for its own moves).
+// seat ("you" for its own moves); the board highlights, and a line above it says, the last
+// move up to the step (LastMove in common.js).
 "use strict";
 
 (function () {
@@ -50,9 +51,11 @@
     const seat = pov === "" ? null : Number(pov);
     const reader = { viewer: seat, names: playerName };
     Boards.reader = reader;
+    const recent = LastMove.of(data.log);
+    LastMove.caption($("last-move"), recent, Boards.textFor(reader), false);
     const board = clear($("board"));
     board.appendChild(Boards.render(TABLE.game, data.observation, { seat, seats, seatLabel, choices: [], act: () => {}, overrides: TABLE.overrides || {},
-      disabled: true, recent: [], text: Boards.textFor(reader) }));
+      disabled: true, recent, text: Boards.textFor(reader) }));
     const text = Boards.textFor(reader);
     const log = clear($("log"));
     for (const e of data.log) {

@@ -108,6 +108,7 @@
         info = msg.table;
         you = msg.you;
         info.rematch = you ? you.rematch : null; // offered to the seated players only
+        if (you || Tokens.host(tableId)) MyGames.remember(tableId, info.game, you ? you.seat : null);
         waiting = false;
         pending = null;
         if (msg.chat) chat = msg.chat;
@@ -402,12 +403,14 @@
   }
   setInterval(tick, 1000);
 
+  function renderLastMove(events) {
+    LastMove.caption($("last-move"), events, Boards.textFor(reader()), view.status === "waiting");
+  }
+
   function renderBoard() {
     const mine = you ? you.seat : null;
-    const shown = logEntries.filter((e) => e.event);
-    let from = 0;
-    shown.forEach((e, i) => { if (mine !== null && e.event.params && e.event.params.seat === mine) from = i + 1; });
-    if (from >= shown.length) from = Math.max(0, shown.length - 1);
+    const recent = LastMove.of(logEntries);
+    renderLastMove(recent);
     const ctx = {
       seat: mine,
       seats: view.seats,
@@ -416,7 +419,7 @@
       act,
       refuse,
       disabled: waiting || document.body.dataset.connected !== "yes",
-      recent: shown.slice(from).map((e) => e.event),
+      recent,
       text: Boards.textFor(reader()),
       overrides: info.overrides || {},
     };
