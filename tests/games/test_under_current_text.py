@@ -72,7 +72,10 @@ def test_setup_is_one_line_per_reader_with_what_it_was_dealt():
         for card in obs["hand"]:
             assert game_messages(SPEC, "en")[f"card.{card}"] in line
         assert ("Identity check" in line) == (obs["identity_confirmation"] is not None)
-    assert lines[None] == [f"Role cards and hands are dealt; Seat {start + 1} starts."]
+        # the starting seat reads "first to play: you", never "you starts"
+        who = "you" if seat == start else f"Seat {start + 1}"
+        assert line.endswith(f"irst to play: {who}."), line
+    assert lines[None] == [f"Role cards and hands are dealt; first to play: Seat {start + 1}."]
 
 
 def test_scan_and_spy_show_the_active_seat_only():
