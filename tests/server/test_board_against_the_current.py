@@ -319,6 +319,9 @@ def test_a_whole_game_is_played_by_clicking_the_board(browser: Any, server: Any,
                 page.evaluate("() => [...document.querySelectorAll('#choices button.choice')]"
                               ".map(b => b.dataset.label)"))
             no_english(lang, labels_on_page(page), "choice labels")
+            # a die not yet rolled shows no pip-like mark beside "rolled 6" (a dot read as 1)
+            assert page.evaluate("() => [...document.querySelectorAll('.atc-die.idle')]"
+                                 ".every(d => !/[·•1-6]/.test(d.textContent))")
             if shots and not shot_taken and clicks >= 10 and (clicks >= 30 or page.evaluate(
                     "() => { const l = [...document.querySelectorAll('#choices button.choice')]"
                     ".map(b => b.textContent); return new Set(l).size === l.length && "

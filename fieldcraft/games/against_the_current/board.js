@@ -226,7 +226,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     const roll = obs.roll;
     const dice = el("div", { class: "atc-dice" });
     dice.appendChild(el("span", { class: "atc-die" + (roll ? "" : " idle"), "data-roll": roll || "", title: roll ? K("ui.die_name", { n: roll }) : K("ui.no_roll") },
-      roll ? String(roll) : "·"));
+      roll ? String(roll) : "–"));  // a dash, not a dot: an idle die must not read as a 1
     const options = choices(ctx).filter((c) => c.kind === "decline" || (c.kind === "boost" && c.args.change !== undefined));
     if (roll && options.some((c) => c.kind === "boost")) {
       const faces = el("div", { class: "atc-faces", "aria-label": K("ui.ability_window") });

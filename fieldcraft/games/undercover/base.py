@@ -1,13 +1,10 @@
 """What every part of Undercover's rules builds on, declared once: the fields of a position and
 the tables of a game that the rules read at every step.
 
-The state class is one chain of classes, each holding the rules of one part of the game in its
-own module: :class:`UndercoverFields` (here) -> ``grid.GridRules`` (tiles and the grid) ->
-``track.TrackRules`` (the Information Track) -> ``setup_steps.SetupRules`` (the setup script)
--> ``rules.UndercoverState`` (the turn). A chain rather than mixins because the compiled build
-makes each class an extension type (``base.pxd`` and the ``.pxd`` beside each module), which can
-have only one base, and whose fields must all be declared in one class: the first of the chain,
-so that every part's rules read them as C fields (docs/performance.md).
+The state follows the rulebook's parts, one module each, each building on the one before:
+what a position is (:class:`UndercoverFields`, here) -> the board, its tiles and where they may
+go (``grid.GridRules``) -> the Information Track, its evaluation and the end (``track.TrackRules``)
+-> the setup (``setup_steps.SetupRules``) -> a turn (``rules.UndercoverState``).
 
 :class:`UndercoverTables` is the base of ``rules.UndercoverGame``, which fills it: the game's
 geometry, action bases and caches that the rules read at every step, declared so that the
