@@ -1,0 +1,96 @@
+"""Bot levels as data: what "Easy", "Normal" and "Strong" mean in each game.
+
+Why a table: one search bot for every game was not a ladder. ISMCTS at 1,000 iterations was the
+web's "Strong" everywhere, yet in Against the Current it won only 28% of two-player games
+against the heuristic bot that was "Normal" (it judges the token choice as if it knew the die
+roll that follows). So each game names its own agent for each level, chosen by measurement
+(``benchmarks/levels.py``; the figures are in ``docs/bots.md``), and everything that makes a bot
+of a level (the web table, the benchmark) reads it here.
+
+Rules of the table:
+
+* ``easy < normal < strong`` in every game, each pair measured with seats rotated.
+* A level is an agent spec as :func:`fieldcraft.agents.make_agent` takes it; budgets are
+  iteration counts, not seconds, so a seeded game repeats, sized so that Strong thinks about a
+  second a move or less on the compiled build of a small two-core machine (a person is waiting).
+
+The web keeps the bot names it has always stored and shown (``random``, ``heuristic``,
+``ismcts``; tables saved before this table existed name their bots so) as the ids of the three
+levels: :data:`WEB_IDS`. The level names themselves are accepted too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fieldcraft.agents import Agent, make_agent
+
+LEVELS: tuple[str, ...] = ("easy", "normal", "strong")
+"""The levels, weakest first."""
+
+LEVEL_TABLE: dict[str, dict[str, str]] = {
+    # Bidding with hidden hands: ISMCTS with belief-weighted deals and modelled opponents beats
+    # the hand-written bidder.
+    "spy-tracker": {
+        "easy": "random",
+        "normal": "heuristic",
+        "strong": "ismcts(iterations=1000)",
+    },
+    # A dice race: the token is chosen before the roll, so Strong is an expectimax over the dice
+    # (``bot.search_choose``) through this turn, the next seat's and its own next one; ISMCTS,
+    # which determinises the roll first, lost to the heuristic here.
+    "against-the-current": {
+        "easy": "random",
+        "normal": "heuristic",
+        "strong": "expectimax(turns=2)",
+    },
+    # Tile placement, several decisions a turn: ISMCTS scored by the game's estimate.
+    "undercover": {
+        "easy": "random",
+        "normal": "heuristic",
+        "strong": "ismcts(iterations=1000)",
+    },
+    # Hidden roles in teams: ISMCTS with the game's policy for the other seats.
+    "under-current": {
+        "easy": "random",
+        "normal": "heuristic",
+        "strong": "ismcts(iterations=1000)",
+    },
+}
+"""Game id -> level -> agent spec."""
+
+WEB_IDS: dict[str, str] = {"random": "easy", "heuristic": "normal", "ismcts": "strong"}
+"""The web's bot names (stored in its tables, shown by ``bot.level.<name>``) -> level."""
+
+DEFAULT_LEVEL = "normal"
+"""A game missing from the table plays these generic specs (a new game before it is measured)."""
+GENERIC: dict[str, str] = {"easy": "random", "normal": "heuristic",
+                           "strong": "ismcts(iterations=1000)"}
+
+
+def level_of(name: str) -> str | None:
+    """The level a bot name stands for (a level name or a web id), else ``None``."""
+    if name in LEVELS:
+        return name
+    return WEB_IDS.get(name)
+
+
+def level_spec(game_id: str, level: str) -> str:
+    """The agent spec of ``level`` (a level name or web id) in ``game_id``."""
+    resolved = level_of(level)
+    if resolved is None:
+        raise KeyError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
+    return LEVEL_TABLE.get(game_id, GENERIC)[resolved]
+
+
+def make_level_agent(game_id: str, name: str, seed: int | None = None) -> Agent:
+    """The bot the web seats for ``name``: a level (or web id) becomes the game's spec for it;
+    anything else is taken as an agent spec, as before levels existed."""
+    spec = level_spec(game_id, name) if level_of(name) is not None else name
+    agent: Any = make_agent(spec, seed)
+    agent.name = name  # the web compares it with the seat's stored bot name to keep the agent
+    return agent
+
+
+__all__ = ["DEFAULT_LEVEL", "GENERIC", "LEVELS", "LEVEL_TABLE", "WEB_IDS", "level_of",
+           "level_spec", "make_level_agent"]
