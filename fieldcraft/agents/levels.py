@@ -37,12 +37,13 @@ LEVEL_TABLE: dict[str, dict[str, str]] = {
         "strong": "ismcts(iterations=1000)",
     },
     # A dice race: the token is chosen before the roll, so Strong is an expectimax over the dice
-    # (``bot.search_choose``) through this turn, the next seat's and its own next one; ISMCTS,
+    # (``bot.search_choose``) through three turns (two-player: this one, the other seat's, its
+    # own next); ISMCTS,
     # which determinises the roll first, lost to the heuristic here.
     "against-the-current": {
         "easy": "random",
         "normal": "heuristic",
-        "strong": "expectimax(turns=2)",
+        "strong": "expectimax(turns=3)",
     },
     # Tile placement, several decisions a turn: ISMCTS scored by the game's estimate.
     "undercover": {
@@ -66,6 +67,18 @@ DEFAULT_LEVEL = "normal"
 """A game missing from the table plays these generic specs (a new game before it is measured)."""
 GENERIC: dict[str, str] = {"easy": "random", "normal": "heuristic",
                            "strong": "ismcts(iterations=1000)"}
+
+
+WEB_BOTS: tuple[str, ...] = tuple(sorted(WEB_IDS, key=lambda name: LEVELS.index(WEB_IDS[name])))
+"""The bot choices the web offers, weakest first: one per level."""
+
+
+def is_bot_name(name: str) -> bool:
+    """Whether the web may seat a bot called ``name``: a level, a level's web id, or (as before
+    levels existed, for the API) the name of an agent with its default options."""
+    from fieldcraft.agents import AGENTS
+
+    return level_of(name) is not None or name in AGENTS
 
 
 def level_of(name: str) -> str | None:
@@ -92,5 +105,5 @@ def make_level_agent(game_id: str, name: str, seed: int | None = None) -> Agent:
     return agent
 
 
-__all__ = ["DEFAULT_LEVEL", "GENERIC", "LEVELS", "LEVEL_TABLE", "WEB_IDS", "level_of",
-           "level_spec", "make_level_agent"]
+__all__ = ["DEFAULT_LEVEL", "GENERIC", "LEVELS", "LEVEL_TABLE", "WEB_BOTS", "WEB_IDS",
+           "is_bot_name", "level_of", "level_spec", "make_level_agent"]

@@ -132,7 +132,7 @@ def choose(view: Any, rng: random.Random) -> int:
 # The search bot (ISMCTS) determinises the die before the token is chosen, so it plays every
 # token choice as if it knew its roll; against this heuristic it won only 28% of two-player
 # games. Here the die stays a chance node: a token is chosen, *then* every face is weighed by
-# its probability (``chance_outcomes``), through this turn and the next ``turns`` turn starts,
+# its probability (``chance_outcomes``), through this turn and the next ``turns - 1`` turns,
 # the other seats choosing what is worst for this seat (exact in two-player games, where the
 # race model's chances sum to one). Leaves are the race model, as for the heuristic. An event
 # card's draw ends every line (nobody has seen the pile), so the only hidden thing is never
@@ -144,7 +144,8 @@ alike by both, and a challenge's value is the card it would draw, which nobody h
 
 
 def _expectimax(state: Any, seat: int, turns: int) -> float:
-    """Expectimax value for ``seat`` through ``turns`` more turn starts (see above)."""
+    """Expectimax value for ``seat`` through ``turns`` more turn starts (see above): at a token
+    choice with ``turns`` at 0 the race model judges the position."""
     player = state.current_player()
     if player == TERMINAL:
         return state.returns()[seat]
@@ -166,16 +167,18 @@ def _expectimax(state: Any, seat: int, turns: int) -> float:
     return max(values) if player == seat else min(values)
 
 
-def search_choose(view: Any, rng: random.Random, turns: int = 2) -> int:
-    """The Strong level's move: expectimax over the dice ``turns`` turn starts deep (the turn
-    under way counts as the first when it is past its token choice), else the heuristic's."""
+def search_choose(view: Any, rng: random.Random, turns: int = 3) -> int:
+    """The Strong level's move: expectimax over the dice through ``turns`` turns, the one under
+    way first (``turns=3``: this turn, the next seat's and this seat's next in two-player), else
+    the heuristic's. (``benchmarks/atc_ceiling.py lookahead --turns N`` searches what is
+    ``turns=N + 1`` here: its count starts after the turn under way.)"""
     legal = view.legal_actions()
     if len(legal) == 1:
         return legal[0]
     world = view.resample(rng)
     if world.phase in LOOKAHEAD_PHASES or turns < 1:
         return choose(view, rng)
-    left = turns if world.phase == TOKEN else turns - 1
+    left = turns - 1  # the turn under way is past (or at) its token choice: it is the first
     seat = view.seat
     return max(legal, key=lambda a: _expectimax(_after(world, a), seat, left)
                + rng.random() * TIE)
