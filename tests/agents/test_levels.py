@@ -12,6 +12,7 @@ import json
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -155,3 +156,37 @@ def test_expectimax_keeps_the_die_as_chance_at_the_token_choice() -> None:
     for k in range(4):
         choice = bot.search_choose(View(state, seat), random.Random(k), turns=1)
         assert values[choice] == pytest.approx(best, abs=1e-6)
+
+
+def _benchmark() -> object:
+    """``benchmarks/levels.py`` as a module (the benchmarks folder is not a package)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "levels.py"
+    spec = importlib.util.spec_from_file_location("levels_benchmark", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_benchmark_pairs_deals_both_ways_and_tests_them() -> None:
+    bench: Any = _benchmark()
+    assert bench.PAIRS == (("easy", "normal"), ("normal", "strong"))
+    assert bench.sign_test(0, 0) == 1.0
+    assert bench.sign_test(5, 5) == 1.0
+    assert bench.sign_test(10, 0) == pytest.approx(2 / 1024)
+    assert bench.sign_test(2, 9) == bench.sign_test(9, 2)
+    two = bench._deal_games(2, "lo", "hi")
+    assert two == [(["lo", "hi"], 1, "high"), (["hi", "lo"], 0, "high")]
+    three = bench._deal_games(3, "lo", "hi")
+    assert len(three) == 6 and {g[2] for g in three} == {"high", "low"}
+    for specs, seat, side in three:
+        lone = "hi" if side == "high" else "lo"
+        assert specs[seat] == lone and specs.count(lone) == 1
+    result = bench.measure_pair("spy-tracker", 2, "easy", "normal", deals=2, seed=1)
+    again = bench.measure_pair("spy-tracker", 2, "easy", "normal", deals=2, seed=1)
+    assert result["easy"]["games"] == result["normal"]["games"] == 4
+    assert result["easy"]["wins"] + result["normal"]["wins"] == 4
+    assert {k: v for k, v in result.items() if k != "seconds"} == \
+        {k: v for k, v in again.items() if k != "seconds"}
