@@ -55,7 +55,9 @@ def test_a_level_agent_keeps_the_web_name_and_an_agent_spec_still_works() -> Non
     normal = levels.make_level_agent("spy-tracker", "normal", seed=1)
     assert isinstance(normal, HeuristicAgent) and normal.name == "normal"
     raw = levels.make_level_agent("spy-tracker", "ismcts(iterations=7)", seed=1)
-    assert isinstance(raw, ISMCTSAgent) and raw.iterations == 7
+    assert isinstance(raw, ISMCTSAgent) and raw.iterations == 7 and raw.time is None
+    capped = levels.make_level_agent("spy-tracker", "strong", seed=1)
+    assert isinstance(capped, ISMCTSAgent) and capped.time == levels.WEB_TIME_CAP
     assert levels.is_bot_name("strong") and levels.is_bot_name("expectimax")
     assert not levels.is_bot_name("nobody")
 
