@@ -46,7 +46,7 @@ LEVEL_TABLE: dict[str, dict[str, str]] = {
         "strong": "expectimax(turns=3)",
     },
     # Tile placement, several decisions a turn: ISMCTS scored by the game's estimate. At 1,000
-    # iterations it did not beat the heuristic (43% of 60 games); at 8,000 it won 75% of 20.
+    # iterations it did not beat the heuristic (43% of 60 games); at 8,000 it won 75% of 44.
     "undercover": {
         "easy": "random",
         "normal": "heuristic",
