@@ -83,7 +83,14 @@ def _ismcts(**options: Any) -> Agent:
     return ISMCTSAgent(**options)
 
 
-AGENTS: dict[str, Any] = {"random": RandomAgent, "heuristic": _heuristic, "ismcts": _ismcts}
+def _expectimax(**options: Any) -> Agent:
+    from fieldcraft.agents.expectimax import ExpectimaxAgent
+
+    return ExpectimaxAgent(**options)
+
+
+AGENTS: dict[str, Any] = {"random": RandomAgent, "heuristic": _heuristic, "ismcts": _ismcts,
+                          "expectimax": _expectimax}
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:

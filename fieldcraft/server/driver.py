@@ -17,7 +17,8 @@ import logging
 import random
 from typing import Protocol
 
-from fieldcraft.agents import Agent, View, make_agent
+from fieldcraft.agents import Agent, View
+from fieldcraft.agents.levels import make_level_agent
 from fieldcraft.core.api import CHANCE, TERMINAL, State
 from fieldcraft.server import store
 
@@ -156,7 +157,8 @@ class Driver:
         agent = self.agents.get(player)
         if agent is None or getattr(agent, "name", None) != name:
             seed = None if self.seed is None else hash((self.seed, player, port.version))
-            agent = make_agent(name, seed)
+            # A level (its web id) is this game's spec for that level (agents/levels.py).
+            agent = make_level_agent(port.state.game.name, name, seed)
             self.agents[player] = agent
         state = port.state
         view = View(state.clone(), player)

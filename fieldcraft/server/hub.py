@@ -12,7 +12,7 @@ from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Any
 
-from fieldcraft.agents import AGENTS
+from fieldcraft.agents.levels import WEB_BOTS, is_bot_name
 from fieldcraft.core.api import Game, State
 from fieldcraft.core.errors import FieldcraftError
 from fieldcraft.core.registry import load_game
@@ -190,9 +190,9 @@ class Hub:
             await self._admit_waiting(address)
         loaded = self.game(game, players, overrides)
         for kind, bot in seat_kinds:
-            if kind == "bot" and bot not in AGENTS:
+            if kind == "bot" and not is_bot_name(bot):
                 raise TableError(E.UNKNOWN_BOT, f"unknown bot {bot!r}; known bots: "
-                                 f"{', '.join(sorted(AGENTS))}")
+                                 f"{', '.join(WEB_BOTS)}")
         host_token = new_token()
         host_hash = hash_token(host_token)
         seats = [store.SeatRow(i, kind, bot if kind == "bot" else None)
@@ -272,9 +272,9 @@ class Hub:
             raise TableError(E.BAD_STEP, f"step must be 0-{room.version}, not {step}")
         if not 0 <= seat < room.players:
             raise TableError(E.BAD_SEAT, f"seat must be 0-{room.players - 1}, not {seat}")
-        if bot not in AGENTS:
+        if not is_bot_name(bot):
             raise TableError(E.UNKNOWN_BOT, f"unknown bot {bot!r}; known bots: "
-                             f"{', '.join(sorted(AGENTS))}")
+                             f"{', '.join(WEB_BOTS)}")
         self.limits.check_create_rate(address or "")
         start = await asyncio.to_thread(_branch_start, room.table, step, seat)
         game = room.table.game

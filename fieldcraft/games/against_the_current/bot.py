@@ -37,6 +37,7 @@ from .layout import (
     ANIMALS,
     ATTEMPT,
     CHALLENGE,
+    PICK,
     ROLL,
     STOP_RESULT,
     TOKEN,
@@ -124,3 +125,60 @@ def choose(view: Any, rng: random.Random) -> int:
         return value + rng.random() * TIE
 
     return max(legal, key=worth)
+
+
+# -- the Strong level: expectimax over the dice ----------------------------------------------
+#
+# The search bot (ISMCTS) determinises the die before the token is chosen, so it plays every
+# token choice as if it knew its roll; against this heuristic it won only 28% of two-player
+# games. Here the die stays a chance node: a token is chosen, *then* every face is weighed by
+# its probability (``chance_outcomes``), through this turn and the next ``turns - 1`` turns,
+# the other seats choosing what is worst for this seat (exact in two-player games, where the
+# race model's chances sum to one). Leaves are the race model, as for the heuristic. An event
+# card's draw ends every line (nobody has seen the pile), so the only hidden thing is never
+# looked past and the one resample the search reads is as good as the true state.
+
+LOOKAHEAD_PHASES = (PICK, TRIB, ATTEMPT)
+"""Phases the expectimax leaves to the heuristic: picking an animal and a tributary are judged
+alike by both, and a challenge's value is the card it would draw, which nobody has seen."""
+
+
+def _expectimax(state: Any, seat: int, turns: int) -> float:
+    """Expectimax value for ``seat`` through ``turns`` more turn starts (see above): at a token
+    choice with ``turns`` at 0 the race model judges the position."""
+    player = state.current_player()
+    if player == TERMINAL:
+        return state.returns()[seat]
+    phase = state.phase
+    if player == CHANCE:
+        if phase == ROLL or phase == CHALLENGE:
+            return sum(p * _expectimax(_after(state, a), seat, turns)
+                       for a, p in state.chance_outcomes())
+        return _value(state, seat)  # an event card: nobody has seen it
+    if phase == ATTEMPT:
+        return _value(state, seat)
+    if phase == TOKEN:
+        if turns <= 0:
+            return _value(state, seat)
+        turns -= 1
+    if phase == TRIB:
+        return _expectimax(_after(state, _best_tributary(state)), seat, turns)
+    values = [_expectimax(_after(state, a), seat, turns) for a in state.legal_actions()]
+    return max(values) if player == seat else min(values)
+
+
+def search_choose(view: Any, rng: random.Random, turns: int = 3) -> int:
+    """The Strong level's move: expectimax over the dice through ``turns`` turns, the one under
+    way first (``turns=3``: this turn, the next seat's and this seat's next in two-player), else
+    the heuristic's. (``benchmarks/atc_ceiling.py lookahead --turns N`` searches what is
+    ``turns=N + 1`` here: its count starts after the turn under way.)"""
+    legal = view.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    world = view.resample(rng)
+    if world.phase in LOOKAHEAD_PHASES or turns < 1:
+        return choose(view, rng)
+    left = turns - 1  # the turn under way is past (or at) its token choice: it is the first
+    seat = view.seat
+    return max(legal, key=lambda a: _expectimax(_after(world, a), seat, left)
+               + rng.random() * TIE)

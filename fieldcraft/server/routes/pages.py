@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from markdown_it import MarkdownIt
 
-from fieldcraft.agents import AGENTS
+from fieldcraft.agents.levels import WEB_BOTS
 from fieldcraft.core.registry import game_spec, list_games
 from fieldcraft.server import catalogue, i18n
 from fieldcraft.server import errors as E
@@ -56,7 +56,7 @@ def table_context(room: Room) -> dict[str, Any]:
 async def lobby(request: Request) -> Response:
     return page(request, "lobby.html", {
         "games_json": script_json(game_catalogue(lang_of(request))),
-        "bots_json": script_json(sorted(AGENTS)),
+        "bots_json": script_json(list(WEB_BOTS)),  # one per level (agents/levels.py)
     })
 
 

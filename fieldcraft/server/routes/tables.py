@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
-from fieldcraft.agents import AGENTS
+from fieldcraft.agents.levels import WEB_BOTS, is_bot_name
 from fieldcraft.core.errors import FieldcraftError, RulesetError
 from fieldcraft.core.registry import game_spec, list_games, load_game
 from fieldcraft.core.text import DEFAULT as DEFAULT_LANG
@@ -46,7 +46,7 @@ FINISHED_LISTED = 20
 async def api_games(lang: str = DEFAULT_LANG) -> dict[str, Any]:
     """The games in the lobby's order, their cards' words in ``lang`` (English if unknown)."""
     return {"games": game_catalogue(lang if lang in LANGUAGES else DEFAULT_LANG),
-            "bots": sorted(AGENTS)}
+            "bots": list(WEB_BOTS)}  # one per level, weakest first (agents/levels.py)
 
 
 @router.get("/tables")
@@ -104,7 +104,7 @@ def seat_kinds(raw: list[Any], players: int, default_bot: str) -> list[tuple[str
 
 
 def known_bot(name: str) -> str:
-    if name not in AGENTS:
+    if not is_bot_name(name):
         raise TableError(E.UNKNOWN_BOT, f"unknown bot {name!r}")
     return name
 

@@ -1,0 +1,161 @@
+"""Is each bot level stronger than the one below it? Easy vs Normal, Normal vs Strong.
+
+Why this design: a level ladder is only honest if every step up wins, and a win rate from a
+few dozen games is mostly noise unless the luck is shared. So the two levels of a pair play the
+*same deals* both ways round (paired seeds): each deal is played once with the lower level in
+each seat arrangement and once with the higher, and the deal's luck cancels in the comparison.
+
+* Two players: per deal, the pair plays twice, swapping seats. The higher level's win rate is
+  over all 2N games.
+* More players (Under Current starts at three): per deal and seat ``r``, one game with the
+  higher level alone at seat ``r`` among the lower level, and one with the lower level alone at
+  ``r`` among the higher. Each side's figure is its win rate as the lone seat; in a team game
+  one seat cannot decide the result alone, so the two lone rates are compared with each other.
+
+Each rate has a Wilson 95% interval. The test is an exact two-sided sign test on the paired
+deals (McNemar's exact test in the two-player case): per deal, the higher level's total score
+minus the lower's over the games of that deal; deals where the difference is zero say nothing
+about which is stronger and are dropped, the others are ``+`` or ``-``.
+
+    python benchmarks/levels.py against-the-current --players 2 --games 100
+    python benchmarks/levels.py under-current --games 40 --pair normal-strong --json
+    python benchmarks/levels.py undercover --games 50 --spec strong="ismcts(iterations=4000)"
+
+``--games`` counts deals; a two-player pair plays two games a deal, an n-player pair 2n.
+Measure on the compiled build (``PYTHONPATH`` at the checkout, no ``FIELDCRAFT_PURE``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from typing import Any
+
+from fieldcraft.agents.levels import LEVEL_TABLE, LEVELS, level_spec
+from fieldcraft.core.registry import game_spec, load_game
+from fieldcraft.sim.simulate import game_seed, play_game
+from fieldcraft.sim.stats import wilson
+
+PAIRS: tuple[tuple[str, str], ...] = tuple(zip(LEVELS, LEVELS[1:], strict=False))
+"""Adjacent levels, lower first: (easy, normal), (normal, strong)."""
+
+
+def sign_test(plus: int, minus: int) -> float:
+    """Exact two-sided binomial p-value of ``plus`` against ``minus`` at even odds."""
+    n = plus + minus
+    if n == 0:
+        return 1.0
+    k = min(plus, minus)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def _deal_games(players: int, low: str, high: str) -> list[tuple[list[str], int, str]]:
+    """The games of one deal: (specs by seat, the seat scored, which side that seat is)."""
+    if players == 2:
+        return [([low, high], 1, "high"), ([high, low], 0, "high")]
+    games = []
+    for r in range(players):
+        lone_high = [low] * players
+        lone_high[r] = high
+        lone_low = [high] * players
+        lone_low[r] = low
+        games += [(lone_high, r, "high"), (lone_low, r, "low")]
+    return games
+
+
+def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, seed: int = 0,
+                 specs: dict[str, str] | None = None, progress: bool = False) -> dict[str, Any]:
+    """Play ``deals`` paired deals of level ``low`` against level ``high`` (see the module
+    docstring); ``specs`` overrides a level's spec, to measure a candidate before it goes into
+    the table."""
+    chosen = {lv: (specs or {}).get(lv) or level_spec(game_id, lv) for lv in (low, high)}
+    game = load_game(game_id, players=players)
+    score = {"high": 0.0, "low": 0.0}
+    seats = {"high": 0, "low": 0}
+    plus = minus = 0
+    started = time.perf_counter()
+    for i in range(deals):
+        deal_seed = game_seed(seed, i)
+        diff = 0.0
+        for seat_specs, seat, side in _deal_games(players, chosen[low], chosen[high]):
+            returns = play_game(game, seat_specs, deal_seed).returns()
+            if players == 2:
+                got = {"high": returns[seat], "low": returns[1 - seat]}
+                for key in got:
+                    score[key] += got[key]
+                    seats[key] += 1
+                diff += got["high"] - got["low"]
+            else:
+                score[side] += returns[seat]
+                seats[side] += 1
+                diff += returns[seat] if side == "high" else -returns[seat]
+        plus += diff > 1e-9
+        minus += diff < -1e-9
+        if progress:
+            print(f"{game_id} {low}-{high} deal {i + 1}/{deals}: {high} {score['high']:g}/"
+                  f"{seats['high']}, {low} {score['low']:g}/{seats['low']}", file=sys.stderr,
+                  flush=True)
+    out: dict[str, Any] = {"game": game_id, "players": players, "pair": f"{low}-{high}",
+                           "specs": {low: chosen[low], high: chosen[high]}, "deals": deals}
+    for side, level in (("low", low), ("high", high)):
+        low_ci, high_ci = wilson(score[side], seats[side])
+        out[level] = {"wins": score[side], "games": seats[side],
+                      "rate": round(score[side] / seats[side], 4) if seats[side] else None,
+                      "wilson95": [round(low_ci, 4), round(high_ci, 4)]}
+    out["sign_test"] = {"higher_better_deals": plus, "lower_better_deals": minus,
+                        "ties": deals - plus - minus, "p": round(sign_test(plus, minus), 4)}
+    out["seconds"] = round(time.perf_counter() - started, 1)
+    return out
+
+
+def describe(result: dict[str, Any]) -> str:
+    """One line per pair, for people."""
+    low, high = result["pair"].split("-")
+    a, b, t = result[low], result[high], result["sign_test"]
+    return (f"{result['game']} {result['players']}p {low} vs {high} ({result['deals']} deals, "
+            f"{result['seconds']} s): {high} {b['rate']:.1%} [{b['wilson95'][0]:.1%}, "
+            f"{b['wilson95'][1]:.1%}] n={b['games']}; {low} {a['rate']:.1%} "
+            f"[{a['wilson95'][0]:.1%}, {a['wilson95'][1]:.1%}] n={a['games']}; deals better for "
+            f"{high}/{low}/even {t['higher_better_deals']}/{t['lower_better_deals']}/"
+            f"{t['ties']}, sign test p={t['p']:.3g}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("game", choices=sorted(LEVEL_TABLE))
+    parser.add_argument("--players", type=int, default=None,
+                        help="default: 2, or the game's smallest count if larger")
+    parser.add_argument("--games", type=int, default=50, help="paired deals per pair")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--pair", choices=[f"{a}-{b}" for a, b in PAIRS], action="append",
+                        help="only this pair (repeatable); default: every adjacent pair")
+    parser.add_argument("--spec", action="append", default=[], metavar="LEVEL=SPEC",
+                        help="play LEVEL as SPEC instead of the table's (a candidate)")
+    parser.add_argument("--progress", action="store_true", help="a running tally on stderr")
+    parser.add_argument("--json", action="store_true", help="one JSON object per pair")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    overrides: dict[str, str] = {}
+    for item in args.spec:
+        level, eq, spec = item.partition("=")
+        if not eq or level not in LEVELS:
+            parser.error(f"--spec wants LEVEL=SPEC with LEVEL one of {', '.join(LEVELS)}")
+        overrides[level] = spec
+    players = args.players
+    if players is None:
+        players = max(2, game_spec(args.game).min_players)
+    pairs = [tuple(p.split("-")) for p in args.pair] if args.pair else list(PAIRS)
+    for low, high in pairs:
+        result = measure_pair(args.game, players, low, high, args.games, args.seed, overrides,
+                              args.progress)
+        print(json.dumps(result) if args.json else describe(result), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,123 @@
+"""Bot levels as data: what "Easy", "Normal" and "Strong" mean in each game.
+
+Why a table: one search bot for every game was not a ladder. ISMCTS at 1,000 iterations was the
+web's "Strong" everywhere, yet in Against the Current it won only 28% of two-player games
+against the heuristic bot that was "Normal" (it judges the token choice as if it knew the die
+roll that follows). So each game names its own agent for each level, chosen by measurement
+(``benchmarks/levels.py``; the figures are in ``docs/bots.md``), and everything that makes a bot
+of a level (the web table, the benchmark) reads it here.
+
+Rules of the table:
+
+* ``easy < normal < strong`` in every game, each pair measured with seats rotated.
+* A level is an agent spec as :func:`fieldcraft.agents.make_agent` takes it; budgets are
+  iteration counts, not seconds, so a seeded game repeats, sized so that Strong thinks about a
+  second a move or less on the compiled build of a small two-core machine (a person is waiting).
+
+The web keeps the bot names it has always stored and shown (``random``, ``heuristic``,
+``ismcts``; tables saved before this table existed name their bots so) as the ids of the three
+levels: :data:`WEB_IDS`. The level names themselves are accepted too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fieldcraft.agents import Agent, make_agent
+
+LEVELS: tuple[str, ...] = ("easy", "normal", "strong")
+"""The levels, weakest first."""
+
+LEVEL_TABLE: dict[str, dict[str, str]] = {
+    # Bidding with hidden hands: ISMCTS with belief-weighted deals and modelled opponents beats
+    # the hand-written bidder: 66% of 80 games at 1,000 iterations, 73% of 60 at 4,000.
+    "spy-tracker": {
+        "easy": "random",
+        "normal": "heuristic",
+        "strong": "ismcts(iterations=4000)",
+    },
+    # A dice race: the token is chosen before the roll, so Strong is an expectimax over the dice
+    # (``bot.search_choose``) through three turns (two-player: this one, the other seat's, its
+    # own next). ISMCTS, which determinises the roll first, lost to the heuristic here (28%);
+    # the expectimax plays level with it (the dice decide nearly every game: docs/bots.md).
+    "against-the-current": {
+        "easy": "random",
+        "normal": "heuristic",
+        "strong": "expectimax(turns=3)",
+    },
+    # Tile placement, several decisions a turn: ISMCTS scored by the game's estimate. At 1,000
+    # iterations it did not beat the heuristic (43% of 60 games); at 8,000 it won 75% of 44.
+    "undercover": {
+        "easy": "random",
+        "normal": "heuristic",
+        "strong": "ismcts(iterations=8000)",
+    },
+    # Hidden roles in teams: plain ISMCTS (rollouts to the end, the other seats in its tree);
+    # alone among heuristic bots it wins far more often than a heuristic bot among it (three
+    # players, 1,000 iterations: 44% against 16% of 45 games each); 4,000 did a little better
+    # on the same deals and still answers well inside a second.
+    "under-current": {
+        "easy": "random",
+        "normal": "heuristic",
+        "strong": "ismcts(iterations=4000)",
+    },
+}
+"""Game id -> level -> agent spec."""
+
+WEB_IDS: dict[str, str] = {"random": "easy", "heuristic": "normal", "ismcts": "strong"}
+"""The web's bot names (stored in its tables, shown by ``bot.level.<name>``) -> level."""
+
+GENERIC: dict[str, str] = {"easy": "random", "normal": "heuristic",
+                           "strong": "ismcts(iterations=1000)"}
+"""What a game missing from the table plays (a new game before it is measured)."""
+
+
+WEB_BOTS: tuple[str, ...] = tuple(sorted(WEB_IDS, key=lambda name: LEVELS.index(WEB_IDS[name])))
+"""The bot choices the web offers, weakest first: one per level."""
+
+
+def is_bot_name(name: str) -> bool:
+    """Whether the web may seat a bot called ``name``: a level, a level's web id, or (as before
+    levels existed, for the API) the name of an agent with its default options."""
+    from fieldcraft.agents import AGENTS
+
+    return level_of(name) is not None or name in AGENTS
+
+
+def level_of(name: str) -> str | None:
+    """The level a bot name stands for (a level name or a web id), else ``None``."""
+    if name in LEVELS:
+        return name
+    return WEB_IDS.get(name)
+
+
+def level_spec(game_id: str, level: str) -> str:
+    """The agent spec of ``level`` (a level name or web id) in ``game_id``."""
+    resolved = level_of(level)
+    if resolved is None:
+        raise KeyError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
+    return LEVEL_TABLE.get(game_id, GENERIC)[resolved]
+
+
+WEB_TIME_CAP = 1.0
+"""Seconds a level's search may think at a web table at most. The table's budgets are
+iterations (measured, repeatable); on a busy server the same iterations take longer, and a
+person is waiting, so the web stops a search at this cap if its iterations are not done by
+then (ISMCTS stops at whichever limit comes first). Benchmarks play the uncapped specs."""
+
+
+def make_level_agent(game_id: str, name: str, seed: int | None = None) -> Agent:
+    """The bot the web seats for ``name``: a level (or web id) becomes the game's spec for it,
+    its search capped at :data:`WEB_TIME_CAP`; anything else is taken as an agent spec, as
+    before levels existed."""
+    is_level = level_of(name) is not None
+    spec = level_spec(game_id, name) if is_level else name
+    agent: Any = make_agent(spec, seed)
+    if is_level and getattr(agent, "time", False) is None:  # an iteration-budget search
+        agent.time = WEB_TIME_CAP
+    agent.name = name  # the web compares it with the seat's stored bot name to keep the agent
+    return agent
+
+
+__all__ = ["GENERIC", "LEVELS", "LEVEL_TABLE", "WEB_BOTS", "WEB_IDS",
+           "WEB_TIME_CAP", "is_bot_name", "level_of", "level_spec", "make_level_agent"]
