@@ -213,50 +213,17 @@ def deduction_report(game: Game, actions: Iterable[int], seat: int | None = None
     for step in range(len(actions) + 1):
         turn = deduction.turn(state)
         for s in seats:
-            secrets = deduction.secrets(state, s)
-            belief = deduction.belief(state, s, secrets) if method == "auto" else Belief()
-            dists = {k: v for k, v in belief.exact.items()}
-            missing = [x.key for x in secrets if x.key not in dists]
+            secrets, belief, dists, missing = _beliefs(state, s, deduction, method, samples,
+                                                       rng)
             if missing:
                 sampled = samples
-                dists.update(_estimate(state, s, missing, deduction, samples, rng))
-            entries = {}
-            for x in secrets:
-                dist = _rounded(dists.get(x.key, {}))
-                entries[x.key] = {"dist": dist, "exact": x.key not in missing}
-                info = infos[s].get(x.key)
-                if info is None:
-                    infos[s][x.key] = {"label": x.label, "ns": x.ns, "truth": x.truth,
-                                       "first_step": step, "last_step": step}
-                else:  # the last truth it had (an Under Current FLIP moves role cards)
-                    info["truth"], info["last_step"] = x.truth, step
-                sure = len(dist) == 1
-                mark = certain[s].get(x.key)
-                if sure and (mark is None or mark["value"] not in dist):
-                    certain[s][x.key] = {"step": step, "turn": turn,
-                                         "value": next(iter(dist))}
-                elif not sure:
-                    certain[s][x.key] = None
-            marginal = round(sum(entropy(e["dist"]) for e in entries.values()) + 0.0, PRECISION)
-            joint = belief.joint_entropy
-            point = {
-                "entropy": round(joint, PRECISION) if joint is not None else marginal,
-                "marginal_entropy": marginal,
-                "secrets": entries,
-                **belief.extra,
-            }
+            entries = _note_secrets(secrets, dists, missing, step, turn, infos[s], certain[s])
+            point = _point(entries, belief)
             if point != last[s]:
                 last[s] = point
                 timelines[s].append({"step": step, "turn": turn, **point})
         if step < len(actions):
             state.apply_action(actions[step])
-    seat_reports = []
-    for s in seats:
-        secrets_out = {}
-        for key, info in infos[s].items():
-            mark = certain[s].get(key)
-            secrets_out[key] = {**info, "certain_from": mark}
-        seat_reports.append({"seat": s, "timeline": timelines[s], "secrets": secrets_out})
     return {
         "game": game.name,
         "players": game.num_players,
@@ -265,8 +232,79 @@ def deduction_report(game: Game, actions: Iterable[int], seat: int | None = None
         "method": method,
         "samples": sampled,
         "turn_word": deduction.turn_word,
-        "seats": seat_reports,
+        "seats": _seat_reports(seats, timelines, infos, certain),
     }
+
+
+def _beliefs(state: State, seat: int, deduction: GameDeduction, method: str, samples: int,
+             rng: random.Random
+             ) -> tuple[list[Secret], Belief, dict[str, dict[str, float]], list[str]]:
+    """``seat``'s secrets at this step and its distribution over each: the game's exact
+    belief where it gives one (unless ``method`` is ``"sample"``), counted over ``samples``
+    resamples for the rest, which are returned as ``missing`` (the report marks them as
+    estimates)."""
+    secrets = deduction.secrets(state, seat)
+    belief = deduction.belief(state, seat, secrets) if method == "auto" else Belief()
+    dists = {k: v for k, v in belief.exact.items()}
+    missing = [x.key for x in secrets if x.key not in dists]
+    if missing:
+        dists.update(_estimate(state, seat, missing, deduction, samples, rng))
+    return secrets, belief, dists, missing
+
+
+def _note_secrets(secrets: list[Secret], dists: dict[str, dict[str, float]],
+                  missing: list[str], step: int, turn: Any, infos: dict[str, dict[str, Any]],
+                  certain: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """One seat's entries for this step (each secret's rounded distribution, and whether it is
+    exact), updating what the seat's report keeps across steps: each secret's label, truth
+    and steps seen (``infos``), and the step from which the seat has been certain of its
+    current value (``certain``: reset to None whenever it is unsure again)."""
+    entries = {}
+    for x in secrets:
+        dist = _rounded(dists.get(x.key, {}))
+        entries[x.key] = {"dist": dist, "exact": x.key not in missing}
+        info = infos.get(x.key)
+        if info is None:
+            infos[x.key] = {"label": x.label, "ns": x.ns, "truth": x.truth,
+                            "first_step": step, "last_step": step}
+        else:  # the last truth it had (an Under Current FLIP moves role cards)
+            info["truth"], info["last_step"] = x.truth, step
+        sure = len(dist) == 1
+        mark = certain.get(x.key)
+        if sure and (mark is None or mark["value"] not in dist):
+            certain[x.key] = {"step": step, "turn": turn, "value": next(iter(dist))}
+        elif not sure:
+            certain[x.key] = None
+    return entries
+
+
+def _point(entries: dict[str, dict[str, Any]], belief: Belief) -> dict[str, Any]:
+    """A timeline point's content: the seat's uncertainty (the joint entropy where the game
+    gives it, else the marginals' sum), the entries and the game's extra data. The timeline
+    only gets a point when this differs from the last one."""
+    marginal = round(sum(entropy(e["dist"]) for e in entries.values()) + 0.0, PRECISION)
+    joint = belief.joint_entropy
+    return {
+        "entropy": round(joint, PRECISION) if joint is not None else marginal,
+        "marginal_entropy": marginal,
+        "secrets": entries,
+        **belief.extra,
+    }
+
+
+def _seat_reports(seats: list[int], timelines: dict[int, list[dict[str, Any]]],
+                  infos: dict[int, dict[str, dict[str, Any]]],
+                  certain: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each seat's part of the report, once the game is replayed: its timeline, and each
+    secret with the step it was certain from (or None)."""
+    seat_reports = []
+    for s in seats:
+        secrets_out = {}
+        for key, info in infos[s].items():
+            mark = certain[s].get(key)
+            secrets_out[key] = {**info, "certain_from": mark}
+        seat_reports.append({"seat": s, "timeline": timelines[s], "secrets": secrets_out})
+    return seat_reports
 
 
 def read_replay(doc: Any) -> tuple[Game, list[int]]:

@@ -112,6 +112,16 @@ class AgainstTheCurrentGame(Game):
         super().__init__(spec, players, ruleset, overrides)
         r = ruleset
         _check_sizes(r)
+        self._read_river(r)
+        self._read_markers(r, players)
+        self._read_chance(r)
+        self._read_turn_rules(r, players)
+        self._lay_out_actions()
+
+    def _read_river(self, r: dict[str, Any]) -> None:
+        """Read and check the wheel's terrain cards and what each terrain does to each animal
+        (the results table, Boost's pass terrains, Pressure's terrain, Echolocation and
+        Migration Burst), turning names into indexed tuples the rules read by number."""
         counts = r["terrain_counts"]
         if set(counts) != set(TERRAINS):
             raise _rerr(f"terrain_counts must name exactly {', '.join(TERRAINS)}")
@@ -159,6 +169,9 @@ class AgainstTheCurrentGame(Game):
         if self.echo_change < 1 or self.burst < 0:
             raise _rerr("echolocation_change must be >= 1 and migration_burst_spaces >= 0")
 
+    def _read_markers(self, r: dict[str, Any], players: int) -> None:
+        """Read and check the setup pieces placed on the wheel (markers on their host cards, the
+        tributaries), after the terrain counts they are checked against."""
         markers = r["markers"]
         if any(m not in TERRAINS for m in markers) or len(set(markers)) != len(markers):
             raise _rerr("markers must be distinct terrain names")
@@ -181,6 +194,10 @@ class AgainstTheCurrentGame(Game):
         if len(self.tributaries) < TOKENS * players:
             raise _rerr(f"{players} players need at least {TOKENS * players} tributaries")
 
+    def _read_chance(self, r: dict[str, Any]) -> None:
+        """Read and check what chance draws from (the wheel's turns, the die, the event deck, a
+        challenge's odds), and make the challenge's outcome list, leaving out an outcome the
+        odds make impossible so that no chance node offers a zero-probability outcome."""
         self.wheel_shift = r["wheel_shift"]
         self.wheel_currents = r["wheel_currents"]
         if self.wheel_currents < 1:
@@ -211,6 +228,9 @@ class AgainstTheCurrentGame(Game):
             self.challenge_outcomes = ((A_CH_PASS, p), (A_CH_FAIL, 1.0 - p))
         self.challenge_ids = frozenset(a for a, _ in self.challenge_outcomes)
 
+    def _read_turn_rules(self, r: dict[str, Any], players: int) -> None:
+        """Read and check the rulings on how a turn and the game run (the order modifiers apply
+        in, how stops and skipped turns count, the round limit, fixed animals per seat)."""
         order = r["modifier_order"]
         if sorted(order) != sorted(MODIFIERS):
             raise _rerr(f"modifier_order must be an ordering of {', '.join(MODIFIERS)}")
@@ -233,7 +253,10 @@ class AgainstTheCurrentGame(Game):
                 raise _rerr(f"seat_animals must be {players} different animal names, or []")
         self.seat_animals = tuple(ANIMALS.index(a) for a in seat_animals)
 
-        # The ruleset-sized tail of the action space (see the module docstring).
+    def _lay_out_actions(self) -> None:
+        """The ruleset-sized tail of the action space (see the module docstring), once the die,
+        the markers, the wheel and the tributaries it is sized by are read; and the die's
+        outcomes, made once."""
         self.a_remove = A_ROLL + self.die_sides
         self.a_marker = self.a_remove + len(self.marker_terrain)
         self.a_trib = self.a_marker + len(self.marker_terrain) * self.cards

@@ -63,34 +63,48 @@ def _tokens_at(obs: dict[str, Any], text: Text, where: int) -> str:
     return " ".join(out)
 
 
+def _ui(text: Text, key: str, **params: Any) -> str:
+    """A ``ui.`` message of the catalogue, filled in and escaped for Rich markup."""
+    return escape(text.format(text.lookup(f"ui.{key}"), params))
+
+
 def render(observation: dict[str, Any], text: Text | None = None) -> str:
     """The river from Start to River Sanctuary (each space's terrain as symbol, colour and name,
     what it does to the reader's animal, markers, tokens), then each player's animal, abilities
     and score, then the tributaries and the event deck."""
     obs = observation
     text = text or _english()
-    say = text.format
+    lines = _heading(obs, text) + _river(obs, text)
+    lines.append("")
+    lines += _players(obs, text)
+    lines.append("")
+    lines += _tributaries_and_deck(obs, text)
+    return "\n".join(lines)
 
-    def ui(key: str, **params: Any) -> str:
-        return escape(say(text.lookup(f"ui.{key}"), params))
 
-    lines = []
-    current = ui("current", n=obs["current"], of=obs["currents"])
+def _heading(obs: dict[str, Any], text: Text) -> list[str]:
+    """The title with the Current, then whose turn, the phase, the roll and the event drawn."""
+    current = _ui(text, "current", n=obs["current"], of=obs["currents"])
     head = f"[bold]{escape(text.lookup('title'))}[/] · {current}"
     if obs["extra_wheel_steps"]:
-        head += f" ({ui('extra_steps', n=obs['extra_wheel_steps'])})"
-    lines.append(head)
+        head += f" ({_ui(text, 'extra_steps', n=obs['extra_wheel_steps'])})"
     bits = []
     if obs["turn_seat"] is not None and obs["phase"] != "game over":
         bits.append(escape(text.render("ui", "turn", {"seat": obs["turn_seat"]})))
     bits.append(escape(text.name("phase", obs["phase"])))
     if obs["roll"]:
-        bits.append(ui("roll", n=obs["roll"]))
+        bits.append(_ui(text, "roll", n=obs["roll"]))
     if obs["event"]:
         bits.append(f"★ [bold]{escape(text.name('event', obs['event']))}[/]: "
                     f"{escape(text.lookup('event_text.' + obs['event']))}")
-    lines.append("  ".join(bits))
+    return [head, "  ".join(bits)]
 
+
+def _river(obs: dict[str, Any], text: Text) -> list[str]:
+    """One line per space from Start to River Sanctuary with the tokens on it, each dealt space
+    with its terrain, what that does to the reader's animal (the board's legend, from the
+    default ruleset), its marker and Pressure Markers."""
+    lines = []
     seat = obs["seat"]
     mine = obs["players"][seat]["animal"] if seat is not None else None
     table = _default_table().get(mine) if mine else None
@@ -108,51 +122,60 @@ def render(observation: dict[str, Any], text: Text | None = None) -> str:
         if table:
             notes.append(escape(text.name("short", _CODES[table[terrain]])))
         if space["marker"]:
-            notes.append(ui("space_marker", marker=space["marker"], printed=space["printed"]))
+            notes.append(_ui(text, "space_marker", marker=space["marker"],
+                             printed=space["printed"]))
         for o in space["pressure"]:
-            notes.append(ui("pressure_on", seat=o))
+            notes.append(_ui(text, "pressure_on", seat=o))
         note = f" ({'; '.join(notes)})" if notes else ""
         lines.append(f"  {num:>2}  {label}{note}  {_tokens_at(obs, text, num)}".rstrip())
     lines.append(f"  {escape(text.name('space', 'sanctuary')):<14} "
                  f"{_tokens_at(obs, text, obs['sanctuary'])}".rstrip())
     if table:
-        lines.append("  " + ui("legend_mine", animal=mine) + " · " + ui("legend_key"))
+        lines.append("  " + _ui(text, "legend_mine", animal=mine) + " · "
+                     + _ui(text, "legend_key"))
+    return lines
 
-    lines.append("")
+
+def _players(obs: dict[str, Any], text: Text) -> list[str]:
+    """One line per seat: its animal, abilities (ready or used), score and the effects on it."""
+    lines = []
     for player in obs["players"]:
         s = player["seat"]
         who = f"[{COLOURS[s % 4]}]{SHAPES[s % 4]} {escape(text.seat(s))}[/]"
         if player["animal"] is None:
             lines.append(who)
             continue
-        boost = ui("boost", boost=player["boost"]) + " (" + ui(
-            "ready" if player["boost_left"] else "used") + ")"
-        pressure = ui("pressure", pressure=player["pressure"]) + " (" + ui(
-            "ready" if player["pressure_left"] else "used") + ")"
+        boost = _ui(text, "boost", boost=player["boost"]) + " (" + _ui(
+            text, "ready" if player["boost_left"] else "used") + ")"
+        pressure = _ui(text, "pressure", pressure=player["pressure"]) + " (" + _ui(
+            text, "ready" if player["pressure_left"] else "used") + ")"
         flags = []
         if player["detour_next_turn"]:
-            flags.append(ui("flag_detour"))
+            flags.append(_ui(text, "flag_detour"))
         if player["squeezed_next_turn"]:
-            flags.append(ui("flag_squeeze"))
+            flags.append(_ui(text, "flag_squeeze"))
         if player["pressure_marker_on_space"]:
-            flags.append(ui("pressure_on", seat=s) + ": " + escape(
+            flags.append(_ui(text, "pressure_on", seat=s) + ": " + escape(
                 text.name("space", player["pressure_marker_on_space"])))
         flag_text = f"  \\[{', '.join(flags)}]" if flags else ""
         lines.append(f"{who} · {escape(text.name('animal', player['animal']))}: {boost}, "
-                     f"{pressure}, {ui('score', n=player['score'])}{flag_text}")
+                     f"{pressure}, {_ui(text, 'score', n=player['score'])}{flag_text}")
+    return lines
 
-    lines.append("")
+
+def _tributaries_and_deck(obs: dict[str, Any], text: Text) -> list[str]:
+    """The tributaries' points with who claimed each, then the event deck and discard."""
     tribs = []
     for trib in obs["tributaries"]:
         if trib["seat"] is None:
             tribs.append(f"{trib['value']}")
         else:
             tribs.append(f"[dim]{trib['value']}[/]={_token(text, trib['seat'], trib['token'])}")
-    lines.append(ui("tributaries") + ": " + "  ".join(tribs))
-    lines.append(f"[dim]{ui('tribs_help')}[/]")
+    lines = [_ui(text, "tributaries") + ": " + "  ".join(tribs)]
+    lines.append(f"[dim]{_ui(text, 'tribs_help')}[/]")
     discard = text.messages.get("_sep", ", ").join(text.name("event", e) for e in obs["discard"])
-    deck = ui("deck", n=obs["deck_size"])
+    deck = _ui(text, "deck", n=obs["deck_size"])
     if discard:
-        deck += " · " + ui("discard", list=discard)
+        deck += " · " + _ui(text, "discard", list=discard)
     lines.append(deck)
-    return "\n".join(lines)
+    return lines

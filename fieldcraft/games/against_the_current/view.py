@@ -197,14 +197,22 @@ class AgainstTheCurrentView(Observer):
 
     def tensor(self, state: AgainstTheCurrentState, seat: int) -> list[float]:
         """Read from the state's fields, all public but the pile's order (only its length is
-        read, as ``deck_size`` does)."""
-        g = self.game
-        p, n = g.num_players, g.cards
-        (_, o_player, o_turn, o_first, o_phase, o_current, o_steps, o_dealt, o_printed,
-         o_terrain, o_marker, o_pressure, o_animal, o_flags, o_score, o_pos, o_stop, o_effects,
-         o_trib, o_mover, o_roll, o_turn_flags, o_event, o_deck, o_unseen, o_discard,
-         o_finish, o_legal) = self._o
+        read, as ``deck_size`` does). Written a group of planes at a time, in plane order: who
+        acts and when, the river, the seats, their tokens, the event cards."""
         t = [0.0] * self._size
+        self._put_turn(t, state, seat)
+        self._put_river(t, state)
+        self._put_seats(t, state)
+        self._put_tokens(t, state)
+        self._put_events(t, state)
+        return t
+
+    def _put_turn(self, t: list[float], state: AgainstTheCurrentState, seat: int) -> None:
+        """The ``viewer`` .. ``extra_wheel_steps`` planes, and ``legal`` (which is only this
+        seat's while it is the one to decide)."""
+        p = self.game.num_players
+        o_player, o_turn, o_first, o_phase, o_current, o_steps = self._o[1:7]
+        o_legal = self._o[27]
         t[seat] = 1.0
         phase = state.phase
         t[o_phase + phase] = 1.0
@@ -222,12 +230,18 @@ class AgainstTheCurrentView(Observer):
             t[o_turn + state.seat] = 1.0
         if state.first >= 0:
             t[o_first + state.first] = 1.0
-        rot = state.rot
-        t[o_current + rot] = 1.0
+        t[o_current + state.rot] = 1.0
         t[o_steps] = float(state.shift_pending)
 
-        # The river (dealt, printed, resolved terrain, markers) only changes with the deal, the
-        # wheel and the markers: one block per such layout, cached.
+    def _put_river(self, t: list[float], state: AgainstTheCurrentState) -> None:
+        """The ``space_*`` planes. The river (dealt, printed, resolved terrain, markers) only
+        changes with the deal, the wheel and the markers: one block per such layout, cached;
+        the Pressure Markers, which come and go within a round, are written afresh."""
+        g = self.game
+        p, n = g.num_players, g.cards
+        o_dealt = self._o[7]
+        o_pressure = self._o[11]
+        rot = state.rot
         ring, markers = state.ring, state.markers
         key = (rot, tuple(markers), tuple(ring))
         block = self._rivers.get(key)
@@ -239,10 +253,13 @@ class AgainstTheCurrentView(Observer):
             if slot >= 0:
                 t[o_pressure + p * ((slot + turn) % n) + s] = 1.0
 
-        # The seats and their tokens.
+    def _put_seats(self, t: list[float], state: AgainstTheCurrentState) -> None:
+        """The ``animal`` and ``seat_flags`` planes (``score`` is summed with the tokens'
+        tributaries)."""
+        o_animal, o_flags = self._o[12:14]
         animal, boost_used, pressure_used = state.animal, state.boost_used, state.pressure_used
         detour, squeeze = state.detour, state.squeeze
-        for s in range(p):
+        for s in range(self.game.num_players):
             if animal[s] >= 0:
                 t[o_animal + 4 * s + animal[s]] = 1.0
             at = o_flags + 4 * s
@@ -254,6 +271,15 @@ class AgainstTheCurrentView(Observer):
                 t[at + 2] = 1.0
             if squeeze[s]:
                 t[at + 3] = 1.0
+
+    def _put_tokens(self, t: list[float], state: AgainstTheCurrentState) -> None:
+        """The ``score`` and ``token_*`` planes through ``turn_flags``: where each token is,
+        what holds or helps it, the tributaries claimed (and the points they make), and the
+        turn's moving token, roll and flags. The rarely set planes are skipped when empty."""
+        g = self.game
+        p, n = g.num_players, g.cards
+        (o_score, o_pos, o_stop, o_effects, o_trib, o_mover, o_roll,
+         o_turn_flags) = self._o[14:22]
         width = n + 2
         tribs = len(g.tributaries)
         values = g.tributaries
@@ -290,7 +316,11 @@ class AgainstTheCurrentView(Observer):
         if state.extra:
             t[o_turn_flags + 1] = 1.0
 
-        # The event cards.
+    def _put_events(self, t: list[float], state: AgainstTheCurrentState) -> None:
+        """The event card planes (the drawn card, cards left to draw, the unseen counts, the
+        discard) and ``finish_order``."""
+        p = self.game.num_players
+        o_event, o_deck, o_unseen, o_discard, o_finish = self._o[22:27]
         ne = len(EVENTS)
         unseen = self._deck[:]
         if state.event >= 0:
@@ -305,11 +335,49 @@ class AgainstTheCurrentView(Observer):
         t[o_unseen:o_unseen + ne] = unseen
         for i, s in enumerate(state.finish):
             t[o_finish + p * i + s] = 1.0
-        return t
 
     def observation(self, state: AgainstTheCurrentState, seat: int | None) -> dict[str, Any]:
         """Everything on the table is face up; only the order of the undrawn event pile is
         hidden, and it is the same for every seat and the spectator."""
+        g = self.game
+        mover = state.mover
+        player = state.current_player()
+        names = g.notation.names
+        claimed = state.claimed
+        return {
+            "game": g.name,
+            "seat": seat,
+            "phase": PHASE_NAMES[state.phase],
+            "current_player": player,
+            "turn_seat": state.seat if state.phase >= TOKEN else None,
+            "first_player": state.first if state.first >= 0 else None,
+            "current": state.rot + 1,
+            "currents": g.wheel_currents,
+            "extra_wheel_steps": state.shift_pending,
+            "sanctuary": g.sanctuary,
+            "spaces": self._spaces_view(state),
+            "players": self._players_view(state),
+            "moving_token": [mover // TOKENS, LETTERS[mover % TOKENS]] if mover >= 0 else None,
+            "roll": state.roll or None,
+            "ability_used_this_turn": state.used_ability,
+            "extra_roll": state.extra,
+            "event": EVENTS[state.event] if state.event >= 0 else None,
+            "deck_size": len(state.pile) - state.pile_top + state.pool_left,
+            "discard": [EVENTS[e] for e in state.discard],
+            "tributaries": [
+                {"number": i + 1, "value": v,
+                 "seat": claimed[i] // TOKENS if claimed[i] >= 0 else None,
+                 "token": LETTERS[claimed[i] % TOKENS] if claimed[i] >= 0 else None}
+                for i, v in enumerate(g.tributaries)
+            ],
+            "finish_order": state.finish[:],
+            "legal": ([names[a] for a in state.options]
+                      if seat is not None and seat == player else []),
+        }
+
+    def _spaces_view(self, state: AgainstTheCurrentState) -> list[dict[str, Any]]:
+        """Each river space: its card (None until dealt), printed and resolved terrain, the
+        marker on it, the Pressure Markers and the tokens there."""
         g = self.game
         n = g.num_players
         ring, markers, pressure, pos = state.ring, state.markers, state.pressure, state.pos
@@ -332,24 +400,16 @@ class AgainstTheCurrentView(Observer):
                 "pressure": [o for o in range(n) if pressure[o] == slot],
                 "tokens": [t for t in range(TOKENS * n) if pos[t] == sp],
             })
+        return spaces
+
+    def _players_view(self, state: AgainstTheCurrentState) -> list[dict[str, Any]]:
+        """Each seat: its animal and abilities (and whether they are left), the effects on
+        it, its tokens and its score."""
+        pressure = state.pressure
         scores = state.scores()
         players = []
-        for s in range(n):
+        for s in range(self.game.num_players):
             a = state.animal[s]
-            tokens = []
-            for k in range(TOKENS):
-                t = TOKENS * s + k
-                stop = state.stop[t]
-                tokens.append({
-                    "token": LETTERS[k],
-                    "position": pos[t],
-                    "arrived": pos[t] >= g.sanctuary,
-                    "stop": _STOP[stop - 1] if stop else None,
-                    "safe_shelter": bool(state.shelter[t]),
-                    "river_support": bool(state.support[t]),
-                    "pressure_wave": bool(state.wave[t]),
-                    "tributary": state.trib_of[t] + 1 if state.trib_of[t] >= 0 else None,
-                })
             players.append({
                 "seat": s,
                 "animal": ANIMALS[a] if a >= 0 else None,
@@ -361,40 +421,26 @@ class AgainstTheCurrentView(Observer):
                     state._space_of(pressure[s]) if pressure[s] >= 0 else None),
                 "detour_next_turn": bool(state.detour[s]),
                 "squeezed_next_turn": bool(state.squeeze[s]),
-                "tokens": tokens,
+                "tokens": self._tokens_view(state, s),
                 "score": scores[s],
             })
-        mover = state.mover
-        player = state.current_player()
-        names = g.notation.names
-        claimed = state.claimed
-        return {
-            "game": g.name,
-            "seat": seat,
-            "phase": PHASE_NAMES[state.phase],
-            "current_player": player,
-            "turn_seat": state.seat if state.phase >= TOKEN else None,
-            "first_player": state.first if state.first >= 0 else None,
-            "current": state.rot + 1,
-            "currents": g.wheel_currents,
-            "extra_wheel_steps": state.shift_pending,
-            "sanctuary": g.sanctuary,
-            "spaces": spaces,
-            "players": players,
-            "moving_token": [mover // TOKENS, LETTERS[mover % TOKENS]] if mover >= 0 else None,
-            "roll": state.roll or None,
-            "ability_used_this_turn": state.used_ability,
-            "extra_roll": state.extra,
-            "event": EVENTS[state.event] if state.event >= 0 else None,
-            "deck_size": len(state.pile) - state.pile_top + state.pool_left,
-            "discard": [EVENTS[e] for e in state.discard],
-            "tributaries": [
-                {"number": i + 1, "value": v,
-                 "seat": claimed[i] // TOKENS if claimed[i] >= 0 else None,
-                 "token": LETTERS[claimed[i] % TOKENS] if claimed[i] >= 0 else None}
-                for i, v in enumerate(g.tributaries)
-            ],
-            "finish_order": state.finish[:],
-            "legal": ([names[a] for a in state.options]
-                      if seat is not None and seat == player else []),
-        }
+        return players
+
+    def _tokens_view(self, state: AgainstTheCurrentState, s: int) -> list[dict[str, Any]]:
+        """Seat ``s``'s tokens: where each is, what stops, shelters, supports or presses it,
+        and the tributary it claimed."""
+        tokens = []
+        for k in range(TOKENS):
+            t = TOKENS * s + k
+            stop = state.stop[t]
+            tokens.append({
+                "token": LETTERS[k],
+                "position": state.pos[t],
+                "arrived": state.pos[t] >= self.game.sanctuary,
+                "stop": _STOP[stop - 1] if stop else None,
+                "safe_shelter": bool(state.shelter[t]),
+                "river_support": bool(state.support[t]),
+                "pressure_wave": bool(state.wave[t]),
+                "tributary": state.trib_of[t] + 1 if state.trib_of[t] >= 0 else None,
+            })
+        return tokens

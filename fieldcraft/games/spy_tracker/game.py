@@ -109,7 +109,18 @@ class SpyTrackerGame(Game):
     def __init__(self, spec: Any, players: int, ruleset: dict[str, Any],
                  overrides: dict[str, Any]):
         super().__init__(spec, players, ruleset, overrides)
-        r = ruleset
+        deal_max = self._read_counts(players, ruleset)
+        self._read_choices(players, ruleset, deal_max)
+        self._lay_out_actions(players)
+        self._make_cards()
+        self._make_bidding_tables(deal_max)
+        self._make_seat_tables(players, deal_max)
+
+    def _read_counts(self, players: int, r: dict[str, Any]) -> int:
+        """Read and check the ruleset's numbers (sources, cards, points, the lowest bid) and the
+        switches, so that a bad ruleset fails here, with the key named, before any table is
+        built from it. Returns the most cards a round can deal (``deal_max``), which bounds the
+        counts and every table indexed by cards in play."""
         sources = r["sources"]
         key = str(players)
         if key not in sources:
@@ -151,7 +162,6 @@ class SpyTrackerGame(Game):
         self.num_cards = NUM_SPIES + self.num_mercenaries + self.num_traitors
         # Card ids keep the full layout whatever the deck holds (a spy's traits follow from its
         # id, and the action ids with them); ``spy_deck`` only leaves spies out of the deck.
-        merc_end = NUM_SPIES + self.num_mercenaries
         self.deck = sorted([spy_id(ro, fa, ci) for ro in range(grid[0]) for fa in range(grid[1])
                             for ci in range(grid[2])] + list(range(NUM_SPIES, self.num_cards)))
         """Every card id of the deck in order: each round's pool starts as a copy."""
@@ -161,6 +171,13 @@ class SpyTrackerGame(Game):
                 f"{players} players x {self.start_sources} sources x {self.cards_per_source} "
                 f"cards need {deal_max} cards; the deck has {len(self.deck)}"
             )
+        return deal_max
+
+    def _read_choices(self, players: int, r: dict[str, Any], deal_max: int) -> None:
+        """Read and check the ruleset's worded choices (who bids first, who opens after an
+        elimination, what caps a bid), each refused unless it is one of the spellings the
+        rules know, and settle the highest count a bid may name (which sizes the action
+        layout)."""
         first = r["first_bidder"]
         if first == "random":
             self.first_bidder = -1
@@ -186,7 +203,9 @@ class SpyTrackerGame(Game):
         if self.min_bid > self.max_count:
             raise RulesetError(f"min_bid {self.min_bid} exceeds the highest count {self.max_count}")
 
-        # Action layout (see the module docstring).
+    def _lay_out_actions(self, players: int) -> None:
+        """Where each range of the action space starts (see the module docstring): the bid and
+        raise spans are sized by the counts the ruleset allows, so this follows the reading."""
         span = NUM_ATTRIBUTES * (self.max_count - self.min_bid + 1)
         self.raise_base = BID_BASE + span
         self.next_base = self.raise_base + span
@@ -194,7 +213,11 @@ class SpyTrackerGame(Game):
         self.deal_base = self.open_base + players
         self.num_actions = self.deal_base + players * self.num_cards
 
-        # Cards: spies, then Mercenaries, then Traitors.
+    def _make_cards(self) -> None:
+        """The cards' names (spies, then Mercenaries, then Traitors) and what each card adds to
+        the count of each attribute, both ways round: the rules count a hand by card and check
+        a bid by attribute."""
+        merc_end = NUM_SPIES + self.num_mercenaries
         names = [_spy_name(c) for c in range(NUM_SPIES)]
         names += [f"Mercenary {i + 1}" for i in range(self.num_mercenaries)]
         names += [f"Traitor {i + 1}" for i in range(self.num_traitors)]
@@ -213,9 +236,10 @@ class SpyTrackerGame(Game):
         # card_delta[c][a] = delta[a][c]: a hand's counts are one zip away.
         self.card_delta = list(zip(*self.delta, strict=True))
 
-        # Tables for the hot path (a random game is about 40% deals, 30% bids, 30% choices of
-        # who answers), so that each phase's legal list, legality test and move are a lookup or
-        # two rather than arithmetic on several fields.
+    def _make_bidding_tables(self, deal_max: int) -> None:
+        """The bidding phase's tables for the hot path (a random game is about 40% deals, 30%
+        bids, 30% choices of who answers), so that its legal list, legality test and move are
+        a lookup or two rather than arithmetic on several fields."""
         # bid_of[action]: (kind 0 bid / 1 raise, count, attribute) for ids below ``next_base``
         # (None for call and spot).
         self.bid_of = [None, None]
@@ -241,6 +265,10 @@ class SpyTrackerGame(Game):
         self.answers = [None] * ((self.max_count + 1) << 9)
         self._in_play_stride = deal_max + 1
         self.raises = [None] * ((self.max_count + 1) * (deal_max + 1))
+
+    def _make_seat_tables(self, players: int, deal_max: int) -> None:
+        """The per-seat tables of the other two hot phases, choosing who answers and dealing,
+        made once so that their legal lists and moves gather existing objects."""
         # choosers[bidder][active]: (legal list, legal set) of the bidder's "next: seat" choice,
         # ``active`` being the bitmask of seats with Sources.
         self.choosers = []
@@ -262,7 +290,6 @@ class SpyTrackerGame(Game):
         # is most of a game's chance steps). Only ``left`` a round's deal can reach is filled.
         self.deal_pairs = []
         for seat in range(players):
-            first = self.deal_base + seat * self.num_cards
             row = [[] for _ in range(self.num_cards + 1)]
             for left in range(len(self.deck) - deal_max + 1, len(self.deck) + 1):
                 p = 1.0 / left

@@ -73,14 +73,29 @@ def render(observation: dict[str, Any], text: Text | None = None) -> str:
         return escape(t.format(t.lookup(name), params))
 
     lines: list[str] = []
-    over = obs["phase"] == "over"
     title = f"[bold]{escape(t.lookup('title'))}[/]"
-    if over:
+    if obs["phase"] == "over":
         lines.append(f"{title} - {say('game_over')}")
     else:
         lines.append(f"{title} - {say('round', n=obs['round'])} - "
                      f"{say('first_to', n=obs['points_to_win'])} - "
                      f"{say('cards_in_play', n=obs['cards_in_play'])}")
+    lines += _seat_lines(obs, t, say)
+    if me is not None and obs.get("hand_cards"):
+        lines.append(f"[bold]{say('hand')}:[/] "
+                     + _sep(t).join(_card(t, card) for card in obs["hand_cards"]))
+    lines += _bid_lines(obs, t, say)
+    reveal = obs.get("last_reveal")
+    if reveal:
+        lines += _reveal(t, reveal, say)
+    lines += _ending(obs, t, say)
+    return "\n".join(lines)
+
+
+def _seat_lines(obs: dict[str, Any], t: Text, say: Any) -> list[str]:
+    """One line per seat: the marker of the seat to act, its Sources (active and lost), its
+    points and hand size, and whether it is out."""
+    lines = []
     to_act = obs.get("to_act")
     for seat, active in enumerate(obs["sources"]):
         marker = "[bold yellow]▶[/]" if seat == to_act else " "
@@ -90,9 +105,12 @@ def render(observation: dict[str, Any], text: Text | None = None) -> str:
             f"{marker} {_pad(escape(t.seat(seat)), 12)} {say('sources')} "
             f"{_sources(active, obs['start_sources'])}  {say('points')} "
             f"[yellow]{'★' * points}[/]{points}  {say('cards')} {obs['hand_sizes'][seat]}{out}")
-    if me is not None and obs.get("hand_cards"):
-        lines.append(f"[bold]{say('hand')}:[/] "
-                     + _sep(t).join(_card(t, card) for card in obs["hand_cards"]))
+    return lines
+
+
+def _bid_lines(obs: dict[str, Any], t: Text, say: Any) -> list[str]:
+    """The standing bid (or who opens while none stands), then this round's bids in order."""
+    lines = []
     bid = obs.get("current_bid")
     if bid:
         lines.append(f"[bold]{say('current_bid')}:[/] {_bid(t, bid['count'], bid['attribute'])}"
@@ -105,24 +123,29 @@ def render(observation: dict[str, Any], text: Text | None = None) -> str:
             raised = f" ({say('raise_mark')})" if entry["action"] == "raise" else ""
             lines.append(f"  {escape(t.seat(entry['seat']))}: "
                          f"{_bid(t, entry['count'], entry['attribute'])}{raised}")
-    reveal = obs.get("last_reveal")
-    if reveal:
-        lines += _reveal(t, reveal, say)
-    if over:
+    return lines
+
+
+def _ending(obs: dict[str, Any], t: Text, say: Any) -> list[str]:
+    """How the game ended (who won, on points or as the last seat standing), or who is
+    awaited."""
+    to_act = obs.get("to_act")
+    if obs["phase"] == "over":
         winners = obs.get("winners") or []
-        if winners:
-            winner = winners[0]
-            if obs.get("ending") == "points":
-                reason = t.render("end", "points", {"winner": winner,
-                                                   "points": obs["points"][winner],
-                                                   "rounds": obs["round"]})
-            else:
-                reason = t.render("end", "last_standing", {"winner": winner,
-                                                          "rounds": obs["round"]})
-            lines.append(f"[bold green]{escape(reason)}[/]")
-    elif to_act is not None:
-        lines.append(say("waiting_for", seat=to_act))
-    return "\n".join(lines)
+        if not winners:
+            return []
+        winner = winners[0]
+        if obs.get("ending") == "points":
+            reason = t.render("end", "points", {"winner": winner,
+                                               "points": obs["points"][winner],
+                                               "rounds": obs["round"]})
+        else:
+            reason = t.render("end", "last_standing", {"winner": winner,
+                                                      "rounds": obs["round"]})
+        return [f"[bold green]{escape(reason)}[/]"]
+    if to_act is not None:
+        return [say("waiting_for", seat=to_act)]
+    return []
 
 
 def _reveal(t: Text, reveal: dict[str, Any], say: Any) -> list[str]:

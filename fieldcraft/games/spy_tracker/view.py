@@ -100,6 +100,9 @@ class SpyTrackerView(Observer):
         return self._planes
 
     def tensor(self, state: SpyTrackerState, seat: int) -> list[float]:
+        """Written straight from the state, reading only what :meth:`observation` shows (the
+        seat's own hand, hands only once a challenge laid them open); the bids and the last
+        reveal, the planes with a layout of their own, are written by helpers."""
         g = self.game
         p = g.num_players
         o = self._offsets
@@ -117,6 +120,24 @@ class SpyTrackerView(Observer):
             t[points + s] = float(state.points[s])
             t[hands + s] = float(len(state.hands[s]))
         t[o["cards_in_play"]] = float(state.in_play)
+        self._put_bids(t, state)
+        at = o["hand"]
+        for i, card in enumerate(state.hands[seat]):
+            t[at + card] = float(i + 1)
+        if state.reveal is not None:
+            self._put_reveal(t, state.reveal)
+        if state.winner >= 0:
+            t[o["winners"] + state.winner] = 1.0
+        if state.ending is not None:
+            t[o["ending"] + _ENDINGS.index(state.ending)] = 1.0
+        return t
+
+    def _put_bids(self, t: list[float], state: SpyTrackerState) -> None:
+        """The ``bid`` plane (the standing bid) and the ``bids`` plane: this round's bids, each
+        in the slot of its (count, attribute); a later bid on the same slot (possible without
+        ``no_repeat_bids``) overwrites the earlier one."""
+        p = self.game.num_players
+        o = self._offsets
         if state.bid_count >= 0:
             at = o["bid"]
             t[at + state.bidder] = 1.0
@@ -124,7 +145,7 @@ class SpyTrackerView(Observer):
             t[at + p + 1 + state.bid_attr] = 1.0
         bids = state.bids
         width = p + 2
-        base, low = o["bids"], g.min_bid
+        base, low = o["bids"], self.game.min_bid
         for k in range(0, len(bids), 4):
             at = base + ((bids[k + 2] - low) * NUM_ATTRIBUTES + bids[k + 3]) * width
             for s in range(p):
@@ -132,34 +153,30 @@ class SpyTrackerView(Observer):
             t[at + bids[k]] = 1.0
             t[at + p] = float(bids[k + 1])
             t[at + p + 1] = float(k // 4 + 1)
-        at = o["hand"]
-        for i, card in enumerate(state.hands[seat]):
-            t[at + card] = float(i + 1)
-        reveal = state.reveal
-        if reveal is not None:
-            at = o["reveal"]
-            t[at] = 1.0
-            t[at + 1] = float(reveal["round"])
-            t[at + 2] = 1.0 if reveal["challenge"] == "spot" else 0.0
-            t[at + 3] = float(reveal["count"])
-            t[at + 4] = float(reveal["true_count"])
-            t[at + 5] = 1.0 if reveal["eliminated"] else 0.0
-            t[at + 6] = 0.0 if reveal["point_to"] is None else 1.0
-            at += 7
-            for key in ("challenger", "bidder", "loser", "winner"):
-                t[at + reveal[key]] = 1.0
-                at += p
-            t[at + ATTRIBUTES.index(reveal["attribute"])] = 1.0
-            at += NUM_ATTRIBUTES
-            n = g.num_cards
-            for s, hand in enumerate(reveal["hands"]):
-                for i, card in enumerate(hand):
-                    t[at + s * n + card] = float(i + 1)
-        if state.winner >= 0:
-            t[o["winners"] + state.winner] = 1.0
-        if state.ending is not None:
-            t[o["ending"] + _ENDINGS.index(state.ending)] = 1.0
-        return t
+
+    def _put_reveal(self, t: list[float], reveal: dict[str, Any]) -> None:
+        """The ``reveal`` plane: the last challenge's numbers and flags, its seats one-hot, the
+        attribute bid, and every hand it laid open (as the ``hand`` plane writes one)."""
+        g = self.game
+        p = g.num_players
+        at = self._offsets["reveal"]
+        t[at] = 1.0
+        t[at + 1] = float(reveal["round"])
+        t[at + 2] = 1.0 if reveal["challenge"] == "spot" else 0.0
+        t[at + 3] = float(reveal["count"])
+        t[at + 4] = float(reveal["true_count"])
+        t[at + 5] = 1.0 if reveal["eliminated"] else 0.0
+        t[at + 6] = 0.0 if reveal["point_to"] is None else 1.0
+        at += 7
+        for key in ("challenger", "bidder", "loser", "winner"):
+            t[at + reveal[key]] = 1.0
+            at += p
+        t[at + ATTRIBUTES.index(reveal["attribute"])] = 1.0
+        at += NUM_ATTRIBUTES
+        n = g.num_cards
+        for s, hand in enumerate(reveal["hands"]):
+            for i, card in enumerate(hand):
+                t[at + s * n + card] = float(i + 1)
 
     def observation(self, state: SpyTrackerState, seat: int | None) -> dict[str, Any]:
         g = self.game

@@ -138,29 +138,46 @@ def _legend(obs: dict[str, Any], text: Text) -> list[str]:
             f"[dim]{escape(text.lookup('terminal.track_legend'))}[/]"]
 
 
+def _say(text: Text, key: str, **values: Any) -> str:
+    """The catalogue's message ``key`` filled in with ``values`` (not escaped)."""
+    return text.format(text.lookup(key), values)
+
+
+def _colour(text: Text, c: str | None) -> str:
+    """A colour's name in the reader's words, painted in that colour ("?" when unknown)."""
+    return _paint(escape(text.name("colour", c) if c else "?"), c)
+
+
 def render(observation: dict[str, Any], text: Text | None = None) -> str:
     """The table as one seat sees it: the grid of tiles with the Information Track beside it,
     a legend, then the seats, the draw piles and the tile in hand."""
     text = text or _english()
     obs = observation
-    colours = obs["colours"]
+    lines = [_title(obs, text)]
+    lines += _side_by_side(_board_lines(obs, text), _track_lines(obs, text))
+    lines += _legend(obs, text)
+    lines += _seat_lines(obs, text)
+    lines += _pile_lines(obs, text)
+    lines += _status_lines(obs, text)
+    return "\n".join(lines)
 
-    def colour(c: str | None) -> str:
-        return _paint(escape(text.name("colour", c) if c else "?"), c)
 
-    def say(key: str, **values: Any) -> str:
-        return text.format(text.lookup(key), values)
-
+def _title(obs: dict[str, Any], text: Text) -> str:
+    """The game's name (and variant) with the round and turn, or the turns a finished game
+    took."""
     title = escape(text.lookup("title"))
     if obs["variant"] == "classified":
         title += " - " + escape(text.lookup("classified"))
     if obs["phase"] == "over":
-        lines = [f"[bold]{title}[/] - {escape(say('terminal.finished', n=obs['turn']))}"]
-    else:
-        lines = [f"[bold]{title}[/] - "
-                 f"{escape(say('terminal.turn', round=obs['round'], turn=obs['turn'] + 1))}"]
-    board = _board_lines(obs, text)
-    track = _track_lines(obs, text)
+        return f"[bold]{title}[/] - {escape(_say(text, 'terminal.finished', n=obs['turn']))}"
+    return (f"[bold]{title}[/] - "
+            f"{escape(_say(text, 'terminal.turn', round=obs['round'], turn=obs['turn'] + 1))}")
+
+
+def _side_by_side(board: list[str], track: list[str]) -> list[str]:
+    """The grid's lines with the track's beside them, the track aligned past the grid's
+    widest printed line (the lines hold markup, so the width is counted from the columns)."""
+    lines = []
     columns = (len(board[0]) - 4) // CELL if board and board[0].startswith("    ") else 0
     pad = _plain_width(columns)
     for i in range(max(len(board), len(track))):
@@ -169,12 +186,19 @@ def render(observation: dict[str, Any], text: Text | None = None) -> str:
         gap = " " * (pad - plain + 3)
         right = track[i] if i < len(track) else ""
         lines.append(f"{left}{gap}{right}".rstrip())
-    lines += _legend(obs, text)
-    for seat, c in enumerate(colours):
+    return lines
+
+
+def _seat_lines(obs: dict[str, Any], text: Text) -> list[str]:
+    """One line per seat: who is to act, its colour and Opposite Side, points, tokens taken
+    (or Staffers past the black line in Classified) and its Joker. The painted parts go in
+    after the message is escaped, through placeholders."""
+    lines = []
+    for seat, c in enumerate(obs["colours"]):
         marker = "[bold yellow]>[/]" if obs.get("to_act") == seat else " "
         taken = [v for v in obs["taken"][seat] if v is not None and v >= 0]
         joker = obs["jokers"][seat]
-        extra = say("terminal.joker", state=text.name("joker", joker)) if joker else ""
+        extra = _say(text, "terminal.joker", state=text.name("joker", joker)) if joker else ""
         classified = obs["variant"] == "classified"
         line = text.lookup("terminal.seat_classified" if classified else "terminal.seat")
         past = sum(1 for lane in obs["lanes"]
@@ -183,34 +207,46 @@ def render(observation: dict[str, Any], text: Text | None = None) -> str:
                   "opposite": "\0O", "points": obs["scores"][seat], "tokens": len(taken),
                   "joker": extra}
         shown = escape(text.format(line, values))
-        shown = shown.replace("\0M", marker).replace("\0C", colour(c))
-        lines.append(shown.replace("\0O", colour(obs["opposite"][seat])))
+        shown = shown.replace("\0M", marker).replace("\0C", _colour(text, c))
+        lines.append(shown.replace("\0O", _colour(text, obs["opposite"][seat])))
+    return lines
+
+
+def _pile_lines(obs: dict[str, Any], text: Text) -> list[str]:
+    """One line per draw pile: its name, size and what its top shows."""
+    lines = []
     for pile in obs["piles"]:
         top = pile["top"]
         if not pile["count"]:
             shown = escape(text.lookup("pile_empty"))
         elif top:
-            others = say("either", a=text.name("colour", top["others"][0]),
-                         b=text.name("colour", top["others"][1]))
-            shown = escape(say("terminal.pile_top", colour="\0C", colours=others)).replace(
-                "\0C", colour(top["colour"]))
+            others = _say(text, "either", a=text.name("colour", top["others"][0]),
+                          b=text.name("colour", top["others"][1]))
+            shown = escape(_say(text, "terminal.pile_top", colour="\0C", colours=others)
+                           ).replace("\0C", _colour(text, top["colour"]))
         else:
             shown = "?"
-        lines.append(escape(say("terminal.pile", name=pile["name"], n=pile["count"],
-                                top="\0T")).replace("\0T", shown))
+        lines.append(escape(_say(text, "terminal.pile", name=pile["name"], n=pile["count"],
+                                 top="\0T")).replace("\0T", shown))
+    return lines
+
+
+def _status_lines(obs: dict[str, Any], text: Text) -> list[str]:
+    """The tile in hand, then who won or who is awaited, and a warning in the last round."""
+    lines = []
     held = obs.get("held")
     if held:
         what = text.name("tile", "joker" if held["kind"] == "joker" else held["colour"])
         flipped = text.lookup("terminal.flipped") if obs.get("flipped") else ""
-        lines.append(escape(say("terminal.in_hand", what=what, flipped=flipped)))
+        lines.append(escape(_say(text, "terminal.in_hand", what=what, flipped=flipped)))
     if obs["phase"] == "over":
         winners = obs.get("winners", [])
         who = text.messages.get("_sep", ", ").join(text.seat(s) for s in winners) \
             if winners else text.lookup("terminal.nobody")
-        lines.append(f"[bold green]{escape(say('terminal.over', who=who))}[/]")
+        lines.append(f"[bold green]{escape(_say(text, 'terminal.over', who=who))}[/]")
     elif obs.get("to_act") is not None:
-        lines.append(escape(say("terminal.waiting", who=text.seat(obs["to_act"]),
-                                phase=text.name("phase", obs["phase"]))))
+        lines.append(escape(_say(text, "terminal.waiting", who=text.seat(obs["to_act"]),
+                                 phase=text.name("phase", obs["phase"]))))
     if obs.get("end_triggered") and obs["phase"] != "over":
         lines.append(f"[bold]{escape(text.lookup('terminal.last'))}[/]")
-    return "\n".join(lines)
+    return lines

@@ -98,7 +98,16 @@ class UndercoverGame(UndercoverTables):
         self.classified = r["variant"] == "classified"
         self.choose_colours = r["colour_assignment"] == "choose"
         self.random_start = r["starting_player"] == "random"
-        # -- board geometry (padded by one wall cell on every side) --
+        self._build_board(r)
+        self._read_play_rules(r, players)
+        self._read_track(r, players)
+        self._lay_out_actions(players)
+        self._make_setup_tables(players)
+
+    def _build_board(self, r: dict[str, Any]) -> None:
+        """The board's geometry, padded by one wall cell on every side so that a neighbour
+        never needs a bounds check: the maps between board and padded cells, the empty board
+        fields every new state copies, the neighbour steps and where each HQ stands."""
         self.width = w = r["board_width"]
         self.height = h = r["board_height"]
         self.w2 = w2 = w + 2
@@ -126,6 +135,10 @@ class UndercoverGame(UndercoverTables):
         for row, names in enumerate(r["hq_layout"]):
             for col, cname in enumerate(names):
                 self.hq_cell[self._colour_index[cname.lower()]] = (oy + row + 1) * w2 + ox + col + 1
+
+    def _read_play_rules(self, r: dict[str, Any], players: int) -> None:
+        """The ruleset's switches for how a turn and the scoring go (HQs, Jokers, piles,
+        flipping, meetings, the Opposite Side, the tie-break, the placement rulings)."""
         self.remove_unchosen_hq = players in r["remove_unchosen_hq_players"]
         self.has_jokers = r["jokers_per_player"].get(str(players), 0) > 0
         self.pile_sizes: list[int] = list(r["pile_sizes"])
@@ -141,7 +154,11 @@ class UndercoverGame(UndercoverTables):
         self.bottom_ignores_ban: bool = r["bottom_draw_ignores_ban"]
         self.diag_agents_only: bool = r["diagonal_touch_agents_only"]
         self.end_when_stuck: bool = r["end_when_no_staffer_can_move"]
-        # -- track --
+
+    def _read_track(self, r: dict[str, Any], players: int) -> None:
+        """The Information Track: the Point Tokens left for this player count and the spaces
+        they go on (standard), or the columns' points and the black line (Classified); how the
+        game ends; the lane size every track index is counted in."""
         removed = list(r["token_values_removed"].get(str(players), []))
         values = list(r["token_values"])
         for v in removed:
@@ -173,7 +190,10 @@ class UndercoverGame(UndercoverTables):
         self.last_turn = -1 if limit is None else limit * players
         """The turn (counted from 1) that completes round ``round_limit`` (-1: none)."""
         self.lane_size = self.track_len + 1  # space 0 is the player's Information Center
-        # -- action space (see the module docstring) --
+
+    def _lay_out_actions(self, players: int) -> None:
+        """Where each range of the action space starts (see the module docstring), sized by
+        the board, the piles, the player count and the highest token value."""
         a = self.num_cells
         self.PLACE = 0
         self.TAKE = a
@@ -187,7 +207,11 @@ class UndercoverGame(UndercoverTables):
         self.FIRST = self.COLOUR + N_COLOURS
         self.TOKEN = self.FIRST + players
         self.num_actions = self.TOKEN + self.max_token_value + 1
-        # -- setup script: every chance node (and colour choice) in order --
+
+    def _make_setup_tables(self, players: int) -> None:
+        """The setup script (every chance node, and colour choice, in order) and the tables
+        read from it, once the track and the action layout it refers to are known; the deal
+        and token odds fill on first use."""
         self.setup_steps = setup_script(players, self.random_start, self.classified,
                                         self.token_spaces, self.pile_sizes)
         self.setup_choosers, self.laid_slices = step_tables(

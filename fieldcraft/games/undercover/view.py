@@ -113,20 +113,40 @@ class UndercoverView(Observer):
     def __init__(self, game: UndercoverGame):
         super().__init__(game)
         g = game
-        n = g.num_players
-        npiles = g.num_piles
-        length = g.track_len
-        jokers = n if g.has_jokers else 0
-        self.agent_width = width = 19 + npiles + n
+        jokers = g.num_players if g.has_jokers else 0
+        self.agent_width = width = 19 + g.num_piles + g.num_players
         # In two runs: what may change at every step, then what is fixed once the setup is done
         # (the ruleset, colours) with the standard track's tokens, cached by them, then scores.
+        fixed = self._fixed_planes()
+        step = self._step_planes(width, jokers)
+        track = self._track_planes()
+        scores = [Plane("scores", (g.num_players,),
+                        "points as the final scoring would count them now")]
+        self._planes = tuple(step + fixed + track + scores)
+        self.offsets = plane_offsets(self._planes)
+        """Where each plane starts in the flat tensor."""
+        self._size = sum(plane.size for plane in self._planes)
+        self._step_size = sum(p.size for p in step)
+        self._slow0 = self._first_slow_run(sum(p.size for p in fixed))
+        self._slow_runs: dict[tuple[int | bool, ...], list[float]] = {}
+        """The slow run by its key (``tensor``), with the standard game's scores; cleared when
+        it grows large."""
+        self._step0 = [0.0] * self._step_size
+        self._make_lookups(width, jokers)
+
+    def _fixed_planes(self) -> list[Plane]:
+        """The planes of the slow run that the setup settles (the ruleset's constants, the
+        starting seat, the colours, the Headquarters), declared apart from the step's so that
+        they can be written once and cached."""
+        g = self.game
+        n = g.num_players
         fixed = [
             Plane("rules", (8,), "classified, players, board width, board height, track length, "
                   "tokens to end (standard, else 0), black line after (Classified, else 0), "
                   "last column blocked (Classified): constants of the ruleset"),
         ]
         if g.classified:
-            fixed.append(Plane("column_values", (length,), "each column's points"))
+            fixed.append(Plane("column_values", (g.track_len,), "each column's points"))
         fixed += [
             Plane("starting_seat", (n,), "one-hot: the starting player (all 0 until drawn)"),
             Plane("colours", (n, N_COLOURS), "per seat, one-hot: its colour (all 0 until dealt "
@@ -134,6 +154,14 @@ class UndercoverView(Observer):
             Plane("opposite", (n, N_COLOURS), "per seat, one-hot: its Opposite Side colour"),
             Plane("hq", (N_COLOURS, 3), "per colour's Headquarters: on the board, x, y"),
         ]
+        return fixed
+
+    def _step_planes(self, width: int, jokers: int) -> list[Plane]:
+        """The planes that may change at every step (whose turn, the clock, the Agents, the
+        Jokers, the piles, the hand, the Staffers): the run :meth:`tensor` writes afresh."""
+        g = self.game
+        n = g.num_players
+        npiles = g.num_piles
         step = [
             Plane("seat", (n,), "one-hot: whose view this is"),
             Plane("to_act", (n,), "one-hot: the seat to decide (all 0 while chance acts or at "
@@ -160,26 +188,34 @@ class UndercoverView(Observer):
             Plane("staffers", (n, N_COLOURS), "per seat and lane: the Staffer's space (0: the "
                   "Information Center)"),
         ]
-        track = []
-        if not g.classified:  # (Classified Staffers never freeze nor take tokens)
-            track = [
-                Plane("tokens", (N_COLOURS, length, 2), "per lane and space 1..L: a Point Token "
-                      "lies there, its value (0 without one)"),
-                Plane("frozen", (n, N_COLOURS), "per seat and lane: the Staffer holds a token"),
-                Plane("taken", (n, N_COLOURS), "per seat and lane: that token's value (0 "
-                      "without one)"),
-            ]
-        scores = [Plane("scores", (n,), "points as the final scoring would count them now")]
-        self._planes = tuple(step + fixed + track + scores)
-        self.offsets = off = plane_offsets(self._planes)
-        """Where each plane starts in the flat tensor."""
-        self._size = sum(plane.size for plane in self._planes)
-        self._step_size = m = sum(p.size for p in step)
-        # The slow run (``fixed`` and ``track``) before the setup is done: the ruleset's
-        # constants and where the HQs stand; ``_slow`` adds the track.
-        t = [0.0] * sum(p.size for p in fixed)
+        return step
+
+    def _track_planes(self) -> list[Plane]:
+        """The standard game's track planes, cached with the slow run (Classified Staffers
+        never freeze nor take tokens, so that game has none)."""
+        g = self.game
+        n = g.num_players
+        if g.classified:
+            return []
+        return [
+            Plane("tokens", (N_COLOURS, g.track_len, 2), "per lane and space 1..L: a Point "
+                  "Token lies there, its value (0 without one)"),
+            Plane("frozen", (n, N_COLOURS), "per seat and lane: the Staffer holds a token"),
+            Plane("taken", (n, N_COLOURS), "per seat and lane: that token's value (0 "
+                  "without one)"),
+        ]
+
+    def _first_slow_run(self, size: int) -> list[float]:
+        """The slow run (``fixed`` and ``track``) before the setup is done: the ruleset's
+        constants and where the HQs stand; ``_slow`` adds the track. Written once here so each
+        slow run starts as a copy."""
+        g = self.game
+        off = self.offsets
+        m = self._step_size
+        length = g.track_len
+        t = [0.0] * size
         r = off["rules"] - m
-        t[r:r + 8] = [int(g.classified), n, g.width, g.height, length,
+        t[r:r + 8] = [int(g.classified), g.num_players, g.width, g.height, length,
                       0 if g.classified else g.tokens_to_end, g.black_line, int(g.blocked_last)]
         if g.classified:
             c = off["column_values"] - m
@@ -188,15 +224,19 @@ class UndercoverView(Observer):
             x, y = g.cell_xy(g.hq_cell[c])
             t[off["hq"] - m + 3 * c + 1] = x
             t[off["hq"] - m + 3 * c + 2] = y
-        self._slow0 = t
-        self._slow_runs: dict[tuple[int | bool, ...], list[float]] = {}
-        """The slow run by its key (``tensor``), with the standard game's scores; cleared when
-        it grows large."""
-        self._step0 = [0.0] * m
+        return t
+
+    def _make_lookups(self, width: int, jokers: int) -> None:
+        """The lists :meth:`tensor` reads instead of computing at every step: a cell's x and y,
+        where a tile is as one int, the ``agents`` column that place flags, each row's start,
+        the face that is down, the track's token cells, the step planes' offsets."""
+        g = self.game
+        off = self.offsets
+        length = g.track_len
         self._xs = [a % g.width for a in range(g.num_cells)]
         self._ys = [a // g.width for a in range(g.num_cells)]
         cells = g.num_cells
-        self._hidden = hidden = cells + 1 + npiles
+        self._hidden = hidden = cells + 1 + g.num_piles
         # Where a tile is, as one int: its board cell (a = y * width + x), ``cells`` held,
         # ``cells + 1 + k`` top of pile k, ``hidden``. By ``tcell`` value, its negative codes
         # read from the end of the list.
@@ -261,15 +301,22 @@ class UndercoverView(Observer):
 
     def tensor(self, state: UndercoverState, seat: int) -> list[float]:
         """Written straight from the state, reading only what :meth:`observation` shows: no
-        Agent's id unless it or its twin has been flipped, no pile's order below its top."""
+        Agent's id unless it or its twin has been flipped, no pile's order below its top. The
+        step run is written in three parts (the clock, the Agents, what else is on the table),
+        then the slow run is copied from its cache and the Classified scores added."""
+        out = self._step0[:]
+        self._put_clock(out, state, seat)
+        rows = self._put_agents(out, state)
+        self._put_table(out, state, rows)
+        self._put_track(out, state)
+        return out
+
+    def _put_clock(self, out: list[float], state: UndercoverState, seat: int) -> None:
+        """The ``seat``, ``to_act``, ``phase``, ``clock``, ``end`` and ``winners`` planes."""
         g = self.game
         n = g.num_players
         ph = state.phase
-        colour = state.colour
-        tcell = state.tcell
-        out = self._step0[:]
-        o_seat, o_act, o_phase, o_clock, o_end, o_win, o_piles, o_hand, o_staff = (
-            self._step_offsets)
+        o_seat, o_act, o_phase, o_clock, o_end, o_win = self._step_offsets[:6]
         out[o_seat + seat] = 1
         cur = state.cur
         if cur >= 0:
@@ -287,10 +334,15 @@ class UndercoverView(Observer):
         if ph == OVER:
             for s in state.final_winners:
                 out[o_win + s] = 1
-        # -- Agents: where each is, in rows that only tell twins apart once one is flipped --
-        where = list(map(self._where.__getitem__, tcell[:N_AGENTS]))
+
+    def _put_agents(self, out: list[float], state: UndercoverState) -> list[int]:
+        """The ``agents`` plane: where each Agent is, in rows that only tell twins apart once
+        one is flipped. Returns where each Agent's row starts (twins swapped when table order
+        says so), which the Files on Agents are written by."""
+        g = self.game
+        where = list(map(self._where.__getitem__, state.tcell[:N_AGENTS]))
         cells = g.num_cells
-        if ph != SETUP:
+        if state.phase != SETUP:
             k = cells + 1
             for pile in state.piles:
                 if pile:
@@ -309,13 +361,12 @@ class UndercoverView(Observer):
         place_col = self._place_col
         xs = self._xs
         ys = self._ys
-        tcol = state.tcol
         up = state.up
-        other = self._other_face
         x_col = hidden - cells + 2  # an ``agents`` row's columns after its place flags
         colour_col = x_col + 4
         # (``tcol`` goes on past the Agents, to the HQs and Jokers)
-        for w, b, c, r, u, o in zip(where, rows, tcol, revealed, up, other, strict=False):
+        for w, b, c, r, u, o in zip(where, rows, state.tcol, revealed, up, self._other_face,
+                                    strict=False):
             out[b + place_col[w]] = 1
             if w < hidden:
                 out[b + colour_col + c] = 1
@@ -326,8 +377,18 @@ class UndercoverView(Observer):
                 out[b + x_col + 2] = u
                 out[b + x_col + 3] = 1
                 out[b + colour_col + N_COLOURS + o[u]] = 1
+        return rows
+
+    def _put_table(self, out: list[float], state: UndercoverState, rows: list[int]) -> None:
+        """The rest of the step run but the Staffers: each seat's File (on an Agent's row or
+        its Joker), the ``jokers``, ``piles`` and ``hand`` planes."""
+        g = self.game
+        xs = self._xs
+        ys = self._ys
+        o_piles, o_hand = self._step_offsets[6:8]
         jk = self._joker_offset
-        file_col = colour_col + 2 * N_COLOURS
+        # an ``agents`` row's File columns, after its place flags, x, y, up, revealed, colours
+        file_col = self._hidden - g.num_cells + 2 + 4 + 2 * N_COLOURS
         s = 0
         for f in state.files:
             if f >= 0:
@@ -337,7 +398,7 @@ class UndercoverView(Observer):
                     out[jk + 6 * (f - JOKER0) + 5] = 1
             s += 1
         if self._jokers:
-            for y in tcell[JOKER0:JOKER0 + n]:
+            for y in state.tcell[JOKER0:JOKER0 + g.num_players]:
                 if y == LOC_SUPPLY:
                     out[jk] = 1
                 elif y == LOC_HELD:
@@ -356,14 +417,22 @@ class UndercoverView(Observer):
             out[o_hand + 2] = ys[w]
         if state.flipped:
             out[o_hand + 3] = 1
-        # -- the track --
+
+    def _put_track(self, out: list[float], state: UndercoverState) -> None:
+        """The ``staffers`` plane, then the slow run (from its cache, made on a miss by
+        :meth:`_slow`), then the Classified game's scores, which the Staffers make at every
+        step."""
+        g = self.game
+        n = g.num_players
+        colour = state.colour
         pos = state.pos
+        o_staff = self._step_offsets[8]
         k = o_staff + n * N_COLOURS
         out[o_staff:k] = pos
         if g.classified:
-            key = (state.start, ph == SETUP, *colour)  # (the HQs are laid as the setup ends)
+            key = (state.start, state.phase == SETUP, *colour)  # (HQs are laid as setup ends)
         else:
-            key = (state.start, ph == SETUP, *colour, *state.tokens, *state.taken)
+            key = (state.start, state.phase == SETUP, *colour, *state.tokens, *state.taken)
         slow = self._slow_runs.get(key)
         if slow is None:
             if len(self._slow_runs) >= 4096:
@@ -380,7 +449,6 @@ class UndercoverView(Observer):
                     total += double * value(pos[i + (c + 3) % N_COLOURS])
                 out.append(total)
                 i += N_COLOURS
-        return out
 
     def tile_view(self, state: UndercoverState, t: int) -> dict[str, Any]:
         """What anyone at the table can see of a tile: never the hidden face of an Agent that
@@ -409,44 +477,13 @@ class UndercoverView(Observer):
     def observation(self, state: UndercoverState, seat: int | None) -> dict[str, Any]:
         g = self.game
         names = g.colour_names
-        board = []
-        for t in range(N_TILES):
-            y = state.tcell[t]
-            if y >= 0:
-                x0, y0 = g.cell_xy(y)
-                view = self.tile_view(state, t)
-                view["x"], view["y"] = x0, y0
-                board.append(view)
-        board.sort(key=lambda v: (v["y"], v["x"]))
-        piles = []
-        for k, pile in enumerate(state.piles):
-            top = self.tile_view(state, pile[-1]) if pile and state.phase != SETUP else None
-            piles.append({"name": pile_letter(k), "count": len(pile), "top": top})
         n = g.num_players
-        lanes = []
-        for lane in range(N_COLOURS):
-            base = lane * g.lane_size
-            lanes.append({
-                "colour": names[lane],
-                "tokens": [state.tokens[base + s] if state.tokens[base + s] >= 0 else None
-                           for s in range(1, g.track_len + 1)],
-                "staffers": [state.pos[s * N_COLOURS + lane] for s in range(n)],
-                "frozen": [bool(state.frozen[s * N_COLOURS + lane]) for s in range(n)],
-                "blocked_last": g.blocked_last,
-            })
-        jokers = []
-        for s in range(n):
-            loc = state.tcell[JOKER0 + s]
-            jokers.append(None if loc == LOC_ABSENT else
-                          "unused" if loc == LOC_SUPPLY else "held" if loc == LOC_HELD
-                          else "placed")
-        colour = [names[c] if c >= 0 else None for c in state.colour]
         obs: dict[str, Any] = {
             "game": g.name,
             "variant": "classified" if g.classified else "standard",
             "seat": seat,
             "players": n,
-            "colours": colour,
+            "colours": [names[c] if c >= 0 else None for c in state.colour],
             "opposite": [names[(c + 3) % N_COLOURS] if c >= 0 else None for c in state.colour],
             "starting_seat": state.start if state.start >= 0 else None,
             "to_act": state.cur if state.cur >= 0 else None,
@@ -457,14 +494,14 @@ class UndercoverView(Observer):
             "end_triggered": state.end_trig,
             "ended_by": state.ended_by or None,
             "board_size": [g.width, g.height],
-            "board": board,
-            "piles": piles,
+            "board": self._board_view(state),
+            "piles": self._piles_view(state),
             "held": self.tile_view(state, state.held) if state.held >= 0 else None,
             "held_from": list(g.cell_xy(state.origin)) if state.origin >= 0 else None,
             "flipped": state.flipped,
-            "jokers": jokers,
+            "jokers": self._jokers_view(state),
             "track_length": g.track_len,
-            "lanes": lanes,
+            "lanes": self._lanes_view(state),
             "taken": [[v if v >= 0 else None
                        for v in state.taken[s * N_COLOURS:(s + 1) * N_COLOURS]]
                       for s in range(n)],
@@ -478,3 +515,53 @@ class UndercoverView(Observer):
         if state.phase == OVER:
             obs["winners"] = state.final_winners[:]
         return obs
+
+    def _board_view(self, state: UndercoverState) -> list[dict[str, Any]]:
+        """The tiles on the board as :meth:`tile_view` shows them, each with its x and y, in
+        reading order (top row first)."""
+        g = self.game
+        board = []
+        for t in range(N_TILES):
+            y = state.tcell[t]
+            if y >= 0:
+                x0, y0 = g.cell_xy(y)
+                view = self.tile_view(state, t)
+                view["x"], view["y"] = x0, y0
+                board.append(view)
+        board.sort(key=lambda v: (v["y"], v["x"]))
+        return board
+
+    def _piles_view(self, state: UndercoverState) -> list[dict[str, Any]]:
+        """Each pile's letter, size and top (none during the setup: the deal is not done)."""
+        piles = []
+        for k, pile in enumerate(state.piles):
+            top = self.tile_view(state, pile[-1]) if pile and state.phase != SETUP else None
+            piles.append({"name": pile_letter(k), "count": len(pile), "top": top})
+        return piles
+
+    def _lanes_view(self, state: UndercoverState) -> list[dict[str, Any]]:
+        """Each lane of the Information Track: its tokens by space, the Staffers on it."""
+        g = self.game
+        n = g.num_players
+        lanes = []
+        for lane in range(N_COLOURS):
+            base = lane * g.lane_size
+            lanes.append({
+                "colour": g.colour_names[lane],
+                "tokens": [state.tokens[base + s] if state.tokens[base + s] >= 0 else None
+                           for s in range(1, g.track_len + 1)],
+                "staffers": [state.pos[s * N_COLOURS + lane] for s in range(n)],
+                "frozen": [bool(state.frozen[s * N_COLOURS + lane]) for s in range(n)],
+                "blocked_last": g.blocked_last,
+            })
+        return lanes
+
+    def _jokers_view(self, state: UndercoverState) -> list[str | None]:
+        """Each seat's Joker: unused, held, placed, or None in a game without Jokers."""
+        jokers: list[str | None] = []
+        for s in range(self.game.num_players):
+            loc = state.tcell[JOKER0 + s]
+            jokers.append(None if loc == LOC_ABSENT else
+                          "unused" if loc == LOC_SUPPLY else "held" if loc == LOC_HELD
+                          else "placed")
+        return jokers
