@@ -353,6 +353,7 @@ def test_a_seeded_table_shows_its_notice_on_the_table_and_replay_pages(
             for path in (f"/t/{table}", f"/t/{table}/replay"):
                 page.goto(f"{srv.base}{path}?lang={lang}")
                 notice = page.locator("#seeded-notice")
+                notice.wait_for(state="visible")  # shown by the page's script once it syncs
                 assert notice.is_visible(), (lang, path)
                 assert words in (notice.text_content() or "")
         plain = httpx.post(f"{srv.base}/api/tables", json={
