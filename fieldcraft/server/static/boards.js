@@ -11,7 +11,7 @@
 // the shared pieces (section, seatName, value, choicesOf). draw(obs, ctx) returns a Node;
 // ctx = {seat, seats, seatLabel, choices, act, disabled, refuse, recent, text, overrides}
 // (refuse: called for a click while disabled, so the page can say why; recent: the log events
-// since the reader's own last move; text: Boards.textFor for the reader; overrides: the table's
+// of the last move (common.js); text: Boards.textFor for the reader; overrides: the table's
 // ruleset values that differ from the game's defaults). Choices are structured by the game's notation,
 // {action, label, kind, args}, so a board finds "the placement on cell 3,1" by kind and args,
 // never by reading a label.
@@ -264,8 +264,8 @@ const Boards = (function () {
     menu.addEventListener("keydown", (e) => { if (e.key === "Escape") { menu.remove(); node.focus(); } });
   }
 
-  // Whether `args` appear in one of the events since the reader's own last move (ctx.recent):
-  // what a board highlights as "the last moves".
+  // Whether `args` appear in one of the events of the last move (ctx.recent): what a board
+  // highlights as "the last move".
   function recent(ctx, match) {
     return (ctx.recent || []).some((e) => Object.entries(match).every(([k, v]) => e.params && e.params[k] === v));
   }
