@@ -83,7 +83,8 @@ def test_the_copy_passes_the_conformance_suite(games: Path) -> None:
     """)
     out = run(games, "-c", script)
     assert out.returncode == 0, out.stderr[-3000:]
-    assert out.stdout.split() == ["checked", "9"]  # 3 player counts x 3 test configurations
+    # 3 player counts x (3 test configurations + the named variant "tiny")
+    assert out.stdout.split() == ["checked", "12"]
 
 
 def test_the_copy_plays_a_terminal_game(games: Path) -> None:
