@@ -185,3 +185,80 @@ def test_the_gymnasium_wrapper_gives_the_last_movers_return_and_final_obs() -> N
         assert reward[i] == infos["returns"][i, seats[i]]
         assert infos["_final_obs"][i] and infos["final_obs"][i, seats[i]] == 1.0  # viewer
     assert not reward[~terminated].any()
+
+
+# -- finite observation bounds of the Gymnasium env (issue #36 item 6) ------------------------
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from fieldcraft.adapters.gym import FieldcraftEnv, env_id, observation_bounds  # noqa: E402
+from fieldcraft.core.registry import game_spec  # noqa: E402
+
+
+def _configs() -> list[tuple[str, int, dict]]:
+    """Every game at its fewest and most seats, under every variant its conformance suite
+    runs (those change plane shapes and ranges: Classified Undercover, repeat bids...)."""
+    out = []
+    for name in list_games():
+        spec = game_spec(name)
+        for config in spec.test_configs:
+            for players in (spec.min_players, spec.max_players):
+                out.append((name, players, config))
+    return out
+
+
+@pytest.mark.parametrize(("name", "players", "config"), _configs())
+def test_every_observation_of_random_self_play_lies_within_the_bounds(
+        name: str, players: int, config: dict) -> None:
+    game = load_game(name, players, **config)
+    low, high = observation_bounds(game)
+    assert np.isfinite(low).all() and np.isfinite(high).all() and (low <= high).all()
+    env = VectorEnv(game, 8, seed=21)
+    rng = np.random.default_rng(3)
+    obs, mask, _ = env.reset()
+    seen = [obs.copy()]
+    for _ in range(250):
+        obs, mask, _, _, _ = env.step(random_actions(mask, rng))
+        seen.append(obs.copy())
+        seen += [np.asarray(game.observer.tensor(final, seat), np.float32)[None]
+                 for _, final, seat in env.finished]
+    every = np.concatenate(seen)
+    below, above = every < low, every > high
+    assert not below.any() and not above.any(), _where(game, below | above, every, low, high)
+
+
+def _where(game, bad: np.ndarray, every: np.ndarray, low: np.ndarray, high: np.ndarray) -> str:
+    """The planes and values that broke their bounds, for the failure message."""
+    names = [(plane.name, k) for plane in game.observer.planes() for k in range(plane.size)]
+    columns = np.flatnonzero(bad.any(axis=0))
+    return "; ".join(f"{names[c]}: {every[:, c].min()}..{every[:, c].max()} not in "
+                     f"[{low[c]}, {high[c]}]" for c in columns[:10])
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("name", list_games())
+def test_the_normalized_env_passes_check_env_and_stays_in_the_unit_box(name: str) -> None:
+    import gymnasium
+
+    env = gymnasium.make(env_id(name), opponents="random", normalize=True).unwrapped
+    check_env(env)
+    space = env.observation_space
+    assert (space.low == 0).all() and (space.high == 1).all()
+    raw = FieldcraftEnv(name, opponents="random")
+    assert np.isfinite(raw.observation_space.low).all()
+    assert np.isfinite(raw.observation_space.high).all()
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        raw_obs, _ = raw.reset(seed=seed)
+        done = False
+        while not done:
+            assert space.contains(obs) and raw.observation_space.contains(raw_obs)
+            assert obs.min() >= 0.0 and obs.max() <= 1.0
+            low, high = raw.observation_space.low, raw.observation_space.high
+            span = np.where(high > low, high - low, 1.0)
+            assert np.allclose(obs, (raw_obs - low) / span * (high > low), atol=1e-6)
+            action = int(np.flatnonzero(info["action_mask"])[0])
+            obs, _, terminated, truncated, info = env.step(action)
+            raw_obs, *_ = raw.step(action)
+            done = terminated or truncated
+        assert space.contains(obs) and raw.observation_space.contains(raw_obs)
