@@ -61,10 +61,14 @@ def connect_four_rate(seconds: float) -> float:
 
 
 def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row: the k-th legal one, k drawn per row."""
-    counts = mask.sum(axis=1)
+    """One uniformly random legal action per row: the k-th legal one, k drawn per row (one
+    ``flatnonzero`` over the batch, read as bools: a tenth of the time of a cumulative sum or
+    a 2-d ``nonzero`` over Undercover's wide int8 mask)."""
+    width = mask.shape[1]
+    flat = np.flatnonzero(mask.view(np.bool_).ravel())
+    counts = np.bincount(flat // width, minlength=len(mask))
     k = (rng.random(len(mask)) * counts).astype(np.int64)
-    return (np.cumsum(mask, axis=1) > k[:, None]).argmax(axis=1)
+    return flat[np.cumsum(counts) - counts + k] % width
 
 
 def vector_rate(game: str, envs: int, seconds: float) -> tuple[float, float]:
@@ -121,8 +125,10 @@ def main(argv: Any = None) -> None:
     print(f"{'connect_four_v3 (PettingZoo AEC)':34} {base:>10,.0f} decisions/s    1.0x")
     for game in args.games:
         rate = statistics.median(rates[game])
+        share = statistics.median(shares[game])
         print(f"{game + ' VectorEnv':34} {rate:>10,.0f} decisions/s {rate / base:6.1f}x"
-              f"   (env only: {statistics.median(shares[game]):.0%} of the time)")
+              f"   (step: {share:.0%} of the loop; step alone {rate / share:,.0f}/s, "
+              f"{rate / share / base:.1f}x)")
 
 
 if __name__ == "__main__":

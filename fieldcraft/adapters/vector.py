@@ -34,6 +34,7 @@ the returned arrays are those buffers, overwritten by the next call, so copy wha
 from __future__ import annotations
 
 import random
+import struct
 from typing import Any
 
 import numpy as np
@@ -84,6 +85,10 @@ class VectorEnv:
                                 if info.max_game_length is None else None)
         n, p = num_envs, self.num_players
         self._obs = np.zeros((n, self.obs_size), np.float32)
+        self._pack_row = struct.Struct(f"{self.obs_size}f").pack_into
+        """Writes one tensor (a list of floats) into a row of ``_obs`` through the buffer:
+        measured about twice as fast as ``obs[i] = tensor`` (numpy converts a list element by
+        element with type discovery; ``struct`` converts straight to float32)."""
         self._mask = np.zeros((n, self.num_actions), np.int8)
         self._rewards = np.zeros((n, p), np.float32)
         self._terminated = np.zeros(n, bool)
@@ -183,13 +188,14 @@ class VectorEnv:
         """Every env's observation row, seat and mask, from the games as they stand (each is at
         a decision). One tensor call per env is the floor: the games write their tensors as
         Python lists; the masks go in with one fancy-index assignment for the whole batch."""
-        obs, tensor, seats = self._obs, self._tensor, self._seats
+        obs, tensor, seats, pack = self._obs, self._tensor, self._seats, self._pack_row
+        row_bytes = 4 * self.obs_size
         cols: list[int] = []
         counts: list[int] = []
         for i, state in enumerate(self.states):
             seat = state.current_player()
             seats[i] = seat
-            obs[i] = tensor(state, seat)
+            pack(obs, i * row_bytes, *tensor(state, seat))
             legal = state.legal_actions()
             cols += legal
             counts.append(len(legal))
