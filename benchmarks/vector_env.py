@@ -7,10 +7,12 @@ docs/research.md; run it on the compiled build, as a learner would.
 Rounds interleave the yardstick and the games so that a busy machine slows both alike; the
 medians and their ratio are printed. ``env only`` is the share of the loop spent in
 ``VectorEnv.step`` (the rest is the random policy over the mask, done in numpy).
-``--profile GAME`` prints cProfile's top entries for that game's loop instead.
+``--profile GAME`` prints cProfile's top entries for that game's loop instead; ``--breakdown``
+the microseconds per decision of the tensor, writing it into the row, the legal actions and a
+whole step (random policy included), per game.
 
     PYTHONPATH=. .venv/bin/python benchmarks/vector_env.py [--envs 64] [--seconds 2]
-        [--rounds 3] [--profile spy-tracker]
+        [--rounds 3] [--profile spy-tracker] [--breakdown]
 """
 
 from __future__ import annotations
@@ -91,6 +93,49 @@ def vector_rate(game: str, envs: int, seconds: float) -> tuple[float, float]:
     return steps * envs / elapsed, in_env / elapsed
 
 
+def breakdown(game: str, envs: int, repeat: int = 20) -> dict[str, float]:
+    """Microseconds per decision of each part of a step, on the positions of a batch after a
+    few random steps: the game's tensor (a Python list), writing it into the row, the legal
+    actions, and the whole step (rules, chance and mask included)."""
+    import struct
+
+    env = VectorEnv(game, envs, seed=0)
+    rng = np.random.default_rng(0)
+    _, mask, _ = env.reset()
+    for _ in range(20):
+        _, mask, _, _, _ = env.step(random_actions(mask, rng))
+    states = env.states
+    seats = [s.current_player() for s in states]
+    tensor = env.game.observer.tensor
+    pack = struct.Struct(f"{env.obs_size}f").pack_into
+    buffer = np.zeros((envs, env.obs_size), np.float32)
+    lists = [tensor(s, seat) for s, seat in zip(states, seats, strict=True)]
+
+    def per_decision(fn: Any) -> float:
+        best = float("inf")
+        for _ in range(repeat):
+            t = time.perf_counter()
+            fn()
+            best = min(best, time.perf_counter() - t)
+        return best / envs * 1e6
+
+    out = {
+        "tensor": per_decision(lambda: [tensor(s, p) for s, p in zip(states, seats,
+                                                                       strict=True)]),
+        "pack": per_decision(lambda: [pack(buffer, 4 * env.obs_size * i, *t)
+                                      for i, t in enumerate(lists)]),
+        "legal": per_decision(lambda: [s.legal_actions() for s in states]),
+    }
+    steps = 0
+    t = time.perf_counter()
+    while steps < 200:
+        actions = random_actions(mask, rng)
+        _, mask, _, _, _ = env.step(actions)
+        steps += 1
+    out["step"] = (time.perf_counter() - t) / (steps * envs) * 1e6
+    return out
+
+
 def profile(game: str, envs: int, seconds: float, top: int = 20) -> None:
     profiler = cProfile.Profile()
     profiler.runcall(vector_rate, game, envs, seconds)
@@ -104,9 +149,16 @@ def main(argv: Any = None) -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--games", nargs="*", default=list_games())
     parser.add_argument("--profile", metavar="GAME")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="microseconds per decision of the parts of a step, per game")
     args = parser.parse_args(argv)
     if args.profile:
         profile(args.profile, args.envs, args.seconds)
+        return
+    if args.breakdown:
+        for game in args.games:
+            parts = breakdown(game, args.envs)
+            print(f"{game:22} " + "  ".join(f"{k} {v:5.1f} us" for k, v in parts.items()))
         return
     import fieldcraft.core.api as api
 
