@@ -224,7 +224,10 @@ if gymnasium is not None:
                      seed: int = 0, variant: str | None = None, **overrides: Any):
             self.env = VectorEnv(game, num_envs, players, seed, variant, **overrides)
             self.num_envs = num_envs
-            self.single_observation_space = spaces.Box(-np.inf, np.inf, (self.env.obs_size,),
+            from fieldcraft.adapters.gym import observation_bounds  # registers the gym ids
+
+            low, high = observation_bounds(self.env.game)
+            self.single_observation_space = spaces.Box(low, high, (self.env.obs_size,),
                                                        np.float32)
             self.single_action_space = spaces.Discrete(self.env.num_actions)
             self.observation_space = batch_space(self.single_observation_space, num_envs)

@@ -177,6 +177,7 @@ def test_the_gymnasium_wrapper_gives_the_last_movers_return_and_final_obs() -> N
         obs, reward, terminated, truncated, infos = env.step(
             random_actions(infos["action_mask"], rng))
         assert reward.shape == (N,) and obs.shape == (N, env.env.obs_size)
+        assert env.observation_space.contains(obs)
         if terminated.any():
             break
     else:
