@@ -13,8 +13,10 @@ Keywords:
 ``players``, ``seat`` (the learner's seat; ``None`` draws one at each reset), ``opponents`` (an
 agent spec for every other seat, such as ``"random"``, ``"heuristic"`` or
 ``"ismcts(iterations=200)"``, or a list with one per other seat), ``rules`` (a dict of ruleset
-overrides). The observation is the game's observation tensor (float32 ``Box``; planes in the
-game's ``view.py``), the action space ``Discrete(num_distinct_actions)``, and
+overrides), ``normalize`` (below). The observation is the game's observation tensor (float32
+``Box``; planes in the game's ``view.py``) with finite bounds per entry
+(:func:`observation_bounds`, derived from the rules; with ``normalize=True`` every entry is
+scaled by them into [0, 1]), the action space ``Discrete(num_distinct_actions)``, and
 :meth:`FieldcraftEnv.action_masks` gives the legal actions as sb3-contrib's ``MaskablePPO``
 expects (also in ``info["action_mask"]``). The reward is the learner's return at the end (0
 before). Chance and the opponents' choices are drawn from the seed given to ``reset``.
@@ -37,7 +39,7 @@ import numpy as np
 from gymnasium import spaces
 
 from fieldcraft.agents import View, make_agent
-from fieldcraft.core.api import State, sample_chance
+from fieldcraft.core.api import Game, State, sample_chance
 from fieldcraft.core.errors import IllegalActionError
 from fieldcraft.core.registry import game_spec, list_games, load_game
 
@@ -71,7 +73,7 @@ class FieldcraftEnv(gymnasium.Env):
     def __init__(self, game: str, players: int | None = None, seat: int | None = 0,
                  opponents: str | list[str] = "heuristic", rules: dict[str, Any] | None = None,
                  illegal: str = "lose", illegal_reward: float = -1.0,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, normalize: bool = False):
         if illegal not in ("lose", "raise"):
             raise ValueError(f'illegal must be "lose" or "raise", got {illegal!r}')
         self.illegal = illegal
@@ -92,8 +94,17 @@ class FieldcraftEnv(gymnasium.Env):
         self.cap = game_spec(game).length_cap if info.max_game_length is None else None
         observer = self.fc.observer
         self._tensor = observer.tensor
-        self.observation_space = spaces.Box(-np.inf, np.inf, (observer.tensor_size(),),
-                                            np.float32)
+        low, high = observation_bounds(self.fc)
+        self.normalize = normalize
+        if normalize:
+            if not (np.isfinite(low).all() and np.isfinite(high).all()):
+                raise ValueError(f"{game}: some observation entries have no known bound, so "
+                                 "normalize=True cannot scale them")
+            span = high - low
+            self._low = low
+            self._scale = np.divide(1.0, span, out=np.zeros_like(span), where=span > 0)
+            low, high = np.zeros_like(low), np.ones_like(high)
+        self.observation_space = spaces.Box(low, high, (observer.tensor_size(),), np.float32)
         self.action_space = LegalDiscrete(info.num_distinct_actions, self.action_masks)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
@@ -188,7 +199,12 @@ class FieldcraftEnv(gymnasium.Env):
 
     def _obs(self) -> np.ndarray:
         assert self.state is not None
-        return np.array(self._tensor(self.state, self.seat), np.float32)
+        obs = np.array(self._tensor(self.state, self.seat), np.float32)
+        if self.normalize:
+            obs -= self._low
+            obs *= self._scale
+            np.clip(obs, 0.0, 1.0, out=obs)  # float32 rounding only: the bounds are the rules'
+        return obs
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.seat}
@@ -197,6 +213,167 @@ class FieldcraftEnv(gymnasium.Env):
         if self.render_mode is None or self.state is None:
             return None
         return str(self.state)
+
+
+class _Bounds:
+    """Per-entry ``low``/``high`` of one game's tensor, set plane by plane by name (a plane a
+    game does not have at this ruleset is skipped: Undercover's Jokers, Classified's track)."""
+
+    def __init__(self, game: Game, default: tuple[float, float]):
+        self.offsets: dict[str, tuple[int, tuple[int, ...]]] = {}
+        at = 0
+        for plane in game.observer.planes():
+            self.offsets[plane.name] = (at, plane.shape)
+            at += plane.size
+        self.low = np.full(at, default[0], np.float64)
+        self.high = np.full(at, default[1], np.float64)
+
+    def set(self, plane: str, high: float, low: float = 0.0, column: int | None = None) -> None:
+        """Bound a whole plane, or one column of its last axis (a field of every row)."""
+        if plane not in self.offsets:
+            return
+        at, shape = self.offsets[plane]
+        size = int(np.prod(shape))
+        if column is None:
+            index = slice(at, at + size)
+        else:
+            index = slice(at + column, at + size, shape[-1])
+        self.low[index] = low
+        self.high[index] = high
+
+    def set_entry(self, plane: str, entry: int, high: float, low: float = 0.0) -> None:
+        at = self.offsets[plane][0] + entry
+        self.low[at] = low
+        self.high[at] = high
+
+
+def _decisions(game: Game) -> int:
+    """The most decisions a game can take: ``max_game_length``, or for a ruleset that allows
+    endless play the spec's ``length_cap``, after which these adapters end the game (Gymnasium
+    truncates, :class:`~fieldcraft.adapters.vector.VectorEnv` resets); counters that grow with
+    the game's length are bounded through it."""
+    length = game.info().max_game_length
+    if length is None:
+        length = game_spec(game.name).length_cap
+    if length is None:
+        raise ValueError(f"{game.name}: no max_game_length and no length_cap")
+    return length
+
+
+def _spy_tracker_bounds(b: _Bounds, g: Any) -> None:
+    """Sources only fall; a hand is one card per Source; points stop at ``points_to_win``
+    (overshot by at most a spot's points); every round holds a challenge, a decision, so the
+    round number is at most the game's decisions + 1; a true count adds +1 or -1 per card in
+    play."""
+    p = g.num_players
+    hand = g.start_sources * g.cards_per_source
+    deal = p * hand
+    rounds = _decisions(g) + 1
+    per_round = (9 * (g.max_count - g.min_bid + 1) if g.no_repeat_bids else _decisions(g))
+    b.set("round", rounds)
+    b.set("sources", g.start_sources)
+    b.set("points", g.points_to_win - 1 + max(g.spot_points, 1))
+    b.set("hand_sizes", hand)
+    b.set("cards_in_play", deal)
+    b.set_entry("bid", p, g.max_count)
+    b.set("bids", per_round, column=p + 1)
+    b.set("hand", hand)
+    b.set_entry("reveal", 1, rounds)
+    b.set_entry("reveal", 3, g.max_count)
+    b.set_entry("reveal", 4, deal, -deal)
+    at, shape = b.offsets["reveal"]
+    opened = at + shape[0] - p * g.num_cards
+    b.low[opened:at + shape[0]] = 0.0
+    b.high[opened:at + shape[0]] = hand
+
+
+def _against_the_current_bounds(b: _Bounds, g: Any) -> None:
+    """A Current Shift adds one wheel step and is drawn at most once a turn, a seat's turn once
+    a round, and the steps are spent when the round ends; three tokens claim a tributary each;
+    the event counts are the deck's."""
+    b.set("extra_wheel_steps", g.num_players)
+    values = g.tributaries
+    b.set("score", 3 * max(max(values), 0), 3 * min(min(values), 0))
+    b.set("deck_size", g.deck_size)
+    at = b.offsets["unseen_events"][0]
+    b.high[at:at + len(g.deck_counts)] = g.deck_counts
+
+
+def _under_current_bounds(b: _Bounds, g: Any) -> None:
+    """Turns: a turn that is not skipped holds a pass and the receiver's answer (2 decisions),
+    and at most ``N`` turns in a row are skipped (every seat with an empty hand: then the pile
+    is empty and the last round ends the game within ``N`` turns), so at most
+    ``N * (decisions // 2 + 1)`` turns. Hands never pass the hand size; every card is drawn,
+    used or removed once."""
+    n, c = g.num_players, g.num_cards
+    b.set("players", n, n)
+    b.set("turn", n * (_decisions(g) // 2 + 1))
+    b.set("deck_count", c)
+    b.set("final_turns_left", n)
+    b.set("hand_sizes", g.hand_size)
+    b.set("discard_order", c)
+    b.set("removed", c)
+
+
+def _undercover_bounds(b: _Bounds, g: Any) -> None:
+    """Coordinates are on the board; every turn holds a decision (activating a tile), so turns
+    are at most the game's decisions; piles hold Agents only; a score is one token or column
+    value per lane, the Opposite Side's lane counted ``opposite_multiplier`` times; the ruleset
+    constants are themselves."""
+    n = g.num_players
+    turns = _decisions(g)
+    x, y = g.width - 1, g.height - 1
+    b.set_entry("clock", 0, turns)
+    b.set_entry("clock", 1, turns // n + 1)
+    agents, width = b.offsets["agents"][1]
+    x_col = g.num_piles + 3  # after on the board, held, top of each pile, hidden
+    b.set("agents", x, column=x_col)
+    b.set("agents", y, column=x_col + 1)
+    b.set("jokers", x, column=3)
+    b.set("jokers", y, column=4)
+    b.set("piles", agents)
+    b.set_entry("hand", 1, x)
+    b.set_entry("hand", 2, y)
+    b.set("staffers", g.track_len)
+    constants = [int(g.classified), n, g.width, g.height, g.track_len,
+                 0 if g.classified else g.tokens_to_end, g.black_line, int(g.blocked_last)]
+    for i, value in enumerate(constants):
+        b.set_entry("rules", i, max(value, 0), min(value, 0))
+    values = g.column_values if g.classified else [0, g.max_token_value]
+    b.set("column_values", max(max(values), 0), min(min(values), 0))
+    b.set("hq", x, column=1)
+    b.set("hq", y, column=2)
+    b.set("tokens", g.max_token_value, column=1)
+    b.set("taken", g.max_token_value)
+    lanes = 5 + g.multiplier  # six lanes, the Opposite Side's counted x multiplier
+    b.set("scores", lanes * max(max(values), 0), lanes * min(min(values), 0))
+
+
+_BOUNDS = {
+    "spy-tracker": _spy_tracker_bounds,
+    "against-the-current": _against_the_current_bounds,
+    "under-current": _under_current_bounds,
+    "undercover": _undercover_bounds,
+}
+"""Per game: the bounds of its planes that are not 0/1 (one-hots and flags), from its rules.
+The games declare shapes but no ranges for their planes, so the ranges live here, beside the
+adapter that needs them; a test plays every game's test variants and checks each observation
+against them."""
+
+
+def observation_bounds(game: Game) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)``, float32 arrays of ``tensor_size()``: a range every entry of the game's
+    observation tensor stays in, for any seat and any legal play (up to ``length_cap`` decisions
+    for a ruleset that allows endless play). Entries not named by the game's bounds are 0/1
+    (one-hots and flags). A game with no bounds declared here gets ``(-inf, inf)`` throughout,
+    which is honest, not useful."""
+    derive = _BOUNDS.get(game.name)
+    if derive is None:
+        b = _Bounds(game, (-np.inf, np.inf))
+    else:
+        b = _Bounds(game, (0.0, 1.0))
+        derive(b, game)
+    return b.low.astype(np.float32), b.high.astype(np.float32)
 
 
 def env_id(game: str) -> str:

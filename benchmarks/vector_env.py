@@ -1,0 +1,187 @@
+"""Self-play decisions per second through :class:`fieldcraft.adapters.vector.VectorEnv`
+(observation tensors and masks included), per game with N random-policy envs, beside
+PettingZoo's ``connect_four_v3`` AEC loop with random legal actions in the same run (the
+yardstick of issue #36: ≥ 20x it for Spy Tracker, ≥ 10x for every game). Figures for
+docs/research.md; run it on the compiled build, as a learner would.
+
+Rounds interleave the yardstick and the games so that a busy machine slows both alike; the
+medians and their ratio are printed. ``env only`` is the share of the loop spent in
+``VectorEnv.step`` (the rest is the random policy over the mask, done in numpy).
+``--profile GAME`` prints cProfile's top entries for that game's loop instead; ``--breakdown``
+the microseconds per decision of the tensor, writing it into the row, the legal actions and a
+whole step (random policy included), per game.
+
+    PYTHONPATH=. .venv/bin/python benchmarks/vector_env.py [--envs 64] [--seconds 2]
+        [--rounds 3] [--profile spy-tracker] [--breakdown]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import statistics
+import sys
+import time
+import types
+from typing import Any
+
+import numpy as np
+
+from fieldcraft.adapters.vector import VectorEnv
+from fieldcraft.core.registry import list_games
+
+
+def connect_four_rate(seconds: float) -> float:
+    """PettingZoo's own classic loop: ``last``, then ``step`` with a random legal action.
+
+    ``connect_four`` imports pygame at import time though it draws only in a render mode this
+    loop never uses; without pygame installed an empty stand-in module lets it load (the game
+    logic is unchanged)."""
+    try:
+        import pygame  # noqa: F401
+    except ImportError:
+        sys.modules["pygame"] = types.ModuleType("pygame")
+    from pettingzoo.classic import connect_four_v3
+
+    env = connect_four_v3.env()
+    rng = np.random.default_rng(0)
+    decisions = 0
+    seed = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=seed)
+        seed += 1
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            decisions += 1
+    return decisions / (time.perf_counter() - start)
+
+
+def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row: the k-th legal one, k drawn per row (one
+    ``flatnonzero`` over the batch, read as bools: a tenth of the time of a cumulative sum or
+    a 2-d ``nonzero`` over Undercover's wide int8 mask)."""
+    width = mask.shape[1]
+    flat = np.flatnonzero(mask.view(np.bool_).ravel())
+    counts = np.bincount(flat // width, minlength=len(mask))
+    k = (rng.random(len(mask)) * counts).astype(np.int64)
+    return flat[np.cumsum(counts) - counts + k] % width
+
+
+def vector_rate(game: str, envs: int, seconds: float) -> tuple[float, float]:
+    """Decisions per second of ``envs`` random-policy self-play games, and the share of the
+    time spent inside ``VectorEnv.step``."""
+    env = VectorEnv(game, envs, seed=0)
+    rng = np.random.default_rng(0)
+    _, mask, _ = env.reset()
+    steps = 0
+    in_env = 0.0
+    clock = time.perf_counter
+    start = clock()
+    while clock() - start < seconds:
+        actions = random_actions(mask, rng)
+        t = clock()
+        _, mask, _, _, _ = env.step(actions)
+        in_env += clock() - t
+        steps += 1
+    elapsed = clock() - start
+    return steps * envs / elapsed, in_env / elapsed
+
+
+def breakdown(game: str, envs: int, repeat: int = 20) -> dict[str, float]:
+    """Microseconds per decision of each part of a step, on the positions of a batch after a
+    few random steps: the game's tensor (a Python list), writing it into the row, the legal
+    actions, and the whole step (rules, chance and mask included)."""
+    import struct
+
+    env = VectorEnv(game, envs, seed=0)
+    rng = np.random.default_rng(0)
+    _, mask, _ = env.reset()
+    for _ in range(20):
+        _, mask, _, _, _ = env.step(random_actions(mask, rng))
+    states = env.states
+    seats = [s.current_player() for s in states]
+    tensor = env.game.observer.tensor
+    pack = struct.Struct(f"{env.obs_size}f").pack_into
+    buffer = np.zeros((envs, env.obs_size), np.float32)
+    lists = [tensor(s, seat) for s, seat in zip(states, seats, strict=True)]
+
+    def per_decision(fn: Any) -> float:
+        best = float("inf")
+        for _ in range(repeat):
+            t = time.perf_counter()
+            fn()
+            best = min(best, time.perf_counter() - t)
+        return best / envs * 1e6
+
+    out = {
+        "tensor": per_decision(lambda: [tensor(s, p) for s, p in zip(states, seats,
+                                                                       strict=True)]),
+        "pack": per_decision(lambda: [pack(buffer, 4 * env.obs_size * i, *t)
+                                      for i, t in enumerate(lists)]),
+        "legal": per_decision(lambda: [s.legal_actions() for s in states]),
+    }
+    steps = 0
+    t = time.perf_counter()
+    while steps < 200:
+        actions = random_actions(mask, rng)
+        _, mask, _, _, _ = env.step(actions)
+        steps += 1
+    out["step"] = (time.perf_counter() - t) / (steps * envs) * 1e6
+    return out
+
+
+def profile(game: str, envs: int, seconds: float, top: int = 20) -> None:
+    profiler = cProfile.Profile()
+    profiler.runcall(vector_rate, game, envs, seconds)
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(top)
+
+
+def main(argv: Any = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--envs", type=int, default=64)
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--games", nargs="*", default=list_games())
+    parser.add_argument("--profile", metavar="GAME")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="microseconds per decision of the parts of a step, per game")
+    args = parser.parse_args(argv)
+    if args.profile:
+        profile(args.profile, args.envs, args.seconds)
+        return
+    if args.breakdown:
+        for game in args.games:
+            parts = breakdown(game, args.envs)
+            print(f"{game:22} " + "  ".join(f"{k} {v:5.1f} us" for k, v in parts.items()))
+        return
+    import fieldcraft.core.api as api
+
+    build = "compiled" if api.__file__.endswith((".so", ".pyd")) else "pure Python"
+    print(f"build: {build}; N = {args.envs} envs; {args.rounds} rounds of {args.seconds} s")
+    c4: list[float] = []
+    rates: dict[str, list[float]] = {g: [] for g in args.games}
+    shares: dict[str, list[float]] = {g: [] for g in args.games}
+    for _ in range(args.rounds):
+        c4.append(connect_four_rate(args.seconds))
+        for game in args.games:
+            rate, share = vector_rate(game, args.envs, args.seconds)
+            rates[game].append(rate)
+            shares[game].append(share)
+    base = statistics.median(c4)
+    print(f"{'connect_four_v3 (PettingZoo AEC)':34} {base:>10,.0f} decisions/s    1.0x")
+    for game in args.games:
+        rate = statistics.median(rates[game])
+        share = statistics.median(shares[game])
+        print(f"{game + ' VectorEnv':34} {rate:>10,.0f} decisions/s {rate / base:6.1f}x"
+              f"   (step: {share:.0%} of the loop; step alone {rate / share:,.0f}/s, "
+              f"{rate / share / base:.1f}x)")
+
+
+if __name__ == "__main__":
+    main()

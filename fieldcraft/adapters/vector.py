@@ -1,0 +1,257 @@
+"""Many games of one fieldcraft game stepped together, for self-play learning (extra
+``pettingzoo``, which brings Gymnasium; the core :class:`VectorEnv` needs only numpy)::
+
+    from fieldcraft.adapters.vector import VectorEnv
+    env = VectorEnv("spy-tracker", num_envs=64, players=3, seed=0)
+    obs, mask, info = env.reset()              # obs float32 [N, obs_size], mask int8 [N, A]
+    while training:
+        actions = policy(obs, mask)            # one action per env, for info["seat"]
+        obs, mask, rewards, terminated, info = env.step(actions)
+
+Self-play convention: the caller plays every seat of every game. Each row of ``obs`` is the
+observation tensor of the seat to move in that env (``info["seat"]``), and ``mask`` its legal
+actions (1 legal, 0 not). Chance never reaches the caller: deals and dice are drawn inside with
+one seeded ``random.Random`` per env, so a seed replays every env's trajectory exactly. A finished
+game is reset at once, in the same ``step`` (Gymnasium's same-step autoreset): ``terminated[i]``
+is set, ``rewards[i]`` is the game's return vector for **all** seats (row ``[P]``, one entry per
+seat, also in ``info["final_returns"]``), and ``obs[i]`` is already the first decision of the
+next game. Before the end ``rewards`` is 0, as the games' returns are given only at the end; so
+a learner credits ``rewards[i, s]`` to the decisions seat ``s`` made in that game, which it must
+remember itself (``info["seat"]`` says who made each). A game that could go on for ever (a
+ruleset whose ``max_game_length`` is ``None``) is cut after its spec's ``length_cap`` decisions:
+``info["truncated"][i]`` is set, rewards 0, and it is reset the same way.
+
+An illegal action for any env raises :class:`~fieldcraft.core.errors.IllegalActionError`
+naming the env and seat, before any env moves: the whole batch is refused and nothing changes.
+
+Speed: the observation and mask buffers are allocated once and written in place (each row from
+the game's own ``Observer.tensor``, the masks with one fancy-index assignment for the batch);
+the returned arrays are those buffers, overwritten by the next call, so copy what you keep.
+
+:class:`GymVectorEnv` wraps it as a ``gymnasium.vector.VectorEnv`` for code that takes one.
+"""
+
+from __future__ import annotations
+
+import random
+import struct
+from typing import Any
+
+import numpy as np
+
+from fieldcraft.core.api import CHANCE, TERMINAL, Game, State
+from fieldcraft.core.errors import IllegalActionError
+from fieldcraft.core.registry import game_spec, load_game
+
+try:  # the Gymnasium wrapper only: the core env needs numpy alone
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.vector.utils import batch_space
+except ImportError:  # pragma: no cover - without the pettingzoo extra
+    gymnasium = None  # type: ignore[assignment]
+
+REDEALS = 1000
+"""How many deals a reset tries for a game in which somebody decides before giving up (chance
+alone ending a game is not something any current game does; the bound keeps a bug finite)."""
+
+
+class VectorEnv:
+    """``num_envs`` games of one game and ruleset, each waiting for its seat to move.
+
+    ``game`` is a game id (with ``players`` and ``variant`` as :func:`load_game` takes them) or
+    a :class:`Game` already made (then ``players`` and ``variant`` must be ``None``).
+    """
+
+    def __init__(self, game: str | Game, num_envs: int, players: int | None = None,
+                 seed: int = 0, variant: str | None = None, **overrides: Any):
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        if isinstance(game, Game):
+            if players is not None or variant is not None or overrides:
+                raise ValueError("pass players, variant and overrides to load_game, not with "
+                                 "a Game")
+            self.game = game
+        else:
+            self.game = load_game(game, players, variant, **overrides)
+        info = self.game.info()
+        self.num_envs = num_envs
+        self.num_players = self.game.num_players
+        self.num_actions = info.num_distinct_actions
+        observer = self.game.observer
+        self._tensor = observer.tensor
+        self.obs_size = observer.tensor_size()
+        self.cap: int | None = (game_spec(self.game.name).length_cap
+                                if info.max_game_length is None else None)
+        n, p = num_envs, self.num_players
+        self._obs = np.zeros((n, self.obs_size), np.float32)
+        self._pack_row = struct.Struct(f"{self.obs_size}f").pack_into
+        """Writes one tensor (a list of floats) into a row of ``_obs`` through the buffer:
+        measured about twice as fast as ``obs[i] = tensor`` (numpy converts a list element by
+        element with type discovery; ``struct`` converts straight to float32)."""
+        self._mask = np.zeros((n, self.num_actions), np.int8)
+        self._rewards = np.zeros((n, p), np.float32)
+        self._terminated = np.zeros(n, bool)
+        self._truncated = np.zeros(n, bool)
+        self._seat = np.zeros(n, np.int64)
+        self._rows = np.arange(n)
+        self.states: list[State] = []
+        """The games being played, one per env (read them; stepping them directly would put
+        the buffers out of step with the games)."""
+        self._rngs: list[random.Random] = []
+        self._decisions = [0] * n
+        self._seats = [0] * n
+        self.finished: list[tuple[int, State, int]] = []
+        """The games the last ``step`` finished: (env, final state, the seat that moved last)."""
+        self._seed = seed
+
+    # -- the API ----------------------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+        """Start a new game in every env; ``seed`` (default: the one given at construction)
+        seeds one independent generator per env, drawn from a ``numpy`` ``SeedSequence`` so
+        that envs and seeds do not overlap."""
+        if seed is not None:
+            self._seed = seed
+        children = np.random.SeedSequence(self._seed).spawn(self.num_envs)
+        self._rngs = [random.Random(int.from_bytes(c.generate_state(4).tobytes(), "little"))
+                      for c in children]
+        self.states = [self._new_game(i) for i in range(self.num_envs)]
+        self._decisions = [0] * self.num_envs
+        self.finished = []
+        self._write_all()
+        return self._obs, self._mask, {"seat": self._seat}
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                          dict[str, Any]]:
+        """Apply one action per env (for the seat ``info["seat"]`` named), play chance, reset
+        finished games; see the module docstring for what comes back."""
+        states = self.states
+        if not states:
+            raise RuntimeError("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
+            raise ValueError(f"actions must be {self.num_envs} integers, one per env; got "
+                             f"shape {acts.shape} of {acts.dtype}")
+        acts_list: list[int] = acts.tolist()
+        for i, (state, action) in enumerate(zip(states, acts_list, strict=True)):
+            if not state.is_legal(action):  # the whole batch is checked before anything moves
+                raise IllegalActionError(f"env {i}, seat {self._seats[i]}: "
+                                         f"{state._illegal_message(action)}")
+        rewards, terminated, truncated = self._rewards, self._terminated, self._truncated
+        if self.finished:  # only rows that were set last time need clearing
+            rewards.fill(0.0)
+            terminated.fill(False)
+            truncated.fill(False)
+        self.finished = []
+        decisions, cap, rngs = self._decisions, self.cap, self._rngs
+        for i, state in enumerate(states):
+            state._apply(acts_list[i])
+            decisions[i] += 1
+            rng = rngs[i]
+            player = state.current_player()
+            while player == CHANCE:
+                state.play_chance(rng)
+                player = state.current_player()
+            if player == TERMINAL:
+                rewards[i] = state.returns()
+                terminated[i] = True
+            elif cap is not None and decisions[i] >= cap:
+                truncated[i] = True
+            else:
+                continue
+            self.finished.append((i, state, self._seats[i]))
+            states[i] = self._new_game(i)
+            decisions[i] = 0
+        self._write_all()
+        info: dict[str, Any] = {"seat": self._seat, "truncated": truncated}
+        if self.finished:
+            info["final_returns"] = rewards
+        return self._obs, self._mask, rewards, terminated, info
+
+    def legal_actions(self, env: int) -> list[int]:
+        """The legal actions of the seat to move in ``env`` (what its mask row marks)."""
+        return self.states[env].legal_actions()
+
+    # -- inside -------------------------------------------------------------------------------
+    def _new_game(self, i: int) -> State:
+        """A fresh game in env ``i``, chance played up to its first decision."""
+        rng = self._rngs[i]
+        for _ in range(REDEALS):
+            state = self.game.new_initial_state()
+            while state.current_player() == CHANCE:
+                state.play_chance(rng)
+            if state.current_player() != TERMINAL:
+                return state
+        raise RuntimeError(f"{REDEALS} deals in a row of {self.game!r} ended with no decision")
+
+    def _write_all(self) -> None:
+        """Every env's observation row, seat and mask, from the games as they stand (each is at
+        a decision). One tensor call per env is the floor: the games write their tensors as
+        Python lists; the masks go in with one fancy-index assignment for the whole batch."""
+        obs, tensor, seats, pack = self._obs, self._tensor, self._seats, self._pack_row
+        row_bytes = 4 * self.obs_size
+        cols: list[int] = []
+        counts: list[int] = []
+        for i, state in enumerate(self.states):
+            seat = state.current_player()
+            seats[i] = seat
+            pack(obs, i * row_bytes, *tensor(state, seat))
+            legal = state.legal_actions()
+            cols += legal
+            counts.append(len(legal))
+        self._seat[:] = seats
+        mask = self._mask
+        mask.fill(0)
+        mask[np.repeat(self._rows, counts), cols] = 1
+
+
+if gymnasium is not None:
+    class GymVectorEnv(gymnasium.vector.VectorEnv):
+        """:class:`VectorEnv` as a ``gymnasium.vector.VectorEnv`` (same-step autoreset).
+
+        Single-agent view of self-play: the reward of env ``i`` is the return, at the end, of
+        the seat that made the last move (0 before), as a two-player zero-sum learner playing
+        both sides expects; ``infos["returns"]`` holds every seat's ([N, P]) and
+        ``infos["seat"]`` who moves next. The action masks are ``infos["action_mask"]``; the
+        finished games' last observations (for the seat that moved last) are
+        ``infos["final_obs"]``, as Gymnasium's same-step mode puts them. An illegal action
+        raises, as :class:`VectorEnv` does.
+        """
+
+        metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+        def __init__(self, game: str | Game, num_envs: int, players: int | None = None,
+                     seed: int = 0, variant: str | None = None, **overrides: Any):
+            self.env = VectorEnv(game, num_envs, players, seed, variant, **overrides)
+            self.num_envs = num_envs
+            from fieldcraft.adapters.gym import observation_bounds  # registers the gym ids
+
+            low, high = observation_bounds(self.env.game)
+            self.single_observation_space = spaces.Box(low, high, (self.env.obs_size,),
+                                                       np.float32)
+            self.single_action_space = spaces.Discrete(self.env.num_actions)
+            self.observation_space = batch_space(self.single_observation_space, num_envs)
+            self.action_space = batch_space(self.single_action_space, num_envs)
+
+        def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+                  ) -> tuple[np.ndarray, dict[str, Any]]:
+            obs, mask, info = self.env.reset(seed)
+            return obs, {"action_mask": mask, "seat": info["seat"]}
+
+        def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                              dict[str, Any]]:
+            env = self.env
+            obs, mask, returns, terminated, info = env.step(actions)
+            reward = np.zeros(self.num_envs, np.float32)
+            infos: dict[str, Any] = {"action_mask": mask, "seat": info["seat"],
+                                     "returns": returns}
+            if env.finished:
+                final = np.zeros_like(obs)
+                done = np.zeros(self.num_envs, bool)
+                for i, state, seat in env.finished:
+                    reward[i] = returns[i, seat]
+                    final[i] = env._tensor(state, seat)
+                    done[i] = True
+                infos["final_obs"] = final
+                infos["_final_obs"] = done
+            return obs, reward, terminated, info["truncated"], infos
