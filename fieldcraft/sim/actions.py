@@ -58,19 +58,21 @@ def classify(kind: str, args: dict[str, Any]) -> list[str]:
     return keys
 
 
-def tally(game: Game, actions: Iterable[int]) -> list[SeatTally]:
+def tally(game: Game, actions: Iterable[int], trusted: bool = False) -> list[SeatTally]:
     """Counts per seat of every decision in ``actions`` (a whole game's action list, chance
     outcomes included), by the keys of :func:`classify`. The list is replayed on a fresh state
-    because a choice is only named with the state before it in hand."""
+    because a choice is only named with the state before it in hand. ``trusted`` skips the
+    legality check, for a list the engine itself just played (as :func:`play_game` does)."""
     notation = game.notation
     counts: list[Counter[str]] = [Counter() for _ in range(game.num_players)]
     state = game.new_initial_state()
+    apply = state._apply if trusted else state.apply_action
     for action in actions:
         player = state.current_player()
         if player >= 0:
             kind, args = notation.choice(state, int(action))
             counts[player].update(classify(kind, args))
-        state.apply_action(int(action))
+        apply(int(action))
     return [dict(sorted(c.items())) for c in counts]
 
 

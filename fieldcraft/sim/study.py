@@ -109,7 +109,7 @@ def _row(game: Game, name: str, players: int, index: int, seed: int, specs: list
         "unmask": _unmask(game, state),
         # What each seat played, by kind (fieldcraft.sim.actions); with the metrics, since a
         # tune trial, which plays without them, has no use for it.
-        "actions": tally(game, state.history()) if measure is not None else None,
+        "actions": tally(game, state.history(), trusted=True) if measure is not None else None,
     }
 
 
