@@ -19,6 +19,12 @@ Why these choices:
   luckiest one (the winner's curse). The top ``k`` distinct rulesets, and the default, are
   re-played on fresh deals (game indices after the search's) with more games, and the best is
   the one with the lowest *re-evaluated* loss. If the default wins that, ``tune`` says so.
+- **Equivalent rules are played once**: values that make the same games at the counts played
+  (a role joining from 3 or from 4 players, in a 4-5 player search) share one effective key
+  (:mod:`fieldcraft.sim.tune_cache`); such a trial takes the first one's result instead of
+  replaying its games, and the summary counts the distinct rulesets among the trials.
+- **Re-played losses have intervals** (a bootstrap over games within each player count), so
+  a best that beats the default by less than the noise can be seen as such.
 - **The default is the reference**: it is played first with the search's deals, both to report
   how far the search moved and to check the target against the sides the game really has.
 
@@ -632,7 +638,10 @@ def _chart(records: list[dict[str, Any]], meta: dict[str, Any], path: Path) -> N
     if top:
         ax.scatter([t["trial"] for t in top], [t["reeval_loss"] for t in top], marker="D",
                    s=40, facecolors="none", edgecolors="tab:red",
-                   label=f"re-evaluated ({meta['reeval_games']} games)")
+                   label=f"re-evaluated ({meta['reeval_games']} games, 95% interval)")
+        for t in top:
+            if t.get("reeval_interval"):
+                ax.vlines(t["trial"], *t["reeval_interval"], color="tab:red", linewidth=1)
     if d["reeval_loss"] is not None:
         ax.axhline(d["reeval_loss"], color="tab:red", linestyle=":", linewidth=1,
                    label="default re-evaluated")
