@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from fieldcraft.sim import metrics_report, unmask
+from fieldcraft.sim import actions, metrics_report, unmask
 from fieldcraft.sim.stats import Rate, rate
 from fieldcraft.sim.study import RULESET, load_results
 
@@ -67,6 +67,7 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "no_winner": dict(sorted(no_winner.items())),
         "games": dict(sorted(Counter(r["players"] for r in rows).items())),
         "unmask": unmask.summary(rows),
+        "actions": actions.summary(rows),
     }
 
 
@@ -229,6 +230,9 @@ def _sections(summary: dict[str, Any], meta: dict[str, Any],
                                                  body)))
     if summary.get("unmask"):
         sections.append(("Time to unmask", unmask.section(summary["unmask"])))
+    if summary.get("actions"):
+        sections.append(("What players do", actions.section(summary["actions"],
+                                                             summary.get("rules_in_play", {}))))
     ruleset_lines = []
     for p, rules in rulesets.items():
         ruleset_lines += [f"{p} players (sha256 `{meta.get('ruleset_hash', {}).get(p, '?')}`):",
@@ -246,6 +250,7 @@ def write_report(out_dir: Path) -> tuple[Path, Path]:
     rulesets = json.loads(ruleset_path.read_text(encoding="utf-8")) if ruleset_path.exists() \
         else {}
     summary = summarize(rows)
+    summary["rules_in_play"] = actions.rules_in_play(meta.get("game", ""), rows, rulesets)
     charts = _charts(summary, out_dir, meta)
     sections = _sections(summary, meta, rulesets)
     if meta.get("skill_trace"):

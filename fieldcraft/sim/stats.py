@@ -210,3 +210,28 @@ def bootstrap_diff(stat_a: Callable[[Any], Any], n_a: int, stat_b: Callable[[Any
         return None
     low, high = np.quantile(draws, [0.025, 0.975])
     return d, float(min(low, d)), float(max(high, d))
+
+
+def bootstrap_strata(stat: Callable[[list[Any]], Any], sizes: Sequence[int], seed: int = 0,
+                     resamples: int = BOOTSTRAP) -> tuple[float, float, float] | None:
+    """A statistic of games kept in strata (one per player count) with a percentile-bootstrap
+    95% interval, resampling games within each stratum so every count keeps its number of games.
+
+    ``stat`` maps a list of integer index arrays, one per stratum, each ``(rows, games)``, to one
+    value per row. For statistics such as a tuning loss (an average over counts of each count's
+    largest win-rate gap), which are no mean of per-game values and have no textbook interval.
+    Returns ``(value, low, high)``, the interval stretched to hold the value; ``None`` when a
+    stratum has no games or no draw is finite.
+    """
+    import numpy as np
+
+    if not sizes or any(n == 0 for n in sizes):
+        return None
+    rng = np.random.default_rng(seed)
+    value = float(np.asarray(stat([np.arange(n)[None, :] for n in sizes]), dtype=float)[0])
+    draws = np.asarray(stat([rng.integers(0, n, (resamples, n)) for n in sizes]), dtype=float)
+    draws = draws[np.isfinite(draws)]
+    if not math.isfinite(value) or draws.size == 0:
+        return None
+    low, high = np.quantile(draws, [0.025, 0.975])
+    return value, float(min(low, value)), float(max(high, value))

@@ -29,6 +29,8 @@ from typing import Any
 from fieldcraft.agents import make_agent
 from fieldcraft.core.api import FieldcraftError, Game, RulesetError
 from fieldcraft.core.registry import load_game
+from fieldcraft.sim.actions import rules_in_play, tally
+from fieldcraft.sim.actions import summary as action_summary
 from fieldcraft.sim.metrics import DEFAULT_METRICS, MetricsOptions, aggregate
 from fieldcraft.sim.simulate import game_seed, play_game
 
@@ -105,6 +107,9 @@ def _row(game: Game, name: str, players: int, index: int, seed: int, specs: list
         "decided_by": str(decided) if decided is not None else None,
         "metrics": tracer.metrics(winners) if tracer is not None else None,
         "unmask": _unmask(game, state),
+        # What each seat played, by kind (fieldcraft.sim.actions); with the metrics, since a
+        # tune trial, which plays without them, has no use for it.
+        "actions": tally(game, state.history(), trusted=True) if measure is not None else None,
     }
 
 
@@ -320,10 +325,12 @@ def _write_results(rows: list[dict[str, Any]], path: Path, meta: dict[str, Any])
         ("decided_by", pa.string()),
         ("metrics", pa.string()),  # per-game metrics as JSON (fieldcraft.sim.metrics)
         ("unmask", pa.string()),  # time-to-unmask per seat as JSON (core.deduction), or null
+        ("actions", pa.string()),  # decisions per seat by kind as JSON (sim.actions), or null
     ], metadata={b"fieldcraft_study": json.dumps(meta, sort_keys=True).encode()})
     rows = [{"rounds": None, "turns": None, **r,
              "metrics": json.dumps(r["metrics"]) if r.get("metrics") is not None
              else None, "unmask": json.dumps(r["unmask"]) if r.get("unmask") is not None
+             else None, "actions": json.dumps(r["actions"]) if r.get("actions") is not None
              else None} for r in rows]
     table = pa.Table.from_pylist(rows, schema=schema)
     tmp = path.with_suffix(".parquet.tmp")
@@ -440,6 +447,10 @@ def _study(game: str, counts: list[int], specs: list[str], games: int, seed: int
     if metrics is not None:
         meta["metrics_options"] = metrics.as_dict()
         meta["metrics"] = aggregate(rows, seed)
+        # The action table and the rules in play, keyed by player count as text (JSON keys).
+        meta["actions"] = {str(p): t for p, t in action_summary(rows).items()}
+        meta["rules_in_play"] = {str(p): t for p, t in rules_in_play(
+            game, rows, {str(p): r for p, r in rulesets.items()}).items()}
     return _write_study(out_dir, rows, meta, rulesets)
 
 
@@ -485,6 +496,8 @@ def load_results(out_dir: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         r["metrics"] = json.loads(raw_metrics) if raw_metrics else None
         raw_unmask = r.get("unmask")  # absent from studies written before it existed
         r["unmask"] = json.loads(raw_unmask) if raw_unmask else None
+        raw_actions = r.get("actions")  # likewise absent from older studies
+        r["actions"] = json.loads(raw_actions) if raw_actions else None
         for key in _LENGTH_KEYS:  # absent from studies written before they were recorded
             r.setdefault(key, None)
     rows.sort(key=lambda r: (r["players"], r["index"]))

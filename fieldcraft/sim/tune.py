@@ -19,6 +19,12 @@ Why these choices:
   luckiest one (the winner's curse). The top ``k`` distinct rulesets, and the default, are
   re-played on fresh deals (game indices after the search's) with more games, and the best is
   the one with the lowest *re-evaluated* loss. If the default wins that, ``tune`` says so.
+- **Equivalent rules are played once**: values that make the same games at the counts played
+  (a role joining from 3 or from 4 players, in a 4-5 player search) share one effective key
+  (:mod:`fieldcraft.sim.tune_cache`); such a trial takes the first one's result instead of
+  replaying its games, and the summary counts the distinct rulesets among the trials.
+- **Re-played losses have intervals** (a bootstrap over games within each player count), so
+  a best that beats the default by less than the noise can be seen as such.
 - **The default is the reference**: it is played first with the search's deals, both to report
   how far the search moved and to check the target against the sides the game really has.
 
@@ -53,6 +59,7 @@ from fieldcraft.sim.study import (
     require_ray,
     validate,
 )
+from fieldcraft.sim.tune_cache import effective_key, loss_interval
 from fieldcraft.sim.tune_space import (
     Measure,
     Param,
@@ -94,6 +101,9 @@ class _Job:
     left: int = 0
     rows: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
+    cache: tuple[str, int, int] | None = None  # (effective ruleset, games, first game)
+    # Evaluations of the same effective ruleset submitted while this one plays: (key, values).
+    twins: list[tuple[Any, Values]] = field(default_factory=list)
 
 
 class _Evaluator:
@@ -102,14 +112,25 @@ class _Evaluator:
     ``submit`` queues one evaluation; ``collect`` blocks until at least one finishes and
     returns ``(key, values, measure or error, seconds)`` for each. With one local worker
     everything runs in this process at ``submit`` (no pool to start or ship rows through).
+
+    An evaluation of rules that play the same games as one already played or in flight (the
+    same :func:`~fieldcraft.sim.tune_cache.effective_key` on the same deals) is not played
+    again: it gets that one's result, and ``info[key]`` says which (``same_as``) beside its
+    ``effective`` key. With a ``target``, a re-evaluation's measure carries the loss's
+    bootstrap interval (``loss_low``, ``loss_high``).
     """
 
     def __init__(self, game: str, counts: list[int], agents: list[str], seed: int,
                  params: Sequence[Param], base: dict[str, Any], defaults: dict[str, Any],
-                 workers: int, ray: Any = None, objective: Objective | None = None) -> None:
+                 workers: int, ray: Any = None, objective: Objective | None = None,
+                 target: Target | None = None) -> None:
         self.game, self.counts, self.agents, self.seed = game, counts, agents, seed
         self.params, self.base, self.defaults = params, base, defaults
         self.workers, self.ray, self.objective = workers, ray, objective
+        self.target = target
+        self.results: dict[tuple[str, int, int], tuple[Any, Measure | str]] = {}
+        self.playing: dict[tuple[str, int, int], _Job] = {}
+        self.info: dict[Any, dict[str, Any]] = {}
         self.pool: ProcessPoolExecutor | None = None
         if objective is None and ray is None and workers > 1:
             self.pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
@@ -123,11 +144,39 @@ class _Evaluator:
 
     def _finish(self, job: _Job) -> None:
         seconds = time.perf_counter() - job.started
+        result: Measure | str
         if job.error is not None:
-            self.ready.append((job.key, job.values, job.error, seconds))
-            return
-        job.rows.sort(key=lambda r: (r["players"], r["index"]))
-        self.ready.append((job.key, job.values, game_metrics(job.rows, self.counts), seconds))
+            result = job.error
+        else:
+            job.rows.sort(key=lambda r: (r["players"], r["index"]))
+            result = game_metrics(job.rows, self.counts)
+            if self.target is not None and isinstance(job.key, tuple):  # a re-evaluation
+                interval = loss_interval(job.rows, self.counts, self.target, self.seed)
+                if interval is not None:
+                    result["loss_low"], result["loss_high"] = interval[1:]
+        self.ready.append((job.key, job.values, result, seconds))
+        if job.cache is not None:
+            self.playing.pop(job.cache, None)
+            self.results[job.cache] = (job.key, result)
+            for key, values in job.twins:
+                self.ready.append((key, values, _copy(result), 0.0))
+
+    def _reuse(self, key: Any, values: Values, rulesets: dict[int, dict[str, Any]],
+               games: int, first: int) -> tuple[str, int, int] | None:
+        """Answer an evaluation whose effective ruleset was played (or is playing) on these
+        deals from that result and return None; else the cache key it will be kept under."""
+        cache = (effective_key(rulesets), games, first)
+        self.info[key] = {"effective": cache[0], "same_as": None}
+        if cache in self.results:
+            twin, result = self.results[cache]
+            self.info[key]["same_as"] = _name(twin)
+            self.ready.append((key, values, _copy(result), 0.0))
+            return None
+        if cache in self.playing:
+            self.info[key]["same_as"] = _name(self.playing[cache].key)
+            self.playing[cache].twins.append((key, values))
+            return None
+        return cache
 
     def submit(self, key: Any, values: Values, games: int, first: int,
                overrides: dict[str, Any] | None = None) -> None:
@@ -148,11 +197,15 @@ class _Evaluator:
             overrides = apply_values(self.params, values, self.base, self.defaults)
         job.overrides = overrides
         try:
-            validate(self.game, self.counts, overrides)
+            rulesets = validate(self.game, self.counts, overrides)
         except RulesetError as exc:
             job.error = str(exc)
             self._finish(job)
             return
+        job.cache = self._reuse(key, values, rulesets, games, first)
+        if job.cache is None:
+            return
+        self.playing[job.cache] = job
         per = max(1, min(self.workers, games // _MIN_CHUNK))
         size = math.ceil(games / per)
         chunks = [(p, list(range(start, min(start + size, first + games))))
@@ -189,6 +242,17 @@ class _Evaluator:
                     self._chunk_done(self.pending.pop(fut), future.result)
         out, self.ready = self.ready, []
         return out
+
+
+def _copy(result: Measure | str) -> Measure | str:
+    """A reused result as its own object, so no record shares a dict with another."""
+    return result if isinstance(result, str) else json.loads(json.dumps(result))
+
+
+def _name(key: Any) -> Any:
+    """An evaluation's key as the records name it: a trial number, "default", or
+    "re-eval N" for a re-evaluation."""
+    return f"re-eval {key[1]}" if isinstance(key, tuple) else key
 
 
 # --- the search -----------------------------------------------------------------------------
@@ -232,7 +296,8 @@ def tune(game: str, players: Sequence[int], params: Sequence[str | Param], targe
     record = _Recorder(target, total, progress)
 
     def evaluator(count: int, ray: Any) -> _Evaluator:
-        return _Evaluator(game, counts, specs, seed, space, base, defaults, count, ray, objective)
+        return _Evaluator(game, counts, specs, seed, space, base, defaults, count, ray, objective,
+                          target)
 
     def search(ev: _Evaluator) -> dict[str, Any]:
         return _search(study, optuna, ev, space, target, trials, games_per_trial, reeval, top_k,
@@ -306,11 +371,13 @@ class _Recorder:
         self.best_loss: float | None = None
 
     def __call__(self, phase: str, number: int | None, values: Values, result: Measure | str,
-                 seconds: float) -> float | None:
-        """Record one evaluation; its loss, or None if it failed or has no value."""
+                 seconds: float, info: dict[str, Any] | None = None) -> float | None:
+        """Record one evaluation (``info``: its effective ruleset and the evaluation whose
+        result it reused, see :class:`_Evaluator`); its loss, or None if it failed or has no
+        value."""
         target = self.target
         row: dict[str, Any] = {"phase": phase, "trial": number, "values": dict(values),
-                               "seconds": round(seconds, 3)}
+                               "seconds": round(seconds, 3), **(info or {})}
         loss = None
         if isinstance(result, str):
             row.update(state="fail", error=result, loss=None)
@@ -348,9 +415,13 @@ def _search(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param], tar
     return {
         "best": {"trial": best["trial"], "values": best["values"],
                  "search_loss": best["search_loss"], "reeval_loss": best["reeval_loss"],
+                 "reeval_interval": best.get("reeval_interval"),
                  "metrics": best.get("metrics")},
         "default": {"values": default_values, "search_loss": base_loss,
-                    "reeval_loss": default_row["reeval_loss"] if default_row else None},
+                    "reeval_loss": default_row["reeval_loss"] if default_row else None,
+                    "reeval_interval": default_row["reeval_interval"] if default_row
+                    else None},
+        "distinct": _distinct(record.rows),
         "improved": best["trial"] != "default",
         "interrupted": interrupted,
         "reevaluation": table,
@@ -372,7 +443,8 @@ def _play_default(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param
         raise TuneError(f"the default ruleset could not be played: {result}")
     if "loss" not in result:
         target.check(result)
-    base_loss = record("default", None, default_values, result, seconds)
+    base_loss = record("default", None, default_values, result, seconds,
+                       ev.info.get("default"))
     internal = {p.key: p.internal(p.default) for p in space}
     if all(v is not None for v in internal.values()) and base_loss is not None:
         study.add_trial(optuna.trial.create_trial(
@@ -401,7 +473,7 @@ def _run_trials(study: Any, optuna: Any, ev: _Evaluator, space: Sequence[Param],
                 ev.submit(trial.number, values, games, 0)
             for number, values, result, seconds in ev.collect():
                 trial = live.pop(number)
-                loss = record("search", number, values, result, seconds)
+                loss = record("search", number, values, result, seconds, ev.info.get(number))
                 if loss is None or math.isnan(loss):
                     study.tell(trial, state=optuna.trial.TrialState.FAIL)
                 else:
@@ -433,9 +505,10 @@ def _reevaluate(ev: _Evaluator, record: _Recorder, default_values: Values,
     while len(results) < len(candidates):
         results += ev.collect()
     for (_, key), values, result, seconds in results:
-        loss = record("re-eval", None if key == "default" else key, values, result, seconds)
+        loss = record("re-eval", None if key == "default" else key, values, result, seconds,
+                      ev.info.get(("reeval", key)))
         table.append({"trial": key, "values": values, "search_loss": search_loss[str(key)],
-                      "reeval_loss": loss,
+                      "reeval_loss": loss, "reeval_interval": _interval(result, loss),
                       "metrics": None if isinstance(result, str) else result})
     order = {str(k): i for i, (k, _, _) in enumerate(candidates)}
     table.sort(key=lambda t: order[str(t["trial"])])
@@ -443,21 +516,48 @@ def _reevaluate(ev: _Evaluator, record: _Recorder, default_values: Values,
     return (min(ranked, key=lambda t: t["reeval_loss"]) if ranked else table[0]), table
 
 
+def _interval(result: Measure | str, loss: float | None) -> list[float] | None:
+    """A re-played loss's 95% interval ``[low, high]``, when its games gave one."""
+    if isinstance(result, str) or loss is None or "loss_low" not in result:
+        return None
+    return [result["loss_low"], result["loss_high"]]
+
+
+def _distinct(records: list[dict[str, Any]]) -> dict[str, int]:
+    """How many search trials there were, how many distinct rulesets in effect they played
+    (the default's among them when a trial repeats it), and how many reused a result instead
+    of playing games; re-evaluations likewise."""
+    search = [r for r in records if r["phase"] == "search"]
+    reeval = [r for r in records if r["phase"] == "re-eval"]
+    return {"trials": len(search),
+            "distinct": len({r.get("effective") or json.dumps(r["values"], sort_keys=True)
+                             for r in search}),
+            "reused": sum(r.get("same_as") is not None for r in search),
+            "reevaluations": len(reeval),
+            "reevaluations_reused": sum(r.get("same_as") is not None for r in reeval)}
+
+
 def _top(records: list[dict[str, Any]], default_values: Values, top_k: int
          ) -> list[dict[str, Any]]:
     """The ``top_k`` best distinct search trials. Trials that played the same deals to the very
     same results are one ruleset in effect (e.g. a card added only from 7 players, in a study
     of 3-6): one of them is re-played, the one that changes the fewest rules from the default,
-    so the others' places go to rivals."""
+    so the others' places go to rivals. Trials whose effective ruleset is the default's are
+    left out: the default is re-played anyway."""
     def changed(values: Values) -> int:
         return sum(values[k] != v for k, v in default_values.items())
 
     seen: dict[str, dict[str, Any]] = {}
+    effective = {r.get("effective") for r in records if r["phase"] == "default"} - {None}
     ok = [r for r in records if r["phase"] == "search" and r["loss"] is not None
           and not math.isnan(r["loss"])]
     for r in sorted(ok, key=lambda r: (r["loss"], changed(r["values"]), r["trial"])):
         same = {k: v for k, v in r["metrics"].items() if k != "seconds"} \
             if "loss" not in r["metrics"] else r["values"]
+        if r.get("effective") in effective:
+            continue
+        if r.get("effective") is not None:
+            effective.add(r["effective"])
         seen.setdefault(json.dumps(same, sort_keys=True), r)
     return list(seen.values())[:top_k]
 
@@ -484,7 +584,8 @@ def _write_trials(records: list[dict[str, Any]], space: Sequence[Param], out_dir
     flat_rows = []
     for r in records:
         flat: dict[str, Any] = {"phase": r["phase"], "trial": r["trial"], "state": r["state"],
-                                "loss": r["loss"], "seconds": r["seconds"]}
+                                "loss": r["loss"], "seconds": r["seconds"],
+                                "same_as": r.get("same_as")}
         for p in space:
             v = r["values"].get(p.key)
             flat[p.key] = json.dumps(v) if isinstance(v, (bool, list, dict)) else v
@@ -537,7 +638,10 @@ def _chart(records: list[dict[str, Any]], meta: dict[str, Any], path: Path) -> N
     if top:
         ax.scatter([t["trial"] for t in top], [t["reeval_loss"] for t in top], marker="D",
                    s=40, facecolors="none", edgecolors="tab:red",
-                   label=f"re-evaluated ({meta['reeval_games']} games)")
+                   label=f"re-evaluated ({meta['reeval_games']} games, 95% interval)")
+        for t in top:
+            if t.get("reeval_interval"):
+                ax.vlines(t["trial"], *t["reeval_interval"], color="tab:red", linewidth=1)
     if d["reeval_loss"] is not None:
         ax.axhline(d["reeval_loss"], color="tab:red", linestyle=":", linewidth=1,
                    label="default re-evaluated")

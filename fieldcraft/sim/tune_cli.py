@@ -105,16 +105,32 @@ def run_tune(args: argparse.Namespace, players: list[int], overrides: dict[str, 
     return _print_result(console, meta, args.trials, time.perf_counter() - started, out)
 
 
+def _distinct_note(distinct: dict[str, int] | None) -> str:
+    """", 6 distinct (6 reused a result)" when trials played equivalent rules: the run was
+    cheaper than its trial count says, and the search saw fewer rulesets than it asked for."""
+    if not distinct or not distinct.get("reused"):
+        return ""
+    return f", {distinct['distinct']} distinct ({distinct['reused']} reused a result)"
+
+
+def _loss(entry: dict[str, Any]) -> str:
+    """A re-played loss with its 95% interval, when there is one."""
+    text = f"{entry['reeval_loss']:.4f}"
+    interval = entry.get("reeval_interval")
+    return text + (f" (95% {interval[0]:.4f}–{interval[1]:.4f})" if interval else "")
+
+
 def _print_result(console: Any, meta: dict[str, Any], trials: int, seconds: float,
                   out: Path) -> int:
     """What the run found, and the files it wrote; the exit status (130: interrupted)."""
     from fieldcraft.sim.tune import BEST, CHART, TRIALS_CSV, TUNE
 
     best, default = meta["best"], meta["default"]
-    console.print(f"target {meta['target']}: {trials} trials in {seconds:.1f} s")
+    console.print(f"target {meta['target']}: {trials} trials in {seconds:.1f} s"
+                  f"{_distinct_note(meta.get('distinct'))}")
     if meta["reeval_games"] and None not in (best["reeval_loss"], default["reeval_loss"]):
         console.print(f"re-played on {meta['reeval_games']} fresh games per count: default "
-                      f"loss {default['reeval_loss']:.4f}, best loss {best['reeval_loss']:.4f}")
+                      f"loss {_loss(default)}, best loss {_loss(best)}")
     if meta["improved"]:
         console.print(f"best: {json.dumps(best['values'])} (trial {best['trial']})")
     else:
