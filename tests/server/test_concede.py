@@ -9,6 +9,7 @@ import json
 import time
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -156,3 +157,54 @@ def test_the_pages_say_it_in_every_language() -> None:
         for key in ("table.concede", "table.concede_confirm", "table.conceded_event",
                     "table.conceded_mark", "table.bank", "lobby.clock_bank"):
             assert words.get(key), (lang, key)
+
+
+def test_the_page_counts_the_banks_down_and_concedes_after_a_confirm(browser: Any,
+                                                                     tmp_path: Any) -> None:
+    """The lobby's time bank, the running bank counting down on the page, and Concede: its
+    first click only asks, Keep playing takes it back, Yes concedes and the seat is marked."""
+    from tests.server.helpers import ServerProcess
+
+    srv = ServerProcess(f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0.05).start()
+    try:
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(srv.base + "/")
+        page.select_option("#game-select", "spy-tracker")
+        page.select_option("#players-select", "3")
+        for seat in (1, 2):
+            page.select_option(f"select[data-seat='{seat}']", "bot:random")
+        page.select_option("#clock-kind", "bank")
+        page.fill("#bank-input", "2")
+        page.fill("#increment-input", "7")
+        page.fill("#name-input", "Ann")
+        page.click("#create-button")
+        page.wait_for_url("**/t/*")
+        table_id = page.url.rsplit("/", 1)[1]
+        info = httpx.get(f"{srv.base}/api/tables/{table_id}").json()
+        assert info["clock"] == {"bank": 120, "increment": 7}
+        mine = "#seats .seat-bank[data-seat='0']"
+        page.wait_for_selector(mine + ".running")
+        first = int(page.get_attribute(mine, "data-left") or 0)
+        assert 100 < first <= 120
+        page.wait_for_function(  # counted down by the page, between the server's updates
+            f"() => Number(document.querySelector(\"{mine}\").dataset.left) < {first}")
+        assert page.locator("#seats .seat-bank").count() == 1  # bots have no bank to show
+        page.click("#concede-button")
+        assert page.locator("#concede-question").is_visible()
+        page.click("#concede-cancel")
+        assert page.locator("#concede-question").count() == 0
+        assert page.locator("#seats .mark.conceded").count() == 0
+        page.click("#concede-button")
+        page.click("#concede-yes")
+        page.wait_for_selector("#seats li[data-seat='0'] .mark.conceded")
+        page.wait_for_selector("#log .log-line.conceded")
+        page.wait_for_selector("#conceded-you")
+        assert page.locator("#choices-panel").is_hidden()
+        assert errors == []
+        context.close()
+    finally:
+        srv.stop()
