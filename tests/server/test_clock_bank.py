@@ -145,7 +145,9 @@ def test_a_table_without_a_bank_says_so(client: TestClient) -> None:
                         turn_seconds=30)
     assert made["table"]["clock"] is None
     with client.websocket_connect(f"/ws/{made['id']}") as ws:
-        view = SeatSocket(ws).hello(made["token"])["view"]
+        me = SeatSocket(ws)
+        me.hello(made["token"])
+        view = me.my_turn()  # after the deal: the per-turn timer runs
     assert view["banks"] is None and view["deadline_in"] is not None
 
 
