@@ -58,7 +58,14 @@ def may_act(room: Room, seat: int | None) -> bool:
 def view_extra(room: Room) -> dict[str, Any]:
     """The room's keys of every view (after the table's): the same for every seat."""
     return {"status": room.status, "seats": room.seats.public(),
-            "deadline_in": room.clock.left()}
+            "deadline_in": room.clock.left(), "banks": banks_of(room)}
+
+
+def banks_of(room: Room) -> dict[str, Any] | None:
+    """Each seat's time bank and whose is running (``None``: the table has no time banks;
+    :class:`~fieldcraft.server.clock.Bank`): public, like whose turn it is."""
+    bank = getattr(room, "bank", None)
+    return None if bank is None else bank.public()  # type: ignore[no-any-return]
 
 
 def view_text(room: Room, seat: int | None, tail: str | None = None) -> str:
@@ -88,7 +95,8 @@ def send_update(room: Room, since: int) -> None:
 
 def presence_text(room: Room) -> str:
     return dumps({"type": "presence", "version": room.version, "seats": room.seats.public(),
-                  "deadline_in": room.clock.left(), "status": room.status})
+                  "deadline_in": room.clock.left(), "banks": banks_of(room),
+                  "status": room.status})
 
 
 def send_presence(room: Room) -> None:

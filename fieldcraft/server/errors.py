@@ -61,6 +61,7 @@ TABLE_EXPIRED = "table.expired"  # nobody joined it in time (limits.py)
 # move.*: a move that came at the wrong moment
 STALE_VERSION = "move.stale_version"
 NOT_YOUR_TURN = "move.not_your_turn"
+CONCEDED = "move.conceded"  # this seat conceded: a bot plays it for the rest of the game
 # rules.*: the engine's own codes (fieldcraft.core.errors)
 ILLEGAL_ACTION = IllegalActionError.code
 MALFORMED_ACTION = MalformedActionError.code
@@ -100,6 +101,7 @@ STATUS: dict[str, int] = {
     HELLO_REQUIRED: 400, BAD_TOKEN: 403, SPECTATOR: 403, SEED_NOT_ALLOWED: 403,
     NO_SUCH_TABLE: 404, NOT_WAITING: 409, TABLE_FULL: 409, SEAT_TAKEN: 409, NOT_STARTED: 409,
     GAME_OVER: 409, NOT_FINISHED: 409, NOT_FOUND: 404, STALE_VERSION: 409, NOT_YOUR_TURN: 409,
+    CONCEDED: 409,
     ILLEGAL_ACTION: 400, MALFORMED_ACTION: 400, BAD_RULESET: 400, UNKNOWN_GAME: 400,
     STORAGE_ERROR: 503, SERVER_CLOSING: 503,
     TABLE_EXPIRED: 410, RATE_LIMITED: 429, TOO_MANY_WAITING: 429, SERVER_FULL: 429,

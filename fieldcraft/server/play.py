@@ -1,6 +1,7 @@
 """A person's move: checked against the table, prepared on a clone, stored, then told.
 
-Every refusal comes before anything changes, in a fixed order (who asks, the table's status,
+Every refusal comes before anything changes, in a fixed order (who asks and whether they
+conceded, the table's status,
 the version the client saw, whose turn it is, the action id's range), so a refusal says the
 same whatever the hidden state; legality itself is the engine's, on the clone
 (:meth:`Table.prepare`).
@@ -27,6 +28,8 @@ async def act(room: Room, conn: Connection, msg: P.Message) -> None:
         seat = conn.seat
         if seat is None:
             raise TableError(E.SPECTATOR, "spectators cannot act")
+        if room.seats[seat].conceded:
+            raise TableError(E.CONCEDED, "you conceded: a bot plays this seat")
         if room.status == "waiting":
             raise TableError(E.NOT_STARTED, "the table is still waiting for players")
         if room.status == "finished" or room.state.is_terminal():

@@ -15,6 +15,7 @@ Client -> server::
     {"type": "act", "token": str, "version": int, "action"?: int, "action_text"?: str, "id"?: ...}
     {"type": "sync", "token"?: str, "last_version"?: int}    ask again for what was missed
     {"type": "back", "token": str}                           "I am here": stop the stand-in bot
+    {"type": "concede", "token": str}                        give up: a bot plays the seat
     {"type": "ping", "token"?: str}
     {"type": "chat", "token": str, "text"?: str, "phrase"?: str, "id"?: ...}   seats only
 
@@ -25,7 +26,8 @@ ask the person to choose again instead of silently losing the click.
 
 Server -> client: ``sync`` (view + log since a version, the chat, any rematch), ``update`` (new
 events + view), ``ack``, ``presence`` (who is connected / stood in for), ``chat`` (one new
-message), ``rematch`` (the finished table's follow-up), ``error``, ``pong``. See docs/web.md.
+message), ``conceded`` (a seat gave up), ``rematch`` (the finished table's follow-up),
+``error``, ``pong``. See docs/web.md.
 Error codes are in :mod:`fieldcraft.server.errors`.
 """
 
@@ -96,6 +98,7 @@ _SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "sync": {"token": (_STR, False), "last_version": (_INT, False),
              "pending_version": (_INT, False), "pending_action": (_INT, False)},
     "back": {"token": (_STR, True)},
+    "concede": {"token": (_STR, True), "id": (_ID, False)},
     "ping": {"token": (_STR, False), "id": (_ID, False)},
     "chat": {"token": (_STR, False), "text": (_STR, False), "phrase": (_STR, False),
              "id": (_ID, False)},

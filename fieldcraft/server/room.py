@@ -31,7 +31,7 @@ from fieldcraft.server import access, broadcast, play, seating, store
 from fieldcraft.server import errors as E
 from fieldcraft.server import protocol as P
 from fieldcraft.server.chat import Chat
-from fieldcraft.server.clock import TurnClock, arm_turn, timeout_handler
+from fieldcraft.server.clock import TurnClock, arm_turn, bank_of, timeout_handler
 from fieldcraft.server.connection import Connection
 from fieldcraft.server.driver import Driver
 from fieldcraft.server.errors import TableError
@@ -59,6 +59,7 @@ class Room:
         self.players = row.players
         self.overrides = row.overrides
         self.settings = row.settings
+        live = seating.take_live(self.settings)  # banks, concessions: not what a rematch copies
         self.status = row.status
         self.host_hash = row.host_hash
         self.created_at = row.created_at
@@ -69,13 +70,17 @@ class Room:
         self.branch_step = row.branch_step
         self.branch_seat = row.branch_seat
         self.table = table
+        conceded = live.get(seating.CONCEDED_KEY) or []
         self.seats = Seats([SeatState(seat=s.seat, kind=s.kind, bot=s.bot, name=s.name,
-                                      token_hash=s.token_hash) for s in row.seats])
+                                      token_hash=s.token_hash, conceded=s.seat in conceded)
+                            for s in row.seats])
         self.spectators: set[Connection] = set()
         self.lock = asyncio.Lock()
         self.chat = Chat(chat if chat is not None else [], hub.limits.clock)
         self.rematch = Rematch(row.rematch_id, self.settings.get("rematch_of"))
-        self.clock = TurnClock(self.settings, lambda: hub.away_grace, timeout_handler(self))
+        self.bank = bank_of({**self.settings, **live}, row.players, hub.limits.clock)
+        self.clock = TurnClock(self.settings, lambda: hub.away_grace, timeout_handler(self),
+                               self.bank)
         self.driver = Driver(self.settings.get("seed"))
 
     # -- what the room is --------------------------------------------------------------------------
@@ -100,6 +105,7 @@ class Room:
         return {"id": self.id, "game": self.game_name, "players": self.players,
                 "overrides": self.overrides,
                 "turn_seconds": self.settings.get("turn_seconds"),
+                "clock": self.settings.get("clock"),
                 "away_bot": self.settings.get("away_bot", True),
                 "seeded": self.seeded, "public": self.public,
                 "join_code": access.show_join_code(self.join_code),
@@ -154,7 +160,7 @@ class Room:
                 return
             if msg.type == "hello":
                 raise TableError(E.BAD_MESSAGE, "already said hello")
-            if conn.seat is None and msg.type in ("act", "back", "chat"):
+            if conn.seat is None and msg.type in ("act", "back", "chat", "concede"):
                 raise TableError(E.SPECTATOR, "spectators cannot act; take a seat or "
                                  "reconnect with your seat token")
             self._check_token(conn, msg)
@@ -184,6 +190,9 @@ class Room:
                 self._returned(conn.seat)
         elif msg.type == "act":
             await play.act(self, conn, msg)
+            self.kick()
+        elif msg.type == "concede":
+            await seating.concede(self, conn)
             self.kick()
 
     def _check_token(self, conn: Connection, msg: P.Message) -> None:

@@ -36,11 +36,17 @@ class SeatState:
     name: str | None = None
     token_hash: str | None = None
     away: bool = False
+    conceded: bool = False
+    """Its person conceded: the stand-in bot plays it for the rest of the game
+    (:func:`fieldcraft.server.seating.concede`); its kind stays ``human``, so a rematch keeps
+    the seat for them."""
     connections: set[Any] = field(default_factory=set)
 
     @property
     def is_bot(self) -> bool:
-        return self.kind == "bot"
+        """Played by a bot for good: a bot's seat, or a person's who conceded (never timed,
+        never offered choices)."""
+        return self.kind == "bot" or self.conceded
 
     @property
     def free(self) -> bool:
@@ -50,7 +56,8 @@ class SeatState:
     def public(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind, "bot": self.bot, "name": self.name,
                 "claimed": self.is_bot or self.token_hash is not None,
-                "connected": bool(self.connections), "away": self.away}
+                "connected": bool(self.connections), "away": self.away,
+                "conceded": self.conceded}
 
 
 class Seats:

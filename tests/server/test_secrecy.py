@@ -35,11 +35,11 @@ pytestmark = pytest.mark.seeded_tables  # seeded games, so a failure can be repl
 
 SYNC_KEYS = {"type", "since", "version", "events", "view", "table", "you", "chat"}
 UPDATE_KEYS = {"type", "since", "version", "events", "view"}
-PRESENCE_KEYS = {"type", "version", "seats", "deadline_in", "status"}
+PRESENCE_KEYS = {"type", "version", "seats", "deadline_in", "banks", "status"}
 VIEW_KEYS = {"version", "status", "current_player", "terminal", "observation", "choices",
-             "seats", "deadline_in", "result"}
-SEAT_KEYS = {"seat", "kind", "bot", "name", "claimed", "connected", "away"}
-TABLE_KEYS = {"id", "game", "players", "overrides", "turn_seconds", "away_bot", "status",
+             "seats", "deadline_in", "banks", "result"}
+SEAT_KEYS = {"seat", "kind", "bot", "name", "claimed", "connected", "away", "conceded"}
+TABLE_KEYS = {"id", "game", "players", "overrides", "turn_seconds", "clock", "away_bot", "status",
               "version", "seats", "created_at", "seeded", "public", "join_code",
               "branch_of", "branch_step", "branch_seat"}
 

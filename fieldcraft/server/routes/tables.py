@@ -17,6 +17,7 @@ from fieldcraft.core.text import LANGUAGES
 from fieldcraft.server import access, store
 from fieldcraft.server import errors as E
 from fieldcraft.server.catalogue import game_catalogue
+from fieldcraft.server.clock import BANK_RANGE, INCREMENT_RANGE
 from fieldcraft.server.errors import TableError
 from fieldcraft.server.jsonin import MAX_SAFE_INT
 from fieldcraft.server.limits import client_address
@@ -33,8 +34,8 @@ from fieldcraft.server.routes.requests import (
 
 router = APIRouter(prefix="/api")
 
-CREATE_FIELDS = {"game", "players", "seats", "bot", "overrides", "turn_seconds", "seat", "name",
-                 "seed", "proxy_bot", "away_bot", "public", "feedback"}
+CREATE_FIELDS = {"game", "players", "seats", "bot", "overrides", "turn_seconds", "clock", "seat",
+                 "name", "seed", "proxy_bot", "away_bot", "public", "feedback"}
 LIST_LIMIT = 50
 """Live tables in one ``GET /api/tables`` answer by default (at most ``LIST_MAX``): the lobby
 stays a few kilobytes however many tables the server has."""
@@ -103,6 +104,30 @@ def seat_kinds(raw: list[Any], players: int, default_bot: str) -> list[tuple[str
     return kinds
 
 
+def clock_setting(raw: Any, turn_seconds: int | None) -> dict[str, int] | None:
+    """The ``clock`` of a create request: ``null`` (none, or the per-turn ``turn_seconds``) or
+    a time bank ``{"bank": seconds, "increment": seconds}``, each a whole number in its range
+    (``clock.BANK_RANGE``, ``clock.INCREMENT_RANGE``). A bank and a per-turn timer together
+    are refused: the page could show only one of them, and which would win is a guess."""
+    if raw is None:
+        return None
+    low, high = BANK_RANGE
+    inc_low, inc_high = INCREMENT_RANGE
+    shape = (f"'clock' is null or {{\"bank\": {low}-{high}, \"increment\": "
+             f"{inc_low}-{inc_high}}} (seconds)")
+    if not isinstance(raw, dict) or not raw.keys() <= {"bank", "increment"} \
+            or "bank" not in raw:
+        raise TableError(E.BAD_TIMER, shape)
+    bank, increment = raw["bank"], raw.get("increment", 0)
+    for value, (a, b) in ((bank, BANK_RANGE), (increment, INCREMENT_RANGE)):
+        if isinstance(value, bool) or not isinstance(value, int) or not a <= value <= b:
+            raise TableError(E.BAD_TIMER, shape)
+    if turn_seconds is not None:
+        raise TableError(E.BAD_TIMER, "a table has a per-turn timer ('turn_seconds') or a "
+                         "time bank ('clock'), not both")
+    return {"bank": bank, "increment": increment}
+
+
 def known_bot(name: str) -> str:
     if not is_bot_name(name):
         raise TableError(E.UNKNOWN_BOT, f"unknown bot {name!r}")
@@ -135,6 +160,7 @@ async def api_create(request: Request) -> JSONResponse:
     turn_seconds = field(doc, "turn_seconds", (int,), None)
     if turn_seconds is not None and not 5 <= turn_seconds <= 86400:
         raise TableError(E.BAD_TIMER, "turn_seconds must be 5-86400 (or null for none)")
+    clock = clock_setting(doc.get("clock"), turn_seconds)
     proxy_bot = known_bot(field(doc, "proxy_bot", (str,), "random"))
     away_bot = field(doc, "away_bot", (bool,), True)
     public = field(doc, "public", (bool,), False)
@@ -152,6 +178,8 @@ async def api_create(request: Request) -> JSONResponse:
     name = person_name(doc, "Host")
     settings: dict[str, Any] = {"turn_seconds": turn_seconds, "proxy_bot": proxy_bot,
                                 "away_bot": away_bot}
+    if clock is not None:
+        settings["clock"] = clock
     if seed is not None:
         settings["seed"] = seed
     if feedback:

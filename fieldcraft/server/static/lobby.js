@@ -187,6 +187,15 @@
   playersSelect.addEventListener("change", fillSeats);
   fillPlayers();
 
+  // Only the chosen clock's inputs show.
+  const clockKind = document.getElementById("clock-kind");
+  function showClock() {
+    document.getElementById("clock-turn").hidden = clockKind.value !== "turn";
+    document.getElementById("clock-bank").hidden = clockKind.value !== "bank";
+  }
+  clockKind.addEventListener("change", showClock);
+  showClock();
+
   document.getElementById("create-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     errorBox.textContent = "";
@@ -206,8 +215,15 @@
     };
     body.away_bot = document.getElementById("away-bot").checked;
     body.public = document.getElementById("public-table").checked;
+    // The clock: none, the same time every turn (turn_seconds), or a time bank per player
+    // (clock: {bank, increment}, in seconds; the form asks for the bank in minutes).
     const timer = document.getElementById("timer-input").value.trim();
-    if (timer) body.turn_seconds = Number(timer);
+    if (clockKind.value === "turn" && timer) body.turn_seconds = Number(timer);
+    if (clockKind.value === "bank") {
+      const minutes = Number(document.getElementById("bank-input").value.trim() || "5");
+      const increment = Number(document.getElementById("increment-input").value.trim() || "0");
+      body.clock = { bank: Math.round(minutes * 60), increment: Math.round(increment) };
+    }
     const changes = overrides();
     if (changes.bad) {
       document.getElementById("ruleset-editor").open = true;

@@ -28,6 +28,10 @@
   let keepFocus = false;
   let audio = null;
   let deadlineAt = null;
+  let banks = null; // {left: [s per seat], running: seat or null} as of banksAt (Date.now())
+  let banksAt = 0;
+  let notes = []; // the table's own events for the log (a seat conceded): {version, seat}
+  let confirming = false; // the concede button asked "really?"
   let cardFilter = null; // clicking a card on the board narrows the choices to that card
 
   // A choice is about a card when the card is one of its args (the notation names it there).
@@ -150,7 +154,14 @@
         view.seats = msg.seats;
         view.status = msg.status;
         view.deadline_in = msg.deadline_in;
+        view.banks = msg.banks;
         render();
+        break;
+      case "conceded":
+        // said to everyone; the presence after it marks the seat in the list
+        notes.push({ version: msg.version, seat: msg.seat });
+        if (you && msg.seat === you.seat) confirming = false;
+        if (view) renderLog();
         break;
       case "ack":
         if (typeof msg.id === "string" && msg.id.startsWith("c")) { $("chat-input").value = ""; break; }
@@ -243,6 +254,8 @@
     document.body.dataset.version = String(version);
     document.body.dataset.status = view.status;
     deadlineAt = view.deadline_in === null || view.deadline_in === undefined ? null : Date.now() + view.deadline_in * 1000;
+    banks = view.banks || null;
+    banksAt = Date.now();
     renderWho();
     renderJoin();
     renderSeats();
@@ -308,6 +321,7 @@
       : [t("table.spectating")]));
     const mine = you && view.seats[you.seat];
     $("away-panel").hidden = !(mine && mine.away);
+    renderConcede(mine);
     const host = Tokens.host(tableId);
     $("host-panel").hidden = !(host && view.status === "waiting");
   }
@@ -365,7 +379,12 @@
       if (acting) marks.push(el("span", { class: "mark turn" }, "▶"));
       if (s.kind === "human" && s.claimed && !s.connected) marks.push(el("span", { class: "mark off" }, t("table.offline")));
       if (s.away) marks.push(el("span", { class: "mark away" }, t("table.away")));
-      if (acting && deadlineAt !== null) marks.push(el("span", { class: "mark seat-clock", "data-seat": s.seat }));
+      if (s.conceded) marks.push(el("span", { class: "mark conceded" }, t("table.conceded_mark")));
+      if (banks && s.kind === "human") {
+        marks.push(el("span", { class: "mark seat-clock seat-bank" + (banks.running === s.seat ? " running" : ""), "data-seat": s.seat }));
+      } else if (acting && deadlineAt !== null) {
+        marks.push(el("span", { class: "mark seat-clock", "data-seat": s.seat }));
+      }
       list.appendChild(el("li", {
         class: "seat" + (you && you.seat === s.seat ? " me" : "") + (acting ? " current" : ""),
         "data-seat": s.seat, "data-presence": state,
@@ -388,14 +407,44 @@
     tick();
   }
 
+  // A bank as m:ss (h:mm:ss from an hour); the running one is counted down here each second
+  // from the server's reading, which every update and presence renews.
+  function clockText(seconds) {
+    const s = Math.max(0, Math.ceil(seconds));
+    const two = (n) => String(n).padStart(2, "0");
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+    return h ? h + ":" + two(m) + ":" + two(s % 60) : m + ":" + two(s % 60);
+  }
+
+  function bankLeft(seat) {
+    if (!banks) return null;
+    const spent = banks.running === seat ? (Date.now() - banksAt) / 1000 : 0;
+    return Math.max(0, banks.left[seat] - spent);
+  }
+
+  function tickBanks() {
+    document.querySelectorAll("#seats .seat-bank").forEach((n) => {
+      const left = bankLeft(Number(n.dataset.seat));
+      if (left === null) return;
+      const text = clockText(left);
+      n.textContent = t("table.bank", { time: text });
+      n.title = t("table.bank_label", { time: text });
+      n.dataset.left = String(Math.ceil(left));
+      n.classList.toggle("low", left <= 30);
+    });
+  }
+
   function tick() {
+    tickBanks();
     const banner = $("turn-banner");
     let clock = banner.querySelector(".clock");
-    const seatClocks = document.querySelectorAll("#seats .seat-clock");
+    const seatClocks = document.querySelectorAll("#seats .seat-clock:not(.seat-bank)");
     if (deadlineAt === null) { if (clock) clock.remove(); seatClocks.forEach((n) => n.remove()); return; }
     const left = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
     if (!clock) { clock = el("span", { class: "clock", "aria-hidden": "true" }); banner.appendChild(clock); }
-    clock.textContent = " · " + t("table.time_left", { s: left });
+    const running = banks && banks.running !== null ? bankLeft(banks.running) : null;
+    clock.textContent = " · " + (running !== null && running <= (deadlineAt - Date.now()) / 1000 + 1
+      ? t("table.bank", { time: clockText(running) }) : t("table.time_left", { s: left }));
     seatClocks.forEach((n) => {
       n.textContent = t("table.time_left", { s: left });
       n.classList.toggle("low", left <= 10);
@@ -431,7 +480,8 @@
     const box = clear($("choices"));
     if (!view) return;
     $("choices-panel").classList.toggle("active", view.choices.length > 0);
-    $("choices-panel").hidden = !you || view.status === "finished";
+    const gaveUp = !!(you && view.seats[you.seat] && view.seats[you.seat].conceded);
+    $("choices-panel").hidden = !you || view.status === "finished" || gaveUp;
     $("skip-to-choices").hidden = $("choices-panel").hidden;
     let list = view.choices;
     if (cardFilter) {
@@ -462,10 +512,47 @@
   function renderLog() {
     const list = clear($("log"));
     const text = Boards.textFor(reader());
-    for (const e of logEntries.filter((x) => x.event).slice(-200)) {
-      list.appendChild(el("li", { class: "log-line", "data-version": e.version, "data-key": e.event.key }, text.event(e.event)));
+    // the game's events, and the table's own (a concession) after the version they came at
+    const lines = logEntries.filter((x) => x.event).map((e) => ({ version: e.version, e }))
+      .concat(notes.map((n) => ({ version: n.version + 0.5, n })))
+      .sort((a, b) => a.version - b.version);
+    for (const line of lines.slice(-200)) {
+      if (line.e) {
+        list.appendChild(el("li", { class: "log-line", "data-version": line.e.version, "data-key": line.e.event.key }, text.event(line.e.event)));
+      } else {
+        list.appendChild(el("li", { class: "log-line note conceded", "data-version": line.n.version, "data-key": "table.conceded_event" },
+          t("table.conceded_event", { who: seatLabel(line.n.seat) })));
+      }
     }
     list.scrollTop = list.scrollHeight;
+  }
+
+  // Concede: under the seats, for a seated person while the game is on; a second click
+  // confirms (or Cancel), so a slip of the finger gives nothing away.
+  const concedeBox = el("div", { id: "concede-box", class: "concede", hidden: "" });
+  document.querySelector(".seats-panel").appendChild(concedeBox);
+  function renderConcede(mine) {
+    const open = !!(mine && view.status === "playing" && !view.terminal);
+    concedeBox.hidden = !open;
+    if (!open) { confirming = false; clear(concedeBox); return; }
+    if (mine.conceded) {
+      concedeBox.replaceChildren(el("p", { class: "help", id: "conceded-you" }, t("table.conceded_you")));
+      return;
+    }
+    if (!confirming) {
+      concedeBox.replaceChildren(el("button", { type: "button", id: "concede-button",
+        onclick: () => { confirming = true; renderConcede(view.seats[you.seat]); $("concede-cancel").focus(); } }, t("table.concede")));
+      return;
+    }
+    concedeBox.replaceChildren(
+      el("p", { id: "concede-question", role: "alert" }, t("table.concede_confirm")),
+      el("button", { type: "button", id: "concede-yes", class: "danger", onclick: () => {
+        if (document.body.dataset.connected !== "yes") { notice(t("table.refused_offline"), "offline"); return; }
+        send({ type: "concede", token, id: "k" + nextId++ });
+      } }, t("table.concede_yes")), " ",
+      el("button", { type: "button", id: "concede-cancel", onclick: () => {
+        confirming = false; renderConcede(view.seats[you.seat]); $("concede-button").focus();
+      } }, t("table.concede_cancel")));
   }
 
   // The end screen sits at the top of the board panel, in view without scrolling, with the
