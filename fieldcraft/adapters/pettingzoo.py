@@ -34,6 +34,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from fieldcraft.adapters.gym import observation_bounds
 from fieldcraft.core.api import State, sample_chance
 from fieldcraft.core.registry import game_spec, load_game
 
@@ -58,13 +59,15 @@ class FieldcraftAEC(AECEnv):
         self._actions = info.num_distinct_actions
         self.possible_agents = [f"seat_{s}" for s in range(n)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        # the same finite bounds as the Gymnasium env's (derived from the rules: gym.py)
+        low, high = observation_bounds(self.fc)
         obs_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (observer.tensor_size(),), np.float32),
+            "observation": spaces.Box(low, high, (observer.tensor_size(),), np.float32),
             "action_mask": spaces.Box(0, 1, (self._actions,), np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        # unbounded as the observations are: the games declare no range for their planes
-        self.state_space = spaces.Box(-np.inf, np.inf, (n * observer.tensor_size(),), np.float32)
+        self.state_space = spaces.Box(np.tile(low, n), np.tile(high, n),
+                                      (n * observer.tensor_size(),), np.float32)
         self.action_spaces = {a: spaces.Discrete(self._actions) for a in self.possible_agents}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")

@@ -141,3 +141,24 @@ def test_human_mode_prints_what_ansi_returns(capsys: pytest.CaptureFixture[str])
     assert capsys.readouterr().out == ansi.render() + "\n"  # the human env's step, only
     with pytest.raises(ValueError, match="render_mode must be one of"):
         raw_env("spy-tracker", players=2, render_mode="rgb_array")
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_observations_lie_in_finite_declared_bounds(name: str) -> None:
+    """The observation and state boxes were ±inf (the games declared no ranges); they now carry
+    the Gymnasium env's bounds, derived from the rules, and random play at the smallest and
+    largest count stays inside them for every seat."""
+    for players in (game_spec(name).min_players, game_spec(name).max_players):
+        e = raw_env(name, players=players)
+        box = e.observation_space("seat_0")["observation"]
+        assert np.isfinite(box.low).all() and np.isfinite(box.high).all()
+        assert np.isfinite(e.state_space.low).all() and np.isfinite(e.state_space.high).all()
+        for seed in range(3):
+            e.reset(seed=seed)
+            rng = np.random.default_rng(seed)
+            for _agent in e.agent_iter(600):
+                for seat in e.possible_agents:
+                    assert box.contains(e.observe(seat)["observation"]), (players, seed)
+                obs, _, terminated, truncated, _ = e.last()
+                e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(
+                    obs["action_mask"]))))
