@@ -34,7 +34,6 @@ from fieldcraft.core.registry import load_game
 from fieldcraft.games.against_the_current import bot as heuristic
 from fieldcraft.games.against_the_current.layout import (
     ATTEMPT,
-    CHALLENGE,
     PICK,
     ROLL,
     TOKEN,
@@ -52,28 +51,10 @@ def _after(state: Any, action: int) -> Any:
     return child
 
 
-def lookahead(state: Any, seat: int, turns: int) -> float:
-    """Expectimax over dice through ``turns`` more turn starts; the other seats choose what is
-    worst for ``seat`` (exact in two-player games, where the race model's chances sum to 1)."""
-    player = state.current_player()
-    if player == TERMINAL:
-        return state.returns()[seat]
-    phase = state.phase
-    if player == CHANCE:
-        if phase == ROLL or phase == CHALLENGE:
-            return sum(p * lookahead(_after(state, a), seat, turns)
-                       for a, p in state.chance_outcomes())
-        return heuristic._value(state, seat)  # an event card: nobody has seen it
-    if phase == ATTEMPT:
-        return heuristic._value(state, seat)
-    if phase == TOKEN:
-        if turns <= 0:
-            return heuristic._value(state, seat)
-        turns -= 1
-    if phase == TRIB:
-        return lookahead(_after(state, heuristic._best_tributary(state)), seat, turns)
-    values = [lookahead(_after(state, a), seat, turns) for a in state.legal_actions()]
-    return max(values) if player == seat else min(values)
+lookahead = heuristic._expectimax
+"""Expectimax over dice through ``turns`` more turn starts; the other seats choose what is
+worst for ``seat``: the Strong level's search (``bot.search_choose``), judged by the same race
+model."""
 
 
 def play(game: Any, mode: str, seat: int, seed: int, turns: int) -> float:

@@ -24,12 +24,16 @@ import statistics
 import sys
 import time
 import types
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from fieldcraft.adapters.vector import VectorEnv
 from fieldcraft.core.registry import list_games
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from adapters import pz_rate  # noqa: E402 - the same AEC loop the adapters benchmark times
 
 
 def connect_four_rate(seconds: float) -> float:
@@ -44,22 +48,7 @@ def connect_four_rate(seconds: float) -> float:
         sys.modules["pygame"] = types.ModuleType("pygame")
     from pettingzoo.classic import connect_four_v3
 
-    env = connect_four_v3.env()
-    rng = np.random.default_rng(0)
-    decisions = 0
-    seed = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=seed)
-        seed += 1
-        for _ in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            decisions += 1
-    return decisions / (time.perf_counter() - start)
+    return pz_rate(connect_four_v3.env, seconds)
 
 
 def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
