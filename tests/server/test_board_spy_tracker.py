@@ -32,7 +32,20 @@ GAME = "spy-tracker"
 OVERRIDES = {"sources": {"2": 2, "3": 2, "4": 1}}
 PLAYERS = 3
 TABLE_SEEDS = {"en": 5, "ja": 6}
-ENGLISH = re.compile(r"[A-Za-z]{3,}")
+
+
+class _Latin:
+    """Three Latin letters in a row outside a player's name: the page isolates every name in
+    U+2068...U+2069, and a name is the person's own, not text left untranslated."""
+
+    words = re.compile(r"[A-Za-z]{3,}")
+    names = re.compile("\u2068[^\u2069]*\u2069")
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.words.search(self.names.sub("", text))
+
+
+ENGLISH = _Latin()
 PLAYABLE = "#board .playable"
 
 

@@ -3,7 +3,8 @@
 Seat 0 is the person, the others ``bot:random``. Every move is made by clicking a ``.playable``
 element of the board (a hand card, the passed card, a seat, a reserve slot, a row slot), picked
 at random with a seeded generator; where one element carries several choices its ``.play-menu``
-opens and an item is clicked. The fallback buttons are never touched, but the test checks that
+opens and an item is clicked; a hand card to pass is picked, then a marked seat is clicked.
+The fallback buttons are never touched, but the test checks that
 every legal choice is on some board element. In Japanese no log line and no choice label may
 hold an English word. At the end the final-scores panel must show the engine's figures: the
 table's actions are read from the server's database and replayed here.
@@ -34,7 +35,20 @@ pytestmark = [pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromiu
 
 GAME = "under-current"
 PLAYERS = 3
-ENGLISH = re.compile(r"[A-Za-z]{3,}")
+
+
+class _Latin:
+    """Three Latin letters in a row outside a player's name: the page isolates every name in
+    U+2068...U+2069, and a name is the person's own, not text left untranslated."""
+
+    words = re.compile(r"[A-Za-z]{3,}")
+    names = re.compile("\u2068[^\u2069]*\u2069")
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.words.search(self.names.sub("", text))
+
+
+ENGLISH = _Latin()
 SHOT_AT = 6  # from this move of the person on, the first passed card is pictured
 
 
@@ -100,10 +114,13 @@ def play_one_move(page: Any, rng: random.Random, lang: str, shot: Path | None = 
     thing.scroll_into_view_if_needed()
     thing.click()
     menu = page.locator(".play-menu .play-menu-item")
+    receivers = page.locator("#board .uc.picking .uc-seat.receiver")  # a hand card picked to pass
     if shot:
         shoot(page, shot)
     if menu.count():
         menu.nth(rng.randrange(menu.count())).click()
+    elif receivers.count():
+        receivers.nth(rng.randrange(receivers.count())).click()
     page.wait_for_function(f"() => document.body.dataset.version !== '{version}'")
 
 

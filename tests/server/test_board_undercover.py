@@ -35,7 +35,20 @@ moves (the default game takes about sixty)."""
 SHOT_OVERRIDES = {"tokens_to_end": 3}
 """For the screenshots: the full track, so the mid-game board has more on it (about 27 moves)."""
 SHOT_AT = 16
-ENGLISH = re.compile(r"[A-Za-z]{3,}")
+
+
+class _Latin:
+    """Three Latin letters in a row outside a player's name: the page isolates every name in
+    U+2068...U+2069, and a name is the person's own, not text left untranslated."""
+
+    words = re.compile(r"[A-Za-z]{3,}")
+    names = re.compile("\u2068[^\u2069]*\u2069")
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.words.search(self.names.sub("", text))
+
+
+ENGLISH = _Latin()
 PLAYABLE = "#board .playable"
 
 

@@ -209,7 +209,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     if (tok.river_support) marks.push("support");
     if (tok.pressure_wave) marks.push("wave");
     const node = el("span", { class: "atc-token seat-" + (seat % 4) + (h.recentToken(seat, tok.token) ? " recent" : "") +
-      marks.map((m) => " " + m).join(""), "data-seat": seat, "data-token": tok.token, title: name },
+      marks.map((m) => " " + m).join(""), "data-seat": seat, "data-token": tok.token, title: name, "data-motion": "token:" + seat + ":" + tok.token },
     el("span", { class: "atc-letter" }, tok.token));
     const mine = choices(ctx).filter((c) => (c.kind === "move" && c.args.seat === seat && c.args.token === tok.token) ||
       (c.kind === "target" && c.args.seat === seat && c.args.token === tok.token));
@@ -225,7 +225,8 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     box.appendChild(el("div", { class: "atc-hub-current" }, "⟳ ", K("ui.current", { n: obs.current, of: obs.currents })));
     const roll = obs.roll;
     const dice = el("div", { class: "atc-dice" });
-    dice.appendChild(el("span", { class: "atc-die" + (roll ? "" : " idle"), "data-roll": roll || "", title: roll ? K("ui.die_name", { n: roll }) : K("ui.no_roll") },
+    dice.appendChild(el("span", { class: "atc-die" + (roll ? "" : " idle"), "data-roll": roll || "", title: roll ? K("ui.die_name", { n: roll }) : K("ui.no_roll"),
+      "data-motion": roll ? "die:" + roll : null, "data-motion-in": "turn" },
       roll ? String(roll) : "–"));  // a dash, not a dot: an idle die must not read as a 1
     const options = choices(ctx).filter((c) => c.kind === "decline" || (c.kind === "boost" && c.args.change !== undefined));
     if (roll && options.some((c) => c.kind === "boost")) {
@@ -347,6 +348,16 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     parts.push(el("p", { class: "atc-help" }, K("ui.legend_key")));
     return section(K("ui.legend"), ...parts);
   }
+
+  // The seat list's line for a seat: its shape and colour on the river, its animal once picked
+  // (the picks are in front of everyone) and its score.
+  draw.seatInfo = (obs, seat, ctx) => {
+    const p = (obs.players || [])[seat];
+    if (!p) return null;
+    const text = ctx.text || Boards.textFor(Boards.reader || { viewer: ctx.seat, names: null });
+    return { score: typeof p.score === "number" ? p.score : null,
+      facts: [el("span", { class: "atc-seat-fact" }, shape(seat), p.animal ? " " + text.name("animal", p.animal) : "")] };
+  };
 
   return draw;
 });

@@ -119,7 +119,8 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
         : obs.opener !== null && obs.opener !== undefined ? T("no_bid", { opener: obs.opener }) : "—"));
       return box;
     }
-    const big = el("div", { class: "bid-big" + (kit.recent(ctx, { count: bid.count, trait: bid.attribute }) ? " recent" : "") },
+    const big = el("div", { class: "bid-big" + (kit.recent(ctx, { count: bid.count, trait: bid.attribute }) ? " recent" : ""),
+      "data-motion": "bid:" + bid.seat + ":" + bid.count + ":" + bid.attribute, "data-motion-in": "appear" },
       bidLabel(bid.count, bid.attribute), el("small", {}, " — " + T("bid_by", { seat: bid.seat })));
     box.appendChild(big);
     const calls = kit.choicesOf(ctx, "call");
@@ -173,7 +174,8 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     if (!(obs.bids || []).length) return null;
     return el("div", { class: "st-bids" }, el("h4", {}, T("bids")), el("ol", { class: "bids" }, obs.bids.map((b) => {
       const recent = kit.recent(ctx, { seat: b.seat, count: b.count, trait: b.attribute });
-      return el("li", { class: recent ? "recent" : "", "data-seat": b.seat }, seatName(ctx, b.seat), ": ", bidLabel(b.count, b.attribute),
+      return el("li", { class: recent ? "recent" : "", "data-seat": b.seat, "data-motion": "bids:" + b.seat + ":" + b.count + ":" + b.attribute,
+        "data-motion-in": "appear" }, seatName(ctx, b.seat), ": ", bidLabel(b.count, b.attribute),
         b.action === "raise" ? el("small", { class: "muted" }, " (" + T("raise_mark") + ")") : null);
     })));
   }
@@ -181,7 +183,8 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
   function reveal(obs, ctx) {
     const r = obs.last_reveal;
     if (!r) return null;
-    const box = el("div", { class: "st-reveal" + (kit.recent(ctx, { loser: r.loser, true: r.true_count }) ? " fresh" : ""), id: "last-reveal" },
+    const box = el("div", { class: "st-reveal" + (kit.recent(ctx, { loser: r.loser, true: r.true_count }) ? " fresh" : ""), id: "last-reveal",
+      "data-motion": "reveal:" + r.round, "data-motion-in": "turn" },
       el("h4", {}, T("last_reveal")),
       el("p", {}, T(r.challenge === "spot" ? (r.challenger === ctx.seat ? "reveal_spot_you" : "reveal_spot")
         : (r.challenger === ctx.seat ? "reveal_call_you" : "reveal_call"), { challenger: r.challenger, bidder: r.bidder, count: r.count, trait: r.attribute })),
@@ -228,6 +231,15 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     if (!over && obs.last_reveal) root.appendChild(reveal(obs, ctx));
     return root;
   }
+
+  // The seat list's line for a seat: its points (of the points to win) and its active Sources;
+  // hands stay hidden, as on the board.
+  draw.seatInfo = (obs, s) => {
+    const sources = (obs.sources || [])[s];
+    if (sources === undefined) return null;
+    return { score: (obs.points || [])[s] || 0,
+      facts: [el("span", { class: "st-seat-sources", title: T("sources_of", { n: sources, start: obs.start_sources }) }, "◉ " + sources + "/" + obs.start_sources)] };
+  };
 
   return draw;
 });

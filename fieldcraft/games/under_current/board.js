@@ -32,6 +32,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     const cls = COLOURS[c.colour] || "plain";
     const label = cardName(ctx, name) + (o.down ? " (" + T("ui.known_down") + ")" : "");
     return el("div", { class: "card c-" + cls + size + (o.down ? " known-down" : ""), "data-card": name,
+      "data-motion": o.small || o.tiny ? null : "card:" + name, "data-motion-from": o.from || null,
       title: label + (ctx.text.has("help." + c.effect) ? " — " + ctx.text.name("help", c.effect) : ""), "aria-label": label },
       el("span", { class: "colour" }, el("span", { class: "sym", "aria-hidden": "true" }, ctx.text.name("symbol", c.colour)), " ", ctx.text.name("faction", c.colour)),
       el("span", { class: "effect" }, ctx.text.name("effect", c.effect)),
@@ -112,7 +113,8 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       let roleLine = null;
       if (s === ctx.seat && obs.role) roleLine = el("div", { class: "seat-role" }, T("ui.role_is"), " ", ucRole(ctx, obs.role));
       else roleLine = roleHint(ctx, candidates);
-      const seat = el("div", { class: "uc-seat" + (s === ctx.seat ? " me" : "") + (s === obs.current_player ? " current" : ""), "data-seat": s },
+      const seat = el("div", { class: "uc-seat" + (s === ctx.seat ? " me" : "") + (s === obs.current_player ? " current" : ""), "data-seat": s,
+        "data-motion": "seat:" + s },
         el("div", { class: "seat-name" }, seatName(ctx, s), " ", marks),
         el("div", { class: "seat-hand" }, backs, el("span", { class: "count" }, T("ui.hand_size", { n: size }))),
         roleLine,
@@ -121,6 +123,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       const list = [...choicesOf(ctx, "target", { seat: s }), ...choicesOf(ctx, "retire", { seat: s }), ...choicesOf(ctx, "name", { seat: s })];
       placeBadge(seat, choicesOf(ctx, "name", { seat: s }));
       playable(seat, list, ctx, seatName(ctx, s));
+      receiver(seat, s, ctx);
       seats.appendChild(menuHolder(seat));
     }
     return seats;
@@ -148,7 +151,8 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
   function drawPending(obs, ctx) {
     const p = obs.pending;
     if (!p) return null;
-    const card = ucCard(ctx, p.card);
+    const card = p.card ? ucCard(ctx, p.card, { from: "seat:" + p.passer })
+      : el("div", { class: "card back", "data-motion": "pending", "data-motion-from": "seat:" + p.passer }, el("span", { class: "back-mark" }, "✦"));
     const holder = el("div", { class: "pending-card" }, card);
     playable(holder, [...choicesOf(ctx, "use"), ...choicesOf(ctx, "file")], ctx, p.card ? cardName(ctx, p.card) : T("ui.pending_card"));
     const bits = [el("span", {}, T(p.passer === ctx.seat ? "ui.pending_you" : "ui.pending", { passer: ctx.text.seat(p.passer), receiver: ctx.text.seat(p.receiver),
@@ -165,19 +169,94 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       mine.appendChild(el("div", { class: "my-role" }, el("h4", {}, T("ui.role")),
         el("div", { class: "role-card r-" + (COLOURS[factionOf(obs.role)] || "plain"), id: "my-role" }, ucRole(ctx, obs.role))));
     }
+    const passing = choicesOf(ctx, "pass");
+    if (!passing.some((c) => c.args.card === picked)) picked = null;
     const hand = el("div", { class: "hand" }, obs.hand.map((c) => {
       const node = ucCard(ctx, c);
-      const list = [...choicesOf(ctx, "pass", { card: c }), ...choicesOf(ctx, "give", { card: c }), ...choicesOf(ctx, "drop", { card: c })];
-      return menuHolder(playable(node, list, ctx, cardName(ctx, c)));
+      const passes = choicesOf(ctx, "pass", { card: c });
+      const list = [...choicesOf(ctx, "give", { card: c }), ...choicesOf(ctx, "drop", { card: c })];
+      if (passes.length && !list.length) return menuHolder(passable(node, c, passes, ctx));
+      return menuHolder(playable(node, [...passes, ...list], ctx, cardName(ctx, c)));
     }));
-    mine.appendChild(el("div", { class: "my-cards" }, el("h4", {}, T("ui.hand")), obs.hand.length ? hand : el("p", { class: "muted" }, T("ui.hand_empty"))));
+    const hint = passing.length ? el("p", { class: "hint pass-hint", id: "pass-hint", "aria-live": "polite" },
+      picked ? T("ui.pass_to", { card: cardName(ctx, picked) }) : T("ui.pass_pick")) : null;
+    mine.appendChild(el("div", { class: "my-cards" }, el("h4", {}, T("ui.hand")), hint,
+      obs.hand.length ? hand : el("p", { class: "muted" }, T("ui.hand_empty"))));
     return mine;
+  }
+
+  // Passing is two taps (issue 34): the card, then the seat it goes to. The card is picked (and
+  // stays picked across redraws while it may still be passed); the seats that may receive it
+  // are marked, and a tap on one sends the pass. Dragging the card onto a seat does the same.
+  // The choices panel keeps every pass as a button, for the keyboard and screen readers too.
+  let picked = null;
+
+  function pick(card, root) {
+    picked = picked === card ? null : card;
+    const board = root.closest(".uc") || document;
+    board.classList.toggle("picking", !!picked);
+    board.querySelectorAll(".hand .card.passable").forEach((n) => {
+      const on = n.dataset.card === picked;
+      n.classList.toggle("selected", on);
+      n.setAttribute("aria-pressed", String(on));
+    });
+    const hint = board.querySelector("#pass-hint");
+    if (hint) hint.textContent = picked ? T("ui.pass_to", { card: Boards.textFor(Boards.reader).name("card", picked) }) : T("ui.pass_pick");
+  }
+
+  function passable(node, card, passes, ctx) {
+    node.classList.add("playable", "passable");
+    if (card === picked) node.classList.add("selected");
+    node.setAttribute("role", "button");
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("aria-pressed", String(card === picked));
+    node.setAttribute("aria-label", T("ui.pass_card", { card: cardName(ctx, card) }));
+    node.setAttribute("draggable", "true");
+    node.dataset.actions = passes.map((c) => c.action).join(",");
+    const go = (event) => {
+      event.preventDefault();
+      event.stopPropagation();
+      if (ctx.disabled) { if (ctx.refuse) ctx.refuse(); return; }
+      pick(card, node);
+    };
+    node.addEventListener("click", go);
+    node.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") go(event); });
+    node.addEventListener("dragstart", (event) => {
+      if (picked !== card) pick(card, node);
+      event.dataTransfer.setData("text/plain", card);
+      event.dataTransfer.effectAllowed = "move";
+    });
+    return node;
+  }
+
+  // A seat that may be passed a card: marked while a card is picked; a tap or a drop sends it.
+  function receiver(node, seat, ctx) {
+    const passes = choicesOf(ctx, "pass", { to: seat });
+    if (!passes.length) return;
+    node.classList.add("receiver");
+    node.dataset.receive = passes.map((c) => c.action).join(",");
+    if (!node.hasAttribute("tabindex")) node.setAttribute("tabindex", "0");
+    node.setAttribute("aria-label", T("ui.pass_to_seat", { who: seatName(ctx, seat) }));
+    const send = (event) => {
+      if (!picked) return;
+      const choice = passes.find((c) => c.args.card === picked);
+      if (!choice) return;
+      event.preventDefault();
+      event.stopPropagation();
+      if (ctx.disabled) { if (ctx.refuse) ctx.refuse(); return; }
+      picked = null;
+      ctx.act(choice.action);
+    };
+    node.addEventListener("click", send);
+    node.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") send(event); });
+    node.addEventListener("dragover", (event) => { if (picked) event.preventDefault(); });
+    node.addEventListener("drop", send);
   }
 
   function draw(obs, given) {
     // A replay passes no renderer; the reader then is the seat whose view it is.
     const ctx = given.text ? given : Object.assign({}, given, { text: Boards.textFor({ viewer: given.seat, names: null }) });
-    const root = el("div", { class: "uc" });
+    const root = el("div", { class: "uc" + (picked && choicesOf(ctx, "pass", { card: picked }).length ? " picking" : "") });
     const status = [T("ui.turn", { n: (obs.turn || 0) + 1 }), T("ui.deck", { n: obs.deck_count })];
     if (obs.final_round) status.push(obs.final_turns_left === 1 ? T("ui.final_round_last") : T("ui.final_round", { n: obs.final_turns_left }));
     root.appendChild(el("div", { class: "status-line" }, status.join(" · ")));
@@ -210,7 +289,8 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       const reveal = el("div", { class: "reveal", id: "reveal" });
       reveal.appendChild(el("h3", {}, T("ui.final_roles")));
       for (let s = 0; s < obs.players; s++) {
-        reveal.appendChild(el("div", { class: "final-role", "data-seat": s }, seatName(ctx, s), ": ", ucRole(ctx, ((obs.roles || [])[s] || ["?"])[0])));
+        reveal.appendChild(el("div", { class: "final-role", "data-seat": s, "data-motion": "final:" + s, "data-motion-in": "turn" },
+          seatName(ctx, s), ": ", ucRole(ctx, ((obs.roles || [])[s] || ["?"])[0])));
       }
       root.appendChild(reveal);
     }
@@ -224,6 +304,22 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     const n = Number(m[2]);
     return m[1] === "seat" ? ctx.text.seat(n) : T("ui.reserve_slot", { n: n + 1 });
   }
+
+  // The seat list's line for a seat: the role this seat's view shows for it, if it shows one
+  // (its own card, or a single candidate after Identity Confirmation or a peek); out, if out.
+  draw.seatInfo = (obs, s, ctx) => {
+    const facts = [];
+    const mine = s === ctx.seat && obs.role ? obs.role : null;
+    const candidates = (obs.roles || [])[s] || [];
+    const role = mine || (candidates.length === 1 ? candidates[0] : null);
+    if (role) {
+      const f = factionOf(role);
+      facts.push(el("span", { class: "uc-seat-role r-" + (COLOURS[f] || "plain") },
+        el("span", { "aria-hidden": "true" }, ctx.text.name("symbol", f)), " ", ctx.text.name("role", role)));
+    }
+    if (s === obs.eliminated) facts.push(el("span", {}, "✖ " + T("ui.eliminated")));
+    return { score: null, facts };
+  };
 
   return draw;
 });

@@ -21,7 +21,34 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
   }
 
   function colourName(ctx, c) { return c ? ctx.text.name("colour", c) : "—"; }
-  function cellName(ctx, x, y) { return ctx.text.name("column", x) + String(y + 1); }
+
+  // Plain coordinates (issue 34): the engine's board is 37 cells a side with the Headquarters in
+  // its middle, so its own letters and numbers read "P–U / 17–21". People read the table as it
+  // lies: columns A, B, C… from the left edge of what is drawn, rows 1, 2, 3… from the top
+  // (the empty cells around the tiles included, as the grid shows them). The frame follows the
+  // tiles, so when a tile goes left of column A every name shifts, in the grid, the log and the
+  // choices alike (all are worded from the current frame). Stored notation is unchanged.
+  function letters(i) {
+    if (i < 0) return "−" + letters(-i - 1);
+    let out = "";
+    for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) out = String.fromCharCode(65 + ((n - 1) % 26)) + out;
+    return out;
+  }
+
+  function frameOf(obs) {
+    const pts = (obs.board || []).map((t) => [t.x, t.y]);
+    if (obs.held_from) pts.push(obs.held_from);
+    if (!pts.length) return null;
+    const x0 = Math.max(0, Math.min(...pts.map((p) => p[0])) - 1);
+    const y0 = Math.max(0, Math.min(...pts.map((p) => p[1])) - 1);
+    return { x0, y0, column: (x) => letters(x - x0), row: (y) => String(y - y0 + 1) };
+  }
+
+  function cellName(ctx, x, y) {
+    const f = frameOf(currentObs || {});
+    return f ? f.column(x) + f.row(y) : ctx.text.name("column", x) + String(y + 1);
+  }
+  let currentObs = null; // the observation being drawn (cellName's frame)
 
   // A colour chip: the symbol on the colour, then (optionally) its name.
   function chip(ctx, c, named) {
@@ -185,9 +212,10 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       (PLACED.test(e.key) ? recentPlaced : recentFrom).add(e.params.x + "," + e.params.y);
     }
     box.appendChild(el("div", { class: "uv-corner" }));
-    for (let x = minX; x <= maxX; x++) box.appendChild(el("div", { class: "uv-colhead", "aria-hidden": "true" }, ctx.text.name("column", x)));
+    const f = frameOf(obs) || { column: (x) => ctx.text.name("column", x), row: (y) => String(y + 1) };
+    for (let x = minX; x <= maxX; x++) box.appendChild(el("div", { class: "uv-colhead", "aria-hidden": "true" }, f.column(x)));
     for (let y = minY; y <= maxY; y++) {
-      box.appendChild(el("div", { class: "uv-rowhead", "aria-hidden": "true" }, String(y + 1)));
+      box.appendChild(el("div", { class: "uv-rowhead", "aria-hidden": "true" }, f.row(y)));
       for (let x = minX; x <= maxX; x++) {
         const key = x + "," + y;
         const cell = el("div", { class: "uv-cell", "data-x": x, "data-y": y });
@@ -196,6 +224,8 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
         if (tile) {
           const node = tileNode(obs, ctx, tile);
           node.setAttribute("title", tileName(obs, ctx, tile, name));
+          node.dataset.motion = "tile:" + key;
+          node.dataset.motionIn = "land";
           if (recentPlaced.has(key)) node.classList.add("recent");
           const mine = takes.filter((c) => c.args.x === x && c.args.y === y);
           playable(node, mine, ctx, tileName(obs, ctx, tile, name));
@@ -260,9 +290,10 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
 
   function legend() {
     const item = (node, text) => el("li", {}, node, " ", text);
-    return el("details", { class: "uv-legend" }, el("summary", {}, T("legend")), el("ul", {},
+    return el("section", { class: "uv-legend", id: "uv-legend" }, el("h3", {}, T("legend")), el("ul", {},
       item(el("span", { class: "uv-tile mini kind-hq c-Blue" }, el("span", { class: "uv-face" }, sym("Blue"))), T("legend_hq")),
       item(el("span", { class: "uv-tile mini kind-agent c-Green" }, el("span", { class: "uv-face" }, sym("Green"))), T("legend_agent")),
+      item(el("span", { class: "uv-tile mini kind-hq c-Orange" }, el("span", { class: "uv-face" }, sym("Orange")), el("span", { class: "uv-hq-mark" }, "⌂")), T("legend_hq_mark")),
       item(el("span", { class: "uv-mask-legend" }, "◐"), T("legend_undercover")),
       item(el("span", { class: "uv-file-legend" }, "1"), T("legend_file")),
       item(el("span", { class: "uv-spot-legend" }), T("legend_spot")),
@@ -273,6 +304,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
   function draw(obs, given) {
     // A page that passes no renderer (an older replay page) still gets the reader's words.
     const ctx = Object.assign({}, given);
+    currentObs = obs;
     if (!ctx.text) ctx.text = Boards.textFor(Boards.reader || { viewer: ctx.seat === undefined ? null : ctx.seat });
     const root = el("div", { class: "uv" + (ctx.disabled ? " disabled" : "") });
     const bits = [T("round", { n: obs.round })];
@@ -289,6 +321,16 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     root.appendChild(legend());
     return root;
   }
+
+  // Cells as people read them (see frameOf), for the log and the choices too (boards.js).
+  draw.frame = frameOf;
+
+  // The seat list's line for a seat: its colour (everyone sees the colours) and its points.
+  draw.seatInfo = (obs, s, ctx) => {
+    const c = (obs.colours || [])[s];
+    const score = (obs.scores || [])[s];
+    return { score: typeof score === "number" ? score : null, facts: [c ? chip(ctx, c, true) : null] };
+  };
 
   return draw;
 });

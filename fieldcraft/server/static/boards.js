@@ -36,11 +36,25 @@ const Boards = (function () {
     return has(key) ? GAME_I18N[key] : String(value);
   }
 
+  // A seat inside game text: the one name (playerName below), the reader's own with "(you)"
+  // after it; a page that gives no names (an old replay) keeps the catalogue's "you"/"Seat n".
   function seatText(seat, reader) {
     if (typeof seat !== "number") return seat === null || seat === undefined ? "—" : String(seat);
-    if (reader && reader.viewer === seat) return has("you") ? GAME_I18N.you : "you";
     const name = reader && reader.names ? reader.names(seat) : null;
+    if (reader && reader.viewer === seat) return name ? t("table.name_you", { name }) : has("you") ? GAME_I18N.you : "you";
     return name || (has("seat") ? GAME_I18N.seat : "Seat {n}").replace("{n}", String(seat + 1));
+  }
+
+  // A display frame for coordinates (a board may set one for the current observation, see
+  // setFrame): {column(x), row(y)} turn the engine's cells into the words people read, so the
+  // board, the log and the choices agree without the stored notation changing.
+  let frame = null;
+
+  function framed(name, how, value) {
+    if (!frame || typeof value !== "number") return null;
+    if (how === "column" && frame.column) return frame.column(value);
+    if (how === "+1" && name === "y" && frame.row) return frame.row(value);
+    return null;
   }
 
   function plain(value) {
@@ -54,6 +68,8 @@ const Boards = (function () {
       if (!params || !(name in params)) return m;
       const value = params[name];
       if (!how) return plain(value);
+      const shown = framed(name, how, value);
+      if (shown !== null) return shown;
       if (how === "seat") {
         return Array.isArray(value) ? value.map((v) => seatText(v, reader)).join(has("_sep") ? GAME_I18N._sep : ", ")
           : seatText(value, reader);
@@ -111,8 +127,35 @@ const Boards = (function () {
     return boards[game];
   }
 
+  // The frame of `game`'s board for `obs` (its draw.frame, if it has one): set before the
+  // board, the log and the caption are worded, so all three name a cell the same way.
+  function setFrame(game, obs) {
+    const draw = boardFor(game);
+    try {
+      frame = draw && draw.frame && obs ? draw.frame(obs) : null;
+    } catch (err) {
+      console.error(err);
+      frame = null;
+    }
+    return frame;
+  }
+
+  // What the seat list says of a seat beyond its name (the board's draw.seatInfo): its score
+  // and what the reader's view shows of its colour, animal or role, as {score, facts: [Node]}.
+  function seatInfo(game, obs, seat, ctx) {
+    const draw = boardFor(game);
+    if (!draw || !draw.seatInfo || !obs) return null;
+    try {
+      return draw.seatInfo(obs, seat, ctx);
+    } catch (err) {
+      console.error(err);
+      return null;
+    }
+  }
+
   function render(game, obs, ctx) {
     const draw = boardFor(game);
+    setFrame(game, obs);
     const root = el("div", { class: "board-" + (draw ? game : "generic"), "data-game": game });
     try {
       root.appendChild((draw || generic)(obs, ctx));
@@ -162,6 +205,19 @@ const Boards = (function () {
   function choicesOf(ctx, kind, args) {
     return (ctx.choices || []).filter((c) => c.kind === kind &&
       Object.entries(args || {}).every(([k, v]) => c.args[k] === v));
+  }
+
+  // -- one name for a player ----------------------------------------------------------------------
+  // The one way a seat is named on the table page (seat list, banner, clock, log, chat, result
+  // table): a person by the name they gave (or "Seat n" while they have none), a bot as "Bot n
+  // (Level)"; with `viewer` the reader's own seat gets "(you)" after the name, never instead.
+  function playerName(seats, seat, viewer) {
+    const s = seats && seats[seat];
+    let name;
+    if (s && s.kind === "bot") name = t("table.bot_n", { n: seat + 1, level: botLevel(s.bot) });
+    else if (s && s.name) name = isolate(s.name);
+    else name = t("table.seat", { n: seat + 1 });
+    return viewer !== null && viewer !== undefined && viewer === seat ? t("table.name_you", { name }) : name;
   }
 
   // -- the end screen ----------------------------------------------------------------------------
@@ -272,5 +328,76 @@ const Boards = (function () {
 
   const kit = { section, seatName, value, choicesOf, playable, recent };
 
-  return { register, render, choices, choicesOf, generic, kit, textFor, format, finalScores, reader: null };
+  return { register, render, choices, choicesOf, generic, kit, textFor, format, finalScores, setFrame, seatInfo,
+    playerName, reader: null };
+})();
+
+// Movement (issue 34, item 3): a board is redrawn from scratch on every update, so what moved is
+// found by key. Before a redraw `snapshot` measures every [data-motion] element (its key is the
+// thing, not the place: a card's name, a token's seat and letter); after it `play` slides each one
+// that is still there from its old place to its new one (FLIP), lets a new one come in as its
+// data-motion-in says (a tile lands, a bid appears, a reveal turns over), and starts a new one
+// with data-motion-from at the element it came from (a passed card from the passer's seat).
+// Positions are measured from the board's own corner, so a caption growing above the board
+// moves nothing. Nothing moves under prefers-reduced-motion. The length is the CSS variable
+// --fc-motion-ms (style.css), MOTION_MS when it is unset.
+const Motion = (function () {
+  const MOTION_MS = 420;
+  const ENTER = {
+    land: [{ transform: "translateY(-14px) scale(1.3)", opacity: 0 }, { transform: "none", opacity: 1 }],
+    appear: [{ transform: "translateY(-8px)", opacity: 0 }, { transform: "none", opacity: 1 }],
+    turn: [{ transform: "perspective(500px) rotateY(90deg)" }, { transform: "none" }],
+  };
+
+  function reduced() {
+    return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  }
+
+  function ms() {
+    const n = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--fc-motion-ms"));
+    return Number.isFinite(n) && n >= 0 ? n : MOTION_MS;
+  }
+
+  function where(node, origin) {
+    const r = node.getBoundingClientRect();
+    return { x: r.left - origin.left, y: r.top - origin.top, w: r.width, h: r.height };
+  }
+
+  function snapshot(root) {
+    const origin = root.getBoundingClientRect();
+    const seen = new Map();
+    root.querySelectorAll("[data-motion]").forEach((n) => { if (!seen.has(n.dataset.motion)) seen.set(n.dataset.motion, where(n, origin)); });
+    return seen;
+  }
+
+  function run(node, frames, duration) {
+    const a = node.animate(frames, { duration, easing: "cubic-bezier(.2,.7,.3,1)" });
+    a.id = "fc-motion";
+    document.body.dataset.motions = String(Number(document.body.dataset.motions || 0) + 1);
+  }
+
+  // Each moved or new element animates once; returns how many did.
+  function play(root, before) {
+    if (!before || !before.size || reduced() || typeof Element.prototype.animate !== "function") return 0;
+    const duration = ms();
+    if (!duration) return 0;
+    const origin = root.getBoundingClientRect();
+    let count = 0;
+    root.querySelectorAll("[data-motion]").forEach((node) => {
+      const now = where(node, origin);
+      const was = before.get(node.dataset.motion) || (node.dataset.motionFrom && before.get(node.dataset.motionFrom));
+      if (was) {
+        const dx = was.x - now.x, dy = was.y - now.y;
+        if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
+        run(node, [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], duration);
+        count += 1;
+      } else if (ENTER[node.dataset.motionIn]) {
+        run(node, ENTER[node.dataset.motionIn], duration);
+        count += 1;
+      }
+    });
+    return count;
+  }
+
+  return { snapshot, play, reduced, ms, MOTION_MS };
 })();

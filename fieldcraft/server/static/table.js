@@ -223,22 +223,15 @@
   }
 
   // -- drawing --------------------------------------------------------------------------------
-  // Seats are shown from 1, by the player's name where there is one; the reader's own seat is
-  // "you" in game text (the log, the end screen).
+  // A seat has one name everywhere on the page (Boards.playerName): the person's name or "Bot n
+  // (Level)", the reader's own with "(you)" after it. Game text (the log, the end screen) gets
+  // the bare name from playerName and adds "(you)" itself (boards.js seatText).
   function playerName(seat) {
-    const s = view && view.seats[seat];
-    if (!s) return null;
-    if (s.kind === "bot") return t("table.bot_n", { n: seat + 1, level: botLevel(s.bot) });
-    return isolate(s.name) || null;
+    return view && view.seats[seat] ? Boards.playerName(view.seats, seat, null) : null;
   }
 
   function seatLabel(seat) {
-    const s = view && view.seats[seat];
-    const number = t("table.seat", { n: seat + 1 });
-    if (you && seat === you.seat) return number + " (" + t("table.you") + ")";
-    if (!s) return number;
-    const who = s.kind === "bot" ? t("table.bot") + " · " + botLevel(s.bot) : (isolate(s.name) || t("table.open_seat"));
-    return number + " · " + who;
+    return Boards.playerName(view ? view.seats : null, seat, you ? you.seat : null);
   }
 
   function reader() {
@@ -388,10 +381,24 @@
       list.appendChild(el("li", {
         class: "seat" + (you && you.seat === s.seat ? " me" : "") + (acting ? " current" : ""),
         "data-seat": s.seat, "data-presence": state,
-      }, el("span", { class: "presence " + state, title: words, "aria-label": words, role: "img" }, symbol), " ",
-      el("span", { class: "seat-label", title: seatLabel(s.seat) }, seatLabel(s.seat)), marks));
+      }, el("div", { class: "seat-line" }, el("span", { class: "presence " + state, title: words, "aria-label": words, role: "img" }, symbol), " ",
+        el("span", { class: "seat-label", title: seatLabel(s.seat) }, seatLabel(s.seat)), marks), seatFacts(s.seat)));
     }
     tick();
+  }
+
+  // Under the name: the seat's score and what this reader's view shows of its colour, animal or
+  // role (the game's board says, from the observation the server sent this seat, so never more).
+  function seatFacts(seat) {
+    const known = Boards.seatInfo(info.game, view.observation, seat, { seat: you ? you.seat : null, text: Boards.textFor(reader()) });
+    if (!known) return null;
+    const facts = (known.facts || []).filter(Boolean);
+    const hasScore = known.score !== null && known.score !== undefined;
+    if (!facts.length && !hasScore) return null;
+    return el("div", { class: "seat-facts", "data-seat": seat },
+      hasScore ? el("span", { class: "seat-score", "data-score": known.score, title: t("table.score_label", { n: known.score }) },
+        t("table.score", { n: known.score })) : null,
+      facts.map((f) => el("span", { class: "seat-fact" }, f)));
   }
 
   function renderBanner() {
@@ -458,6 +465,7 @@
 
   function renderBoard() {
     const mine = you ? you.seat : null;
+    Boards.setFrame(info.game, view.observation);
     const recent = LastMove.of(logEntries);
     renderLastMove(recent);
     const ctx = {
@@ -472,8 +480,11 @@
       text: Boards.textFor(reader()),
       overrides: info.overrides || {},
     };
-    const board = clear($("board"));
+    const board = $("board");
+    const before = Motion.snapshot(board);
+    clear(board);
     board.appendChild(Boards.render(info.game, view.observation, ctx));
+    Motion.play(board, before);
   }
 
   function renderChoices() {
