@@ -196,8 +196,14 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     const recent = recentEvents(obs, ctx);
     for (const e of recent) if (e.params && typeof e.params.x === "number") pts.push([e.params.x, e.params.y]);
     if (!pts.length) return el("p", { class: "uv-note" }, T("held_none"));
-    const minX = Math.max(0, Math.min(...pts.map((p) => p[0])) - 1), maxX = Math.min(width - 1, Math.max(...pts.map((p) => p[0])) + 1);
-    const minY = Math.max(0, Math.min(...pts.map((p) => p[1])) - 1), maxY = Math.min(height - 1, Math.max(...pts.map((p) => p[1])) + 1);
+    // the top-left cell drawn is the frame's A1 (one cell around the tiles), so the headings
+    // start at A and 1; a spot or a last-move cell outside it (rare) widens the grid
+    const fr = frameOf(obs);
+    const lowX = Math.min(...pts.map((p) => p[0])), lowY = Math.min(...pts.map((p) => p[1]));
+    const minX = fr ? Math.min(fr.x0, lowX) : Math.max(0, lowX - 1);
+    const minY = fr ? Math.min(fr.y0, lowY) : Math.max(0, lowY - 1);
+    const maxX = Math.min(width - 1, Math.max(...pts.map((p) => p[0])) + 1);
+    const maxY = Math.min(height - 1, Math.max(...pts.map((p) => p[1])) + 1);
     const cols = maxX - minX + 1;
     const size = Math.max(30, Math.min(54, Math.floor(560 / (cols + 0.6))));
     const box = el("div", { class: "uv-grid", role: "group", "aria-label": T("grid_name") });
