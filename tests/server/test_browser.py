@@ -101,15 +101,18 @@ def test_person_plays_under_current_with_bots_to_the_end(browser: Any,
                     "'finished'")
                 passes = page.locator("#choices button.choice[data-label^='pass ']")
                 if not filtered and passes.count() > 0:
-                    # clicking a card in the hand opens a menu of that card's passes only
+                    # clicking a card in the hand picks it and marks the seats it may go to;
+                    # the card's passes (and only those) name it; a second click puts it back
                     card = page.locator("#my-hand .card").first.get_attribute("data-card")
                     page.locator("#my-hand .card").first.click()
-                    labels = page.locator(".play-menu .play-menu-item").evaluate_all(
-                        "els => els.map(e => document.querySelector("
-                        "`#choices button.choice[data-action='${e.dataset.action}']`)"
+                    labels = page.locator("#my-hand .card.selected").evaluate_all(
+                        "els => els.flatMap(e => e.dataset.actions.split(',')).map(a => "
+                        "document.querySelector(`#choices button.choice[data-action='${a}']`)"
                         ".dataset.label)")
                     assert labels and all(card in label for label in labels), (card, labels)
-                    page.keyboard.press("Escape")
+                    assert page.locator(".uc.picking .uc-seat.receiver").count() == len(labels)
+                    page.locator("#my-hand .card.selected").click()
+                    assert page.locator(".uc.picking").count() == 0
                     filtered = True
                 if not take_turn(page, rng):
                     break

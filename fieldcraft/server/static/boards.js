@@ -36,12 +36,13 @@ const Boards = (function () {
     return has(key) ? GAME_I18N[key] : String(value);
   }
 
-  // A seat inside game text: the one name (playerName below), the reader's own with "(you)"
-  // after it; a page that gives no names (an old replay) keeps the catalogue's "you"/"Seat n".
+  // A seat inside game text: the one name (playerName below) for every other seat; the reader's
+  // own is the catalogue's "you", as core/text.py words it, since a sentence about the reader
+  // is written to them ("Bot 2 (Easy) passes a card to you"; the seat list says "Ann (you)").
   function seatText(seat, reader) {
     if (typeof seat !== "number") return seat === null || seat === undefined ? "—" : String(seat);
+    if (reader && reader.viewer === seat) return has("you") ? GAME_I18N.you : "you";
     const name = reader && reader.names ? reader.names(seat) : null;
-    if (reader && reader.viewer === seat) return name ? t("table.name_you", { name }) : has("you") ? GAME_I18N.you : "you";
     return name || (has("seat") ? GAME_I18N.seat : "Seat {n}").replace("{n}", String(seat + 1));
   }
 
@@ -213,10 +214,9 @@ const Boards = (function () {
   // (Level)"; with `viewer` the reader's own seat gets "(you)" after the name, never instead.
   function playerName(seats, seat, viewer) {
     const s = seats && seats[seat];
-    let name;
+    let name = t("table.seat", { n: seat + 1 });
     if (s && s.kind === "bot") name = t("table.bot_n", { n: seat + 1, level: botLevel(s.bot) });
-    else if (s && s.name) name = isolate(s.name);
-    else name = t("table.seat", { n: seat + 1 });
+    else if (s) name = isolate(s.name) || name;
     return viewer !== null && viewer !== undefined && viewer === seat ? t("table.name_you", { name }) : name;
   }
 
