@@ -1,13 +1,13 @@
 """Moves animate on the table, and nothing moves for a person who asks for less motion (issue 34,
 item 3); the bots' pace is the server's setting.
 
-Under Current from a seed, the person at seat 0 against two random bots, at 390x844 (touch) and
+Every game from a seed, the person at seat 0 against random bots, at 390x844 (touch) and
 1280x800: within the first moves some board element (a passed card sliding into the middle, a
-card filed into the row, a seat's box) runs a Web Animation of the table's own (``id`` is
-``fc-motion``); its length is the CSS variable ``--fc-motion-ms``, which the test sets long so
-the animation is still running when it looks. Under ``prefers-reduced-motion: reduce`` the same
-moves start none. The bot delay: bots' moves on a table without people come no faster than the
-server's ``bot_delay``.
+token travelling the river, a bid appearing, a tile landing) runs a Web Animation of the
+table's own (``id`` is ``fc-motion``); its length is the CSS variable ``--fc-motion-ms``, which
+the test sets long so the animation is still running when it looks. Under
+``prefers-reduced-motion: reduce`` the same moves start none (Under Current). The bot delay:
+bots' moves on a table without people come no faster than the server's ``bot_delay``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ warnings.filterwarnings("ignore", message=".*httpx2.*")
 BROWSER = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed "
                              "(apt-get install chromium)")
 MOVES = 8
-"""The person's moves looked at; the seeded game passes cards within them."""
+"""The person's moves looked at; each seeded game moves something within them."""
 LONG_MOTION = "() => document.documentElement.style.setProperty('--fc-motion-ms', '4000')"
 RUNNING = """() => document.getAnimations().filter(a => a.id === 'fc-motion'
     && a.effect && a.effect.target && a.effect.target.closest('#board')).length"""
@@ -50,11 +50,19 @@ def uc_table(tp: TablePage, server: ServerProcess) -> None:
     tp.page.wait_for_selector("#my-role")
 
 
+GAMES = {"under-current": 3, "against-the-current": 3, "spy-tracker": 3, "undercover": 2}
+"""Each game at a small player count: a card slides (Under Current), a token travels the river
+or the die turns (Against the Current), a bid appears (Spy Tracker), a tile lands (Undercover)."""
+
+
 @BROWSER
 @pytest.mark.parametrize("size", ["phone", "wide"])
-def test_a_move_animates(browser: Any, server: ServerProcess, size: str) -> None:
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_move_animates(browser: Any, server: ServerProcess, size: str, game: str) -> None:
     with table_page(browser, size) as tp:
-        uc_table(tp, server)
+        players = GAMES[game]
+        open_table(tp, server, {"game": game, "players": players, "seed": 5, "name": "Ann",
+                                "seats": ["human"] + ["bot:random"] * (players - 1)})
         # the animation's length is the page's CSS variable: long, so it is seen running
         tp.page.evaluate(LONG_MOTION)
         rng = random.Random(3)
