@@ -15,6 +15,12 @@
 // ruleset values that differ from the game's defaults). Choices are structured by the game's notation,
 // {action, label, kind, args}, so a board finds "the placement on cell 3,1" by kind and args,
 // never by reading a label.
+//
+// A draw function may carry two more: draw.seatInfo(obs, seat, ctx) → {score, facts: [Node]},
+// what the seat list shows under a seat's name (from the reader's own observation), and
+// draw.frame(obs) → {column(x), row(y)}, how cells are named for people (Undercover), which the
+// log and the choices then use too. Elements with data-motion keys move between redraws (Motion,
+// at the end of this file).
 "use strict";
 
 const Boards = (function () {
