@@ -122,3 +122,18 @@ def test_stable_count_reads_the_sweep() -> None:
     assert stable_count(sweep, share=0.1) == 8
     flat = {k: {"drama": gap(0.0, 0.0), "decided_at": gap(0.0, 0.0)} for k in (1, 2)}
     assert stable_count(flat) == 1  # a perfect-information game: nothing to settle
+
+
+def test_each_perceived_metric_has_its_caveat_in_the_report() -> None:
+    from fieldcraft.sim.metrics_report import perceived_caveats, sections
+
+    few, enough = perceived_caveats(2), perceived_caveats(DEFAULT_METRICS.samples)
+    assert set(few) == set(enough) == {"lead_changes", "drama", "decided_at"}
+    assert "reads high" in few["drama"] and "reads high" not in enough["drama"]
+    entry = {"balance": None, "first_mover": None, "seats": {}, "traced": 1,
+             "perceived_games": 1, "games": 1, "kingmaking": None,
+             "duration": {"mean": None, "sd": None, "p95": None},
+             **{f"{p}{k}": None for p in ("", "perceived_", "gap_")
+                for k in ("lead_changes", "drama", "decided_at")}}
+    lines = "\n".join(sections({"2": entry}, {"samples": 2, "every": 4})[0][1])
+    assert all(f"caveat, perceived {k.replace('_', ' ')}" in lines for k in few)
