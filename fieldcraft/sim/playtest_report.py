@@ -267,7 +267,7 @@ def _against(human: dict[str, Any], bots: dict[str, Any] | None, value: str = "r
     point = human[value]
     low, high = human.get("low"), human.get("high")
     apart = low is not None and high is not None and (high < bots["low"] or low > bots["high"])
-    return {**human, "bots": {k: bots.get(k) for k in (value, "low", "high", "games", "n")
+    return {**human, "bots": {k: bots.get(k) for k in (value, "low", "high", "wins", "games", "n")
                               if k in bots},
             "outside": not bots["low"] <= point <= bots["high"], "apart": bool(apart)}
 
