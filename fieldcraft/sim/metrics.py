@@ -15,8 +15,11 @@ series. Resampling costs ``samples`` resamples and evaluations per decision and 
 times a decision's own cost, so a study samples: on every ``every``-th game only (the rest still
 get the true metrics), and from one seat's view per game, rotating with the game index so every
 seat is asked equally often (the mean over games is then the mean over seats). Both numbers are
-options, recorded in ``study.json``. Few resamples make each seat's series noisy, which can only
-add lead changes: read perceived lead changes as an upper bound.
+options, recorded in ``study.json``. Few resamples make each seat's series noisy, which adds
+lead changes and makes the winner look behind: at 2 resamples Under Current's perceived drama
+read above the true one, at 8 below (issue #33). The default count is the smallest at which
+doubling it no longer moves perceived drama and decided-at beyond a quarter of their interval
+(:func:`resample_sweep`, :func:`stable_count`; the measurement is in docs/designers.md).
 
 Intervals: rates of games (first mover, kingmaking games) carry Wilson 95% intervals, as the
 report's win rates do; means, quantiles and the balance score carry percentile-bootstrap 95%
@@ -440,9 +443,9 @@ DEFINITIONS = {
 PERCEIVED_KEYS = ("lead_changes", "drama", "decided_at")
 SETTLING_KEYS = ("drama", "decided_at")
 """The perceived gaps a resample count must have settled. Perceived lead changes are left out:
-each resample's noise can only add lead changes, so they fall as long as resamples are added
-(Under Current at 5 players: 42% of decisions at 4 resamples, 30% at 64, still falling), and
-the report reads them as an upper bound instead."""
+each resample's noise adds lead changes, so in Under Current they fall as long as resamples are
+added (5 players, perceived - true: +0.42 at 4 resamples, +0.30 at 64, still falling), and the
+report's caveat says they read high instead."""
 STABLE_SHARE = 0.25
 """A resample count is stable when doubling it moves each settling gap's estimate by less than
 this share of the half-width of its 95% interval: more resamples would then change the figure

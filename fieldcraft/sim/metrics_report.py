@@ -248,9 +248,10 @@ def perceived_caveats(samples: int) -> dict[str, str]:
     """What each perceived metric can and cannot say, at ``samples`` resamples."""
     few = 0 < samples < DEFAULT_METRICS.samples
     return {
-        "lead_changes": "an upper bound: each resample's noise can only add lead changes, and "
-                        "they kept falling up to 64 resamples (Under Current, 5 players: 42% "
-                        "of decisions at 4, 30% at 64)",
+        "lead_changes": "reads high: each resample's noise adds lead changes, so the figure "
+                        "falls as resamples are added, and in Under Current it was still "
+                        "falling at 64 (5 players, perceived - true: +0.42 at 4, +0.30 at 64); "
+                        "compare it between studies made with the same count only",
         "drama": ("below the stable count: noise makes the winner look behind, so this reads "
                   "high (Under Current, 5 players: perceived - true +0.035 at 2 resamples, "
                   "-0.039 at 32)" if few else
