@@ -263,10 +263,10 @@ def write_report(out_dir: Path) -> tuple[Path, Path]:
     headline = metrics_report.verdict(summary, meta.get("metrics"))
 
     note = metrics_report.adjustment_note(summary)
-    flips = (meta.get("robustness") or {}).get("flips")
-    if flips:
-        note += (f" {len(flips)} of these conclusions flip with a second bot mix: see "
-                 "Robustness.")
+    if meta.get("robustness"):
+        from fieldcraft.sim.robustness import flip_note
+
+        note = " ".join(x for x in (note, flip_note(meta["robustness"])) if x)
     md = [f"# {title}", "", f"**{headline}**", "", *([f"*{note}*", ""] if note else [])]
     for heading, lines in sections:
         md += [f"## {heading}", "", *lines, ""]

@@ -33,6 +33,7 @@ from fieldcraft.agents.levels import GENERIC, LEVEL_TABLE
 from fieldcraft.core.registry import load_game
 from fieldcraft.sim.metrics_report import ALPHA, even_share_tests, even_shares
 from fieldcraft.sim.report import summarize
+from fieldcraft.sim.stats import newcombe
 from fieldcraft.sim.study import (
     STUDY,
     _row,
@@ -116,14 +117,18 @@ def _flip(a: dict[str, Any], b: dict[str, Any]) -> str | None:
 
 def compare(first: dict[str, Any], second: dict[str, Any]) -> list[dict[str, Any]]:
     """Every conclusion of summary ``first`` that ``second`` does not share, with its kind
-    (``reversed``, ``sign``, ``significance``); sides only one of them played are skipped."""
+    (``reversed``, ``sign``, ``significance``) and whether the two rates themselves differ
+    (``differs``: Newcombe's 95% interval of the difference excludes 0; a flip of significance
+    alone whose rates do not differ may be the smaller sample's want of power); sides only one
+    of them played are skipped."""
     a, b = conclusions(first), conclusions(second)
     flips = []
     for key in sorted(set(a) & set(b)):
         kind = _flip(a[key], b[key])
         if kind is not None:
+            _, low, high = newcombe(a[key], b[key])
             flips.append({"players": key[0], "side": key[1], "kind": kind,
-                          "first": a[key], "second": b[key]})
+                          "differs": low > 0 or high < 0, "first": a[key], "second": b[key]})
     return flips
 
 
@@ -162,7 +167,7 @@ def add_to_study(out_dir: Path, games: int, search: str | None = None,
 KIND_TEXT = {
     "reversed": "reverses",
     "sign": "points the other way",
-    "significance": "is no longer clear (the sample is smaller: may be fewer games)",
+    "significance": "is no longer clear",
 }
 
 
@@ -175,11 +180,26 @@ def section(result: dict[str, Any]) -> list[str]:
              ""]
     if not result["flips"]:
         return lines + ["No conclusion flips with the second mix."]
-    lines.append(f"**{len(result['flips'])} conclusion(s) depend on the bots:**")
+    weak = sum(f["kind"] == "significance" and not f.get("differs") for f in result["flips"])
+    lines.append(f"**{len(result['flips'])} conclusion(s) flip with the second mix**"
+                 + (f" ({weak} only lose significance, the rate itself not differing: the "
+                    "sample may be too small to tell)" if weak else "") + ":")
     for f in result["flips"]:
         a, b = f["first"], f["second"]
         lines.append(f"- ⚠ {f['side']} at {f['players']} players: {a['conclusion']} "
                      f"({a['rate']:.0%} vs even {a['even']:.0%}) with the study's bots, "
                      f"{b['conclusion']} ({b['rate']:.0%} vs even {b['even']:.0%}) with the "
-                     f"second mix: {KIND_TEXT[f['kind']]}")
+                     f"second mix: {KIND_TEXT[f['kind']]}"
+                     + ("; the two rates differ (Newcombe 95%)" if f.get("differs") else ""))
     return lines
+
+
+def flip_note(result: dict[str, Any] | None) -> str:
+    """The sentence under a headline whose conclusions flip (empty when none do)."""
+    flips = (result or {}).get("flips") or []
+    if not flips:
+        return ""
+    weak = sum(f["kind"] == "significance" and not f.get("differs") for f in flips)
+    return (f"{len(flips)} of these conclusions flip with a second bot mix"
+            + (f" ({weak} of them only lose significance in its smaller sample)" if weak
+               else "") + ": see Robustness.")

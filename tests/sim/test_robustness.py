@@ -56,7 +56,13 @@ def test_sign_and_significance_flips_are_told_apart() -> None:
     leaning_other_way = _summary({"red": (18, 40), "blue": (22, 40)})
     same_way_unclear = _summary({"red": (22, 40), "blue": (18, 40)})
     assert {f["kind"] for f in R.compare(clear, leaning_other_way)} == {"sign"}
-    assert {f["kind"] for f in R.compare(clear, same_way_unclear)} == {"significance"}
+    weak = R.compare(clear, same_way_unclear)
+    assert {f["kind"] for f in weak} == {"significance"}
+    assert not any(f["differs"] for f in weak)  # 55% of 40 is not shown to differ from 70%
+    assert "2 of them only lose significance" in R.flip_note({"flips": weak})
+    assert all(f["differs"] for f in R.compare(clear, _summary({"red": (60, 200),
+                                                                 "blue": (140, 200)})))
+    assert R.flip_note({"flips": []}) == ""
     # the direction of the comparison does not matter
     assert {f["kind"] for f in R.compare(leaning_other_way, clear)} == {"sign"}
 
