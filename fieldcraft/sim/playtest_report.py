@@ -211,7 +211,9 @@ def cached_baseline(found: P.Playtest) -> dict[str, Any] | None:
     """The stored prediction for this effective ruleset, or ``None``."""
     path = cache_dir() / f"{prediction_key(found)}.json"
     try:
-        return {**json.loads(path.read_text(encoding="utf-8")), "cached": str(path)}
+        # the file's name only: the report reaches the designer's browser, the server's
+        # folders need not
+        return {**json.loads(path.read_text(encoding="utf-8")), "cached": path.name}
     except (OSError, ValueError):
         return None
 
