@@ -58,6 +58,8 @@ from fieldcraft.sim.stats import Z95, bootstrap, rate, t95
 
 _ENDING_KEYS = ("ending", "ended_by")
 """Where a game's ``outcome()`` names how it ended (the same keys a study reads)."""
+_LENGTH_KEYS = ("rounds", "turns")
+"""How a game's ``outcome()`` counts its length at the table (the same keys a study reads)."""
 
 
 def _minutes(engine: Engine, ids: list[str]) -> dict[str, float]:
@@ -113,7 +115,9 @@ def _row(engine: Engine, found: P.Playtest, game: dict[str, Any]) -> dict[str, A
             "labels": labels, "winning_labels": sorted({labels[s] for s in winners} - {None}),
             "agents": ["person" if s["kind"] == "human" else f"bot:{s['bot']}"
                        for s in game["seats"]],
-            "length": 0, "ending": str(ending) if ending is not None else None,
+            "length": 0, **{k: outcome[k] if isinstance(outcome.get(k), int) else None
+                            for k in _LENGTH_KEYS},
+            "ending": str(ending) if ending is not None else None,
             "decided_by": str(decided) if decided is not None else None,
             "metrics": measured}
 
@@ -176,6 +180,22 @@ def metric_means(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def table_length(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per player count (as text), the length at the table in the game's own unit (rounds or
+    turns): median, 90th percentile and the mean with a bootstrap interval (the figure set
+    beside the bots')."""
+    out: dict[str, dict[str, Any]] = {}
+    for players in sorted({r["players"] for r in rows}):
+        games = [r for r in rows if r["players"] == players]
+        unit = next((k for k in _LENGTH_KEYS if any(r.get(k) is not None for r in games)), None)
+        values = [float(r[unit]) for r in games if unit and r.get(unit) is not None]
+        if values:
+            out[str(players)] = {"unit": unit, "median": statistics.median(values),
+                                 "p90": _percentile(values, 0.9),
+                                 "mean": bootstrap(values, "mean")}
+    return out
+
+
 def _counted(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Seats, sides, endings and metrics of some games, keyed as the report keys them."""
     summary = summarize(rows)
@@ -185,7 +205,7 @@ def _counted(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "endings": {str(p): c for p, c in summary["endings"].items()},
             "no_winner": {str(p): n for p, n in summary["no_winner"].items()},
             "games": {str(p): n for p, n in summary["games"].items()},
-            "metrics": metric_means(rows)}
+            "metrics": metric_means(rows), "length": table_length(rows)}
 
 
 def cache_dir() -> Path:
@@ -297,9 +317,15 @@ def compare_with_bots(report: dict[str, Any], bots: dict[str, Any]) -> None:
     report["metrics"] = {p: {k: _against(v, bots["metrics"].get(p, {}).get(k), "value")
                              if v else None for k, v in m.items()}
                          for p, m in report["metrics"].items()}
+    theirs_long = bots.get("length", {})  # absent from predictions kept before it was counted
+    for p, length in report.setdefault("length", {}).items():
+        other = theirs_long.get(p)
+        length["mean"] = _against(length["mean"], other["mean"] if other else None, "value")
+        length["bots"] = {k: other[k] for k in ("median", "p90")} if other else None
     report["flags"] = sum(x["outside"] for group in ("seats", "sides", "ending_shares")
                           for x in report[group]) + sum(
-        bool(v and v["outside"]) for m in report["metrics"].values() for v in m.values())
+        bool(v and v["outside"]) for m in report["metrics"].values() for v in m.values()) + sum(
+        length["mean"]["outside"] for length in report["length"].values())
 
 
 def _pearson(pairs: list[tuple[float, float]]) -> dict[str, Any] | None:
@@ -376,6 +402,7 @@ def playtest_report(engine: Engine, name: str, bot_games: int | None = None,
                     "p90": _percentile(spans, 0.9) if spans else None},
         "endings": summary["endings"] if summary else {},
         "no_winner": summary["no_winner"] if summary else {},
+        "length": table_length(rows),
         "metrics": metric_means(rows),
         "feedback": feedback_summary(answers, found.game),
         "closeness": closeness(rows, answers),
@@ -538,6 +565,13 @@ def _human_lines(report: dict[str, Any]) -> list[str]:
     if m["games"]:
         lines.append(f"Minutes (first move to last): median {m['median']:.1f}, "
                      f"p90 {m['p90']:.1f} over {m['games']} games")
+    for p, n in report["length"].items():
+        bots = f"; bots median {n['bots']['median']:g}, p90 {n['bots']['p90']:g}" \
+            if n.get("bots") else ""
+        mean = n["mean"]
+        lines.append(f"Length at {p}p in {n['unit']}: median {n['median']:g}, p90 {n['p90']:g}"
+                     f"{bots}; mean {mean['value']:.1f} [{mean['low']:.1f}, {mean['high']:.1f}]"
+                     f"{_beside(mean)}")
     if report.get("ending_shares"):
         lines.append("Endings")
         lines += [f"  {e['players']}p {e['ending']}: {_ci(e)}{_beside(e)}"

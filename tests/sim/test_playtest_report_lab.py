@@ -134,6 +134,16 @@ def test_closeness_and_metrics_of_real_games(played: str) -> None:
     assert drama["n"] == len(pairs)
     assert drama["value"] == pytest.approx(statistics.fmean(d for d, _ in pairs))
     assert "Felt close (1-5) against measured drama" in report["text"]
+    engine = store.make_engine(played)
+    rounds = []
+    for table in {g["table"] for g in report["games"]}:
+        row = store.read_table(engine, table)
+        assert row is not None and row.result is not None
+        rounds.append(row.result["outcome"]["rounds"])
+    engine.dispose()
+    length = report["length"]["2"]
+    assert length["unit"] == "rounds" and length["median"] == statistics.median(rounds)
+    assert length["mean"]["value"] == pytest.approx(statistics.fmean(rounds))
 
 
 def test_the_bots_prediction_is_kept_for_the_same_ruleset(played: str) -> None:
@@ -145,8 +155,11 @@ def test_the_bots_prediction_is_kept_for_the_same_ruleset(played: str) -> None:
     assert all("bots" in s and "outside" in s for s in again["seats"])
     assert again["flags"] == sum(s["outside"] for s in again["seats"] + again["sides"]
                                  + again["ending_shares"]) + sum(
-        bool(v and v["outside"]) for m in again["metrics"].values() for v in m.values())
+        bool(v and v["outside"]) for m in again["metrics"].values() for v in m.values()) + sum(
+        n["mean"]["outside"] for n in again["length"].values())
     assert "cached" in again["text"]
+    assert again["length"]["2"]["bots"]["median"] == ran["length"]["2"]["median"]
+    assert "outside" in again["length"]["2"]["mean"]
     assert _report(played, bot_games=0)["bots"]["run"] is False  # 0: never
 
 

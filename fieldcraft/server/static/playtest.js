@@ -144,6 +144,9 @@
     for (const [p, m] of Object.entries(report.metrics)) {
       for (const [key, v] of Object.entries(m)) if (v) metrics.push([t("playtest.players_n", { n: p }) + " · " + key, v]);
     }
+    for (const [p, n] of Object.entries(report.length || {})) {
+      metrics.push([t("playtest.players_n", { n: p }) + " · " + n.unit, n.mean]);
+    }
     if (metrics.length) parts.push(...figureTable(t("playtest.r_metrics"), metrics, "value"));
     const m = report.minutes;
     if (m.games) parts.push(el("p", {}, t("playtest.r_minutes", { median: m.median.toFixed(1), p90: m.p90.toFixed(1), n: m.games })));
