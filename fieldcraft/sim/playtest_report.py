@@ -506,8 +506,9 @@ def _beside(r: dict[str, Any]) -> str:
     if not b:
         return ""
     value = b.get("rate", b.get("value"))
+    digits = 3 if abs(value) < 1.5 else 1  # metrics are shares of a game, lengths are rounds
     text = (f"; bots {value:.0%} [{b['low']:.0%}, {b['high']:.0%}]" if "rate" in b else
-            f"; bots {value:.3f} [{b['low']:.3f}, {b['high']:.3f}]")
+            f"; bots {value:.{digits}f} [{b['low']:.{digits}f}, {b['high']:.{digits}f}]")
     if r.get("apart"):
         return text + "  << OUTSIDE the bots' interval (intervals apart)"
     return text + ("  << outside the bots' interval" if r.get("outside") else "")
