@@ -143,3 +143,17 @@ def test_each_perceived_metric_has_its_caveat_in_the_report() -> None:
                 for k in ("lead_changes", "drama", "decided_at")}}
     lines = "\n".join(sections({"2": entry}, {"samples": 2, "every": 4})[0][1])
     assert all(f"caveat, perceived {k.replace('_', ' ')}" in lines for k in few)
+
+
+def test_the_study_command_runs_the_second_mix(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("matplotlib")
+    from fieldcraft.cli import main
+
+    out = tmp_path / "cli"
+    assert main(["study", "spy-tracker", "--players", "2", "--games", "12", "--workers", "1",
+                 "--set", "points_to_win=1", "--no-metrics", "--robustness-games", "4",
+                 "--robustness-bot", "ismcts(iterations=10)", "--out", str(out)]) == 0
+    stored = json.loads((out / "study.json").read_text())["robustness"]
+    assert stored["games_per_count"] == 4 and stored["search"] == "ismcts(iterations=10)"
+    assert "one `ismcts(iterations=10)` among `random` bots" in (out / "report.md").read_text()
