@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from fieldcraft.core.api import FieldcraftError
@@ -63,13 +64,21 @@ def _cmd_create(args: argparse.Namespace) -> int:
 def _cmd_report(args: argparse.Namespace) -> int:
     from fieldcraft.sim.playtest_report import playtest_report
 
+    if (args.bot_games is not None and args.bot_games < 0) or args.robustness_games < 0:
+        raise FieldcraftError("--bot-games and --robustness-games must be 0 or more")
     engine = _engine(args.db)
     try:
-        if args.bot_games < 0:
-            raise FieldcraftError("--bot-games must be 0 or more")
-        report = playtest_report(engine, args.name, args.bot_games)
+        report = playtest_report(engine, args.name, args.bot_games, args.robustness_games,
+                                 args.robustness_bot)
     finally:
         engine.dispose()
+    if args.out:
+        from pathlib import Path
+
+        from fieldcraft.sim.playtest_report import export
+
+        for path in export(report, Path(args.out)):
+            print(f"wrote {path}", file=sys.stderr)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, default=str))
     else:
@@ -110,9 +119,17 @@ def add(sub: Any) -> None:
     r = cmds.add_parser("report", help="people's games and answers of a playtest, pooled")
     r.add_argument("name")
     r.add_argument("--db", default=None)
-    r.add_argument("--bot-games", type=int, default=0, metavar="N",
-                   help="also play N bot games per player count as a baseline (default 0: "
-                   "only name the study that would)")
+    r.add_argument("--bot-games", type=int, default=None, metavar="N",
+                   help="play N bot games per player count as the bots' prediction and keep "
+                   "it for later reports (default: reuse the kept one for this ruleset if "
+                   "any, else name the study; 0: neither)")
+    r.add_argument("--robustness-games", type=int, default=20, metavar="M",
+                   help="with --bot-games: re-play M games per count with one search bot "
+                   "among the bots and flag conclusions that flip (default 20; 0: skip)")
+    r.add_argument("--robustness-bot", default=None, metavar="SPEC",
+                   help="the search bot of that second mix (default: the game's Strong level)")
+    r.add_argument("--out", default=None, metavar="DIR",
+                   help="also write games.csv/.parquet and answers.csv/.parquet there")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=_cmd_report)
     x = cmds.add_parser("close", help="stop a playtest's page making tables")

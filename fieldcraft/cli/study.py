@@ -55,6 +55,12 @@ def _cmd_study(args: argparse.Namespace) -> int:
     meta = json.loads((out / "study.json").read_text())
     if args.skill_trace and not meta.get("interrupted"):
         _skill_trace(args, budgets, players, out, console)
+    if args.robustness_games and not meta.get("interrupted"):
+        from fieldcraft.sim.robustness import add_to_study
+
+        console.print(f"robustness: {args.robustness_games} games per player count with a "
+                      "second bot mix")
+        add_to_study(out, args.robustness_games, args.robustness_bot, args.workers)
     html, md = write_report(out)
     meta = json.loads((out / "study.json").read_text())
     if meta.get("until_ci"):
@@ -144,6 +150,7 @@ def _cmd_tune(args: argparse.Namespace) -> int:
 
 def add(sub: Any) -> None:
     """Register this module's commands on the ``fieldcraft`` parser."""
+    from fieldcraft.sim.metrics import DEFAULT_METRICS
     p = sub.add_parser("study", help="a balance study: many bot games, parquet and a report")
     p.add_argument("game")
     p.add_argument("--players", required=True, help="a count or range: 5, 3-8, 3,5,8")
@@ -179,11 +186,19 @@ def add(sub: Any) -> None:
                    help="with --skill-trace: only these player counts (default: the study's)")
     p.add_argument("--no-metrics", action="store_true",
                    help="skip the designer's metrics (lead changes, drama, decisiveness, ...)")
-    p.add_argument("--perceived-samples", type=int, default=2, metavar="K",
-                   help="resamples of a seat's view per decision for the perceived metrics "
-                        "(0: none; default 2)")
-    p.add_argument("--perceived-every", type=int, default=4, metavar="M",
-                   help="measure perceived metrics on every M-th game (default 4)")
+    p.add_argument("--perceived-samples", type=int, default=DEFAULT_METRICS.samples,
+                   metavar="K", help="resamples of a seat's view per decision for the "
+                   f"perceived metrics (0: none; default {DEFAULT_METRICS.samples}, the "
+                   "smallest count at which they are stable: docs/designers.md)")
+    p.add_argument("--robustness-games", type=int, default=0, metavar="N",
+                   help="re-play N games per player count with one search bot among the "
+                        "study's bots and flag the conclusions that flip (default 0: the "
+                        "report says it was not checked)")
+    p.add_argument("--robustness-bot", default=None, metavar="SPEC",
+                   help="the search bot of that second mix (default: the game's Strong level)")
+    p.add_argument("--perceived-every", type=int, default=DEFAULT_METRICS.every, metavar="M",
+                   help=f"measure perceived metrics on every M-th game (default "
+                        f"{DEFAULT_METRICS.every})")
     p.add_argument("--out", required=True, help="output folder")
     p.set_defaults(func=_cmd_study)
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from fieldcraft.sim.metrics import DEFINITIONS, THRESHOLD
+from fieldcraft.sim.metrics import DEFAULT_METRICS, DEFINITIONS, THRESHOLD
 from fieldcraft.sim.stats import Rate, holm, score_p
 
 Chart = tuple[str, str, str]  # title, file name, definition
@@ -233,12 +233,33 @@ def sections(metrics: dict[str, Any], options: dict[str, Any] | None
     if options:
         notes.append(f"- perceived metrics: {options.get('samples')} resamples of one seat's "
                      f"view per decision, on every {options.get('every')}th game, the seat "
-                     f"rotating; few resamples add noise, so perceived lead changes lean high")
+                     f"rotating (default {DEFAULT_METRICS.samples}: see docs/designers.md, "
+                     "\"How many resamples\")")
+        notes += [f"  - caveat, perceived {k.replace('_', ' ')}: {v}"
+                  for k, v in perceived_caveats(options.get("samples") or 0).items()]
     if untraced:
         notes.append("- this game's search model has no evaluation (`heuristic_returns`), so "
                      "only balance, first mover and duration are measured")
     return [("Designer's metrics", lines + notes),
             ("Seat advantage (win rate − mean seat win rate)", seats)]
+
+
+def perceived_caveats(samples: int) -> dict[str, str]:
+    """What each perceived metric can and cannot say, at ``samples`` resamples."""
+    few = 0 < samples < DEFAULT_METRICS.samples
+    return {
+        "lead_changes": "reads high: each resample's noise adds lead changes, so the figure "
+                        "falls as resamples are added, and in Under Current it was still "
+                        "falling at 64 (5 players, perceived - true: +0.42 at 4, +0.30 at 64); "
+                        "compare it between studies made with the same count only",
+        "drama": ("below the stable count: noise makes the winner look behind, so this reads "
+                  "high (Under Current, 5 players: perceived - true +0.035 at 2 resamples, "
+                  "-0.039 at 32)" if few else
+                  "stable at this count; still the game's evaluation of what a seat could "
+                  "know, not what a person felt (a playtest's questionnaire asks that)"),
+        "decided_at": "hardly moves with the resample count; like drama, it reads the bots' "
+                      "evaluation of a seat's view, not a person's",
+    }
 
 
 def _clear_seats(metrics: dict[str, Any]) -> set[tuple[str, str]]:

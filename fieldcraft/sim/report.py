@@ -253,6 +253,7 @@ def write_report(out_dir: Path) -> tuple[Path, Path]:
     summary["rules_in_play"] = actions.rules_in_play(meta.get("game", ""), rows, rulesets)
     charts = _charts(summary, out_dir, meta)
     sections = _sections(summary, meta, rulesets)
+    sections.insert(-1, ("Robustness: a second bot mix", _robustness(meta)))
     if meta.get("skill_trace"):
         from fieldcraft.sim import skill
 
@@ -262,6 +263,10 @@ def write_report(out_dir: Path) -> tuple[Path, Path]:
     headline = metrics_report.verdict(summary, meta.get("metrics"))
 
     note = metrics_report.adjustment_note(summary)
+    if meta.get("robustness"):
+        from fieldcraft.sim.robustness import flip_note
+
+        note = " ".join(x for x in (note, flip_note(meta["robustness"])) if x)
     md = [f"# {title}", "", f"**{headline}**", "", *([f"*{note}*", ""] if note else [])]
     for heading, lines in sections:
         md += [f"## {heading}", "", *lines, ""]
@@ -288,6 +293,18 @@ def write_report(out_dir: Path) -> tuple[Path, Path]:
     html_path = out_dir / "report.html"
     html_path.write_text("\n".join(page), encoding="utf-8")
     return html_path, md_path
+
+
+def _robustness(meta: dict[str, Any]) -> list[str]:
+    """The robustness section: the second mix's flips (:mod:`fieldcraft.sim.robustness`), or
+    that it was not run and how to run it."""
+    if meta.get("robustness"):
+        from fieldcraft.sim.robustness import section
+
+        return section(meta["robustness"])
+    return ["Not checked: every conclusion above is about these bots. `fieldcraft study ... "
+            "--robustness-games 20` re-plays 20 games per player count with one search bot "
+            "among them and flags the conclusions that flip."]
 
 
 def _md_to_html(lines: list[str]) -> str:

@@ -33,6 +33,12 @@ ANSWERS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bot predictions are kept between reports: each test keeps its own (none to start)."""
+    monkeypatch.setenv("FIELDCRAFT_CACHE", str(tmp_path / "cache"))
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str, list[dict[str, Any]]]:
     """A playtest with four finished games (two at 2 players, two at 3), the person at each

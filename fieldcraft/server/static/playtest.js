@@ -65,6 +65,94 @@
     }
   }
 
+  // The report as tables: each people's figure with the bots' beside it, flagged where it lies
+  // outside the bots' interval (the server decides the flags; this only shows them).
+  const pct = (x) => Math.round(100 * x) + "%";
+  const num = (x) => (x === null || x === undefined ? "–" : Number(x).toFixed(3));
+
+  function interval(r, value) {
+    if (!r) return "–";
+    return value === "rate"
+      ? pct(r.rate) + " [" + pct(r.low) + ", " + pct(r.high) + "]" + (r.games !== undefined ? " (" + r.wins + "/" + r.games + ")" : "")
+      : num(r.value) + " [" + num(r.low) + ", " + num(r.high) + "]" + (r.n !== undefined ? " (n=" + r.n + ")" : "");
+  }
+
+  function flagCell(r) {
+    if (!r.outside) return el("td", {});
+    return el("td", { class: "flag", style: "color:#b00020;font-weight:bold" },
+      "⚠ " + t(r.apart ? "playtest.r_apart" : "playtest.r_outside"));
+  }
+
+  function figureTable(title, rows, value) {
+    const cell = { style: "border:1px solid #ccc;padding:2px 8px" };
+    const head = [t("playtest.r_what"), t("playtest.r_people"), t("playtest.r_bots"), ""];
+    const body = rows.map(([label, r]) => {
+      const flag = flagCell(r);
+      Object.assign(flag.style, { border: "1px solid #ccc", padding: "2px 8px" });
+      return el("tr", r.outside ? { class: "outside" } : {}, el("td", cell, label),
+        el("td", cell, interval(r, value)), el("td", cell, interval(r.bots, value)), flag);
+    });
+    return [el("h3", {}, title), el("table", { style: "border-collapse:collapse" },
+      el("tr", {}, ...head.map((h) => el("th", cell, h))), ...body)];
+  }
+
+  function closeness(c) {
+    const parts = [el("h3", {}, t("playtest.r_close"))];
+    const p = c.pearson;
+    parts.push(el("p", {}, p ? t("playtest.r_pearson", { r: p.r.toFixed(2), low: p.low.toFixed(2), high: p.high.toFixed(2), n: p.n })
+      : t("playtest.r_pearson_none", { n: c.games })));
+    if (c.terciles.length) {
+      parts.push(el("ul", {}, ...c.terciles.map((x) => el("li", {}, t("playtest.r_tercile",
+        { low: num(x.drama_low), high: num(x.drama_high), mean: x.mean.toFixed(2), n: x.n })))));
+    }
+    return parts;
+  }
+
+  function questionnaire(fb) {
+    const parts = [el("h3", {}, t("playtest.r_questionnaire", { n: fb.count }))];
+    if (!fb.count) return parts;
+    parts.push(el("ul", {}, ...Object.entries(fb.scales).map(([key, s]) => el("li", {},
+      t("feedback." + key) + " " + s.mean.toFixed(2) + (s.low !== null ? " [" + s.low.toFixed(2) + ", " + s.high.toFixed(2) + "]" : "") + " (n=" + s.n + ")")),
+      el("li", {}, t("feedback.length") + " " + Object.entries(fb.length).map(([k, r]) => t("feedback.length." + k) + " " + pct(r.rate)).join(", ")),
+      ...fb.confusing.map((c) => el("li", {}, t("playtest.r_confusing", { rule: c.label, n: c.wins, of: c.games })))));
+    if (fb.comments.length) parts.push(el("ul", {}, ...fb.comments.map((c) => el("li", { dir: "auto" }, c.text))));
+    return parts;
+  }
+
+  function botsNote(report) {
+    const bots = report.bots;
+    if (!bots.run) return [el("p", { class: "notice" }, t("playtest.r_no_bots", { command: bots.study }))];
+    const parts = [el("p", {}, t("playtest.r_bots_note", { bot: bots.agent, games: bots.games_per_count, flags: report.flags }))];
+    const rob = bots.robustness;
+    if (rob) {
+      parts.push(el("p", rob.flips.length ? { class: "notice" } : {}, t(rob.flips.length ? "playtest.r_robust_flips" : "playtest.r_robust_ok",
+        { search: rob.search, n: rob.games_per_count, k: rob.flips.length })));
+    }
+    return parts;
+  }
+
+  function drawReport(report) {
+    const parts = [el("p", {}, t("playtest.r_people_games", { n: report.human_games }))];
+    if (!report.human_games) return parts.concat(questionnaire(report.feedback), botsNote(report));
+    parts.push(...botsNote(report));
+    const seat = (s) => t("playtest.players_n", { n: s.players }) + " · " + t("playtest.seat", { n: s.seat + 1 });
+    parts.push(...figureTable(t("playtest.r_seats"), report.seats.map((s) => [seat(s), s]), "rate"));
+    if (report.sides.length) parts.push(...figureTable(t("playtest.r_sides"), report.sides.map((s) => [t("playtest.players_n", { n: s.players }) + " · " + s.side, s]), "rate"));
+    const endings = report.ending_shares || [];
+    if (endings.length) parts.push(...figureTable(t("playtest.r_endings"), endings.map((e) => [t("playtest.players_n", { n: e.players }) + " · " + e.ending, e]), "rate"));
+    const metrics = [];
+    for (const [p, m] of Object.entries(report.metrics)) {
+      for (const [key, v] of Object.entries(m)) if (v) metrics.push([t("playtest.players_n", { n: p }) + " · " + key, v]);
+    }
+    for (const [p, n] of Object.entries(report.length || {})) {
+      metrics.push([t("playtest.players_n", { n: p }) + " · " + n.unit, n.mean]);
+    }
+    if (metrics.length) parts.push(...figureTable(t("playtest.r_metrics"), metrics, "value"));
+    const m = report.minutes;
+    if (m.games) parts.push(el("p", {}, t("playtest.r_minutes", { median: m.median.toFixed(1), p90: m.p90.toFixed(1), n: m.games })));
+    return parts.concat(closeness(report.closeness), questionnaire(report.feedback));
+  }
+
   function designer() {
     const match = /(?:^#|&)designer=([^&]+)/.exec(window.location.hash);
     if (!match) return;
@@ -76,10 +164,11 @@
       error.textContent = "";
       try {
         const report = await api("POST", base + "/report", { token });
-        const out = document.getElementById("designer-report");
-        out.textContent = report.text;
-        out.style.cssText = "white-space:pre-wrap;overflow-wrap:anywhere"; // CSSOM: CSP allows it
-        out.hidden = false;
+        // the whole report as text, folded under the tables (style via the CSSOM: CSP allows it)
+        const text = el("pre", { id: "designer-report", style: "white-space:pre-wrap;overflow-wrap:anywhere" }, report.text);
+        const shown = document.getElementById("designer-tables");
+        clear(shown).append(...drawReport(report), el("details", {}, el("summary", {}, t("playtest.r_text")), text));
+        shown.hidden = false;
       } catch (e) { error.textContent = errorText(e.code, e.message); }
     });
     const close = document.getElementById("close-button");

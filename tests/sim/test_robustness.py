@@ -1,0 +1,159 @@
+"""Conclusions that must not hang on an arbitrary choice (issue #33 items 4 and 6): the bot mix
+a study was played with (a second mix re-plays a sample and flags what flips) and the resample
+count of the perceived metrics (its default is where the estimate has settled)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fieldcraft.core.registry import load_game
+from fieldcraft.sim import robustness as R
+from fieldcraft.sim.metrics import (
+    DEFAULT_METRICS,
+    SETTLING_KEYS,
+    STABLE_SHARE,
+    _settled,
+    resample_sweep,
+    stable_count,
+)
+from fieldcraft.sim.stats import rate
+from fieldcraft.sim.study import study_seed
+
+
+def _summary(rates: dict[str, tuple[int, int]], players: int = 2) -> dict[str, Any]:
+    """A study summary with these side rates (wins, games) at one player count."""
+    return {"labels": {(players, side): rate(w, n) for side, (w, n) in rates.items()},
+            "seats": {}}
+
+
+def test_a_reversed_conclusion_is_flagged() -> None:
+    first = _summary({"red": (140, 200), "blue": (60, 200)})
+    second = _summary({"red": (60, 200), "blue": (140, 200)})
+    flips = R.compare(first, second)
+    assert [(f["side"], f["kind"]) for f in flips] == [("blue", "reversed"), ("red", "reversed")]
+    assert flips[1]["first"]["conclusion"] == "above" and flips[1]["second"]["conclusion"] \
+        == "below"
+    assert "reverses" in "\n".join(R.section({"games_per_count": 200, "seed": 1,
+                                              "search": "s", "base": "b", "flips": flips}))
+
+
+def test_a_conclusion_that_holds_is_not_flagged() -> None:
+    first = _summary({"red": (140, 200), "blue": (60, 200)})
+    second = _summary({"red": (30, 40), "blue": (10, 40)})  # fewer games, same clear story
+    assert R.compare(first, second) == []
+    even = _summary({"red": (101, 200), "blue": (99, 200)})
+    assert R.compare(even, _summary({"red": (19, 40), "blue": (21, 40)})) == []
+    assert "No conclusion flips" in "\n".join(R.section(
+        {"games_per_count": 40, "seed": 1, "search": "s", "base": "b", "flips": []}))
+
+
+def test_sign_and_significance_flips_are_told_apart() -> None:
+    clear = _summary({"red": (140, 200), "blue": (60, 200)})
+    leaning_other_way = _summary({"red": (18, 40), "blue": (22, 40)})
+    same_way_unclear = _summary({"red": (22, 40), "blue": (18, 40)})
+    assert {f["kind"] for f in R.compare(clear, leaning_other_way)} == {"sign"}
+    weak = R.compare(clear, same_way_unclear)
+    assert {f["kind"] for f in weak} == {"significance"}
+    assert not any(f["differs"] for f in weak)  # 55% of 40 is not shown to differ from 70%
+    assert "2 of them only lose significance" in R.flip_note({"flips": weak})
+    assert all(f["differs"] for f in R.compare(clear, _summary({"red": (60, 200),
+                                                                 "blue": (140, 200)})))
+    assert R.flip_note({"flips": []}) == ""
+    # the direction of the comparison does not matter
+    assert {f["kind"] for f in R.compare(leaning_other_way, clear)} == {"sign"}
+
+
+def test_the_second_mix_seats_one_search_bot_everywhere() -> None:
+    mix = R.second_mix("heuristic", "ismcts(iterations=10)", 3)
+    assert mix == ["ismcts(iterations=10)", "heuristic", "heuristic"]
+    assert R.search_bot("spy-tracker") == "ismcts(iterations=4000)"
+
+
+def test_a_study_report_says_what_the_second_mix_changed(tmp_path: Path) -> None:
+    """A real study, then its check with a second mix (a cheap search bot): the stored
+    result's conclusions are those of the sample's games, and the report prints them."""
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("matplotlib")
+    from fieldcraft.sim.report import summarize, write_report
+    from fieldcraft.sim.study import load_results, run_study
+
+    out = tmp_path / "study"
+    run_study("spy-tracker", [2], "random", 30, 0, {"points_to_win": 1}, 1, out, metrics=None)
+    _, md = write_report(out)
+    assert "Not checked" in md.read_text(encoding="utf-8")
+    result = R.add_to_study(out, 8, "ismcts(iterations=20)", workers=1)
+    sample, _ = load_results(out / "robustness" / "2")
+    assert len(sample) == 8 and {tuple(r["agents"]) for r in sample} == {
+        ("ismcts(iterations=20)", "random"), ("random", "ismcts(iterations=20)")}
+    rows, meta = load_results(out)
+    assert meta["robustness"]["flips"] == R.compare(summarize(rows), summarize(sample))
+    assert result["conclusions"] == [{"players": p, "side": s, **c} for (p, s), c in
+                                     R.conclusions(summarize(sample)).items()]
+    _, md = write_report(out)
+    text = md.read_text(encoding="utf-8")
+    assert "## Robustness: a second bot mix" in text and "ismcts(iterations=20)" in text
+    assert json.loads((out / "study.json").read_text())["robustness"]["games_per_count"] == 8
+
+
+def test_the_default_resample_count_has_settled() -> None:
+    """Under Current at 5 players, where perceived drama changed sign with the resample count
+    (+0.04 at 2, -0.02 at 8): doubling the default must move the perceived gaps that settle by
+    less than a quarter of their interval's half-width on the same games. The old default of
+    2 does not (drama moves by about its whole half-width), which this test also checks, so
+    it fails on the old default."""
+    game = load_game("under-current", players=5)
+    seeds = [study_seed(0, 5, i) for i in range(20)]
+    k = DEFAULT_METRICS.samples
+    sweep = resample_sweep(game, ["heuristic"] * 5, seeds, sorted({2, 4, k, 2 * k}))
+    assert stable_count({k: sweep[k], 2 * k: sweep[2 * k]}) == k
+    assert all(_settled(sweep[k][key], sweep[2 * k][key], STABLE_SHARE)
+               for key in SETTLING_KEYS)
+    assert not _settled(sweep[2]["drama"], sweep[4]["drama"], STABLE_SHARE)
+    assert sweep[2]["drama"]["value"] > 0 > sweep[k]["drama"]["value"]  # the sign it had
+
+
+def test_stable_count_reads_the_sweep() -> None:
+    def gap(value: float, half: float) -> dict[str, float]:
+        return {"value": value, "low": value - half, "high": value + half, "n": 10}
+
+    sweep = {2: {"drama": gap(0.05, 0.02), "decided_at": gap(0.1, 0.05)},
+             4: {"drama": gap(0.01, 0.02), "decided_at": gap(0.1, 0.05)},
+             8: {"drama": gap(0.005, 0.02), "decided_at": gap(0.1, 0.05)},
+             16: {"drama": gap(0.004, 0.02), "decided_at": gap(0.1, 0.05)}}
+    assert stable_count(sweep) == 4  # 2->4 moves 0.04 (> 0.005); 4->8 moves 0.005
+    assert stable_count(sweep, share=0.1) == 8
+    flat = {k: {"drama": gap(0.0, 0.0), "decided_at": gap(0.0, 0.0)} for k in (1, 2)}
+    assert stable_count(flat) == 1  # a perfect-information game: nothing to settle
+
+
+def test_each_perceived_metric_has_its_caveat_in_the_report() -> None:
+    from fieldcraft.sim.metrics_report import perceived_caveats, sections
+
+    few, enough = perceived_caveats(2), perceived_caveats(DEFAULT_METRICS.samples)
+    assert set(few) == set(enough) == {"lead_changes", "drama", "decided_at"}
+    assert "reads high" in few["drama"] and "reads high" not in enough["drama"]
+    entry = {"balance": None, "first_mover": None, "seats": {}, "traced": 1,
+             "perceived_games": 1, "games": 1, "kingmaking": None,
+             "duration": {"mean": None, "sd": None, "p95": None},
+             **{f"{p}{k}": None for p in ("", "perceived_", "gap_")
+                for k in ("lead_changes", "drama", "decided_at")}}
+    lines = "\n".join(sections({"2": entry}, {"samples": 2, "every": 4})[0][1])
+    assert all(f"caveat, perceived {k.replace('_', ' ')}" in lines for k in few)
+
+
+def test_the_study_command_runs_the_second_mix(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("matplotlib")
+    from fieldcraft.cli import main
+
+    out = tmp_path / "cli"
+    assert main(["study", "spy-tracker", "--players", "2", "--games", "12", "--workers", "1",
+                 "--set", "points_to_win=1", "--no-metrics", "--robustness-games", "4",
+                 "--robustness-bot", "ismcts(iterations=10)", "--out", str(out)]) == 0
+    stored = json.loads((out / "study.json").read_text())["robustness"]
+    assert stored["games_per_count"] == 4 and stored["search"] == "ismcts(iterations=10)"
+    assert "one `ismcts(iterations=10)` among `random` bots" in (out / "report.md").read_text()
