@@ -124,13 +124,21 @@ def _skill_trace(args: argparse.Namespace, budgets: list[float], players: list[i
                  console: Any) -> None:
     """``study --skill-trace``: ISMCTS at doubling budgets against the heuristic bot, stored in
     the study's ``study.json`` for the report."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     from fieldcraft.sim import skill
 
     counts = parse_player_range(args.skill_players) if args.skill_players else players
     with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), console=console) as progress:
+                  MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                  console=console) as progress:
+        whole = progress.add_task("skill trace: all games", total=None)
         tasks: dict[str, Any] = {}
 
         def on_progress(label: str, done: int, total: int) -> None:
@@ -138,11 +146,14 @@ def _skill_trace(args: argparse.Namespace, budgets: list[float], players: list[i
                 tasks[label] = progress.add_task(f"skill trace {label}", total=total)
             progress.update(tasks[label], completed=done, total=total)
 
+        def on_all(done: int, total: int) -> None:
+            progress.update(whole, completed=done, total=total)
+
         try:
             trace = skill.run_skill_trace(args.game, counts, args.seed, parse_sets(args.set),
                                           args.workers, out, budgets, args.skill_games,
                                           args.skill_unit, progress=on_progress,
-                                          ray_address=args.ray)
+                                          ray_address=args.ray, overall=on_all)
         except ValueError as exc:
             raise FieldcraftError(str(exc)) from None
     skill.add_to_study(out, trace)
@@ -200,6 +211,8 @@ def add(sub: Any) -> None:
     p.add_argument("--out", required=True, help="output folder")
     p.set_defaults(func=_cmd_study)
 
+    from fieldcraft.cli import skill
     from fieldcraft.sim.tune_cli import add_tune_parser
 
     add_tune_parser(sub, _cmd_tune)
+    skill.add(sub)  # skill: the trace on its own
