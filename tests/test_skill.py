@@ -209,3 +209,17 @@ def test_skill_command_by_seconds_a_move(tmp_path: Path, capsys) -> None:
     assert "0.01 s" in (study / "report.md").read_text()
     assert main(["skill", "spy-tracker", "--seconds", "0.1,x", "--out", str(out)]) == 2
     assert "--seconds expects positive numbers" in capsys.readouterr().err
+
+
+def test_a_constant_baseline_gives_a_real_interval_even_when_every_game_agrees() -> None:
+    """Three-player games with one winner each: the baseline is 1/3 in every game. A searcher
+    that lost all four games once got the interval "-33.3 (-33.3 – -33.3)", a certainty
+    four games cannot give; it is the Wilson interval of 0 of 4, less 1/3."""
+    from fieldcraft.sim.skill import _gain_over_baseline
+    from fieldcraft.sim.stats import wilson
+
+    gain = _gain_over_baseline({k: 1 / 3 for k in range(4)}, {k: False for k in range(4)})
+    assert gain["diff"] == pytest.approx(-1 / 3)
+    assert gain["low"] == pytest.approx(-1 / 3) and gain["high"] == pytest.approx(
+        wilson(0, 4)[1] - 1 / 3)
+    assert gain["high"] > 0.1

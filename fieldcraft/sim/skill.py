@@ -79,10 +79,18 @@ def seat_share(rows: Rows) -> dict[int, float]:
 
 def _gain_over_baseline(base: dict[int, float], other: dict[int, bool]) -> dict[str, float]:
     """``other − base`` per game on the games both played, with the paired t 95% interval
-    (the baseline is a share of seats, not a 0/1 outcome, so Newcombe does not apply)."""
+    (the baseline is a share of seats, not a 0/1 outcome, so Newcombe does not apply); a
+    baseline that is one share in every game is a constant, so the searcher's Wilson interval
+    less that constant."""
     keys = sorted(set(base) & set(other))
     if not keys:
         return {"diff": 0.0, "low": -1.0, "high": 1.0}
+    shares = {base[k] for k in keys}
+    if len(shares) == 1:  # the same share every game (two players, no ties): nothing to pair,
+        # and a t interval of 0/1 outcomes would collapse to a point when they all agree
+        c, w = shares.pop(), sum(bool(other[k]) for k in keys)
+        low, high = wilson(w, len(keys))
+        return {"diff": w / len(keys) - c, "low": low - c, "high": high - c}
     d, low, high = paired_t([float(other[k]) - base[k] for k in keys])
     return {"diff": d, "low": max(-1.0, low), "high": min(1.0, high)}
 
