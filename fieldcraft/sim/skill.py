@@ -297,11 +297,13 @@ def section(trace: dict[str, Any]) -> list[str]:
     unit = trace["unit"]
     lines = ["- **interrupted**: the trace stops where Ctrl-C came", ""] \
         if trace.get("interrupted") else []
-    lines += [f"- one seat ISMCTS at each budget ({unit} a move), the others "
+    per = "seconds" if unit == "time" else unit
+    lines += [f"- one seat ISMCTS at each budget ({per} a move), the others "
               f"`{trace['opponent']}`; {trace['games']} games per budget, the searcher's seat "
               "rotated; the baseline is the heuristic bot's share of seats won in the same "
               "games with every seat heuristic; the same deals at every budget, so gains are "
-              "paired intervals (paired t against the baseline, Newcombe between budgets)", ""]
+              "paired intervals (paired t against the baseline, or Wilson when it is the same "
+              "share every game; Newcombe between budgets)", ""]
     for p, t in trace["players"].items():
         if t.get("best") is not None:
             lines.append(f"- {p} players: {_verdict_text(t, trace)}")
