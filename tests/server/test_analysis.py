@@ -489,3 +489,32 @@ def test_the_panel_names_the_strong_level_it_asked_in_three_languages(
             page.close()
     finally:
         srv.stop()
+
+
+def test_a_policy_search_shows_per_option_values_when_its_game_offers_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's bot may offer ``search_values`` beside ``search_choose`` (the value of each
+    option for the seat to move); the answer then carries them as each option's chance to
+    win. Without it (today's Against the Current) the options have none."""
+    import sys
+
+    from fieldcraft.agents.expectimax import search_policy
+
+    state = decision_of("against-the-current", 2, run=1, skip=12)
+    module = sys.modules[search_policy(state.game).__module__]
+    plain = analyse(state, 7)
+    if not hasattr(module, "search_values"):
+        assert all(o["win"] is None for o in plain["options"]) and plain["win"] is None
+    seen: list[int] = []
+
+    def values(view: Any, rng: random.Random, **options: Any) -> dict[int, float]:
+        seen.append(view.seat)
+        return {a: 0.1 + 0.01 * i for i, a in enumerate(view.legal_actions())}
+
+    monkeypatch.setattr(module, "search_values", values, raising=False)
+    doc = analyse(state, 7)
+    legal = state.legal_actions()
+    assert seen == [state.current_player()]
+    assert {o["action"]: o["win"] for o in doc["options"]} == {
+        a: pytest.approx(0.1 + 0.01 * i) for i, a in enumerate(legal)}
+    assert doc["choice"] == plain["choice"]  # the values are shown, the move is the bot's
