@@ -278,3 +278,44 @@ def test_python_dash_m_fieldcraft_is_the_command() -> None:
                           text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("fieldcraft ")
+
+
+def test_tournament_takes_level_names_and_names_what_each_played(capsys):
+    """``--agents strong,easy`` plays each game's own agent for the level (Against the
+    Current's Strong is not Spy Tracker's), and the output says which spec a level was."""
+    from fieldcraft.agents.levels import level_spec
+
+    strong = level_spec("against-the-current", "strong")
+    result = run_json(capsys, "tournament", "against-the-current", "--players", "2",
+                      "--agents", "strong,easy", "--games", "1", "--json")
+    assert result["levels"] == {"strong": strong, "easy": level_spec("against-the-current",
+                                                                      "easy")}
+    rows = {row["level"]: row for row in result["agents"]}
+    assert rows["strong"]["agent"] == strong
+    assert rows["strong"]["label"] == f"strong = {strong}"
+    assert main(["tournament", "spy-tracker", "--players", "2", "--agents", "normal,easy",
+                 "--games", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"normal = {level_spec('spy-tracker', 'normal')}" in out
+    # The web's old ids are agent names on the command line, as before levels: not resolved.
+    plain = run_json(capsys, "tournament", "spy-tracker", "--players", "2",
+                     "--agents", "heuristic,random", "--games", "1", "--json")
+    assert plain["levels"] == {} and [r["level"] for r in plain["agents"]] == [None, None]
+
+
+def test_a_level_that_differs_between_player_counts_stops_a_study(monkeypatch, tmp_path,
+                                                                    capsys):
+    """A study seats one agent list at every count; if a level's spec depends on the count
+    (a table with per-count specs), it refuses instead of silently picking one."""
+    from fieldcraft.agents import levels, specs
+
+    def by_count(game: str, level: str, players: int | None = None) -> str:
+        return f"ismcts(iterations={100 * (players or 1)})" if level == "strong" else "random"
+
+    monkeypatch.setattr(levels, "level_spec", by_count)
+    assert [c.spec for c in specs.resolve_agents("undercover", ["strong", "heuristic"], 3)] \
+        == ["ismcts(iterations=300)", "heuristic"]
+    assert main(["study", "undercover", "--players", "2-3", "--agents", "strong,normal",
+                 "--games", "2", "--out", str(tmp_path / "s")]) == 2
+    assert "study one player count at a time" in capsys.readouterr().err
+    assert not (tmp_path / "s").exists()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,6 +15,7 @@ from fieldcraft.cli import main  # noqa: E402
 from fieldcraft.sim.report import write_report  # noqa: E402
 from fieldcraft.sim.skill import (  # noqa: E402
     add_to_study,
+    chart_note,
     doubling,
     focus_seat,
     focus_wins,
@@ -21,6 +23,7 @@ from fieldcraft.sim.skill import (  # noqa: E402
     searcher_spec,
     section,
     trace_summary,
+    verdict,
 )
 from fieldcraft.sim.study import load_results, seat_specs  # noqa: E402
 
@@ -122,3 +125,101 @@ def test_ctrl_c_stops_the_trace_and_keeps_what_finished(tmp_path: Path) -> None:
     assert points[0]["games"] == 6 and 0 < points[1]["games"] < 6
     assert not (tmp_path / "skill" / "2p-iterations-8").exists()
     assert "- **interrupted**: the trace stops where Ctrl-C came" in section(trace)
+
+
+def _hand_trace(n: int, firsts: list[int], budgets: list[float]) -> dict[str, Any]:
+    """A trace built from nested results: budget ``i`` wins the first ``firsts[i]`` games (so
+    each wins every game a smaller one won); the baseline wins half the seats of every game."""
+    from fieldcraft.sim.skill import _baseline_point, _point
+
+    wins: list[dict[int, Any]] = [{k: 0.5 for k in range(n)}]
+    points = [_baseline_point(wins[0], 2, 1.0)]
+    for b, f in zip(budgets, firsts, strict=True):
+        won = {k: k < f for k in range(n)}
+        wins.append(won)
+        points.append(_point(searcher_spec(b), b, searcher_spec(b), won, 1.0))
+    summary = trace_summary(points, wins)
+    return {"game": "hand-built", "unit": "iterations", "budgets": budgets, "games": n,
+            "opponent": "heuristic", "players": {"2": {"points": points, **summary}}}
+
+
+def test_the_chart_and_the_text_give_one_verdict() -> None:
+    """Against the Current's case: the largest budget has the highest rate but is not
+    significantly better than a quarter of it. The chart once said "still rising" there while
+    the text said it stopped paying; both now say where it stops."""
+    trace = _hand_trace(40, [14, 20, 21], [250, 1000, 4000])
+    t = trace["players"]["2"]
+    assert t["best"] == 4000 and t["stops_paying"] == 1000
+    assert verdict(t)["kind"] == "stops_paying" and not t["still_rising"]
+    assert chart_note(t) == ("stops paying", 1000)
+    text = "\n".join(section(trace))
+    assert "search stops paying at 1000 iterations" in text and "still rising" not in text
+    assert "the largest budget's rate is the highest" in text
+    # A real climb: each budget significantly above the one before, at 400 games.
+    rising = _hand_trace(400, [100, 200, 300], [250, 1000, 4000])["players"]["2"]
+    assert rising["still_rising"] and chart_note(rising) == ("still rising", 4000)
+    assert "still rising" in "\n".join(section(_hand_trace(400, [100, 200, 300],
+                                                           [250, 1000, 4000])))
+
+
+def test_the_step_column_says_which_budget_it_compares_with() -> None:
+    """The gain between budgets is over the previous budget tried (the budgets need not
+    double), named in each row; the first budget has none."""
+    trace = _hand_trace(40, [14, 20, 21], [250, 1000, 4000])
+    points = trace["players"]["2"]["points"]
+    assert points[1]["step"] is None
+    assert points[2]["step"]["over"] == 250 and points[3]["step"]["over"] == 1000
+    assert points[3]["step"]["diff"] == pytest.approx(1 / 40)
+    lines = section(trace)
+    assert any("gain over the previous budget" in line for line in lines)
+    assert not any("half the budget" in line for line in lines)
+    row = next(line for line in lines if line.startswith("| 2 | 4000 iterations"))
+    assert "over 1000 iterations" in row
+
+
+def test_progress_covers_the_whole_trace_from_the_first_game(tmp_path: Path) -> None:
+    """A long trace says how far it is: the whole trace's games are counted from 0 to the
+    total (every count, the baseline and every budget), never going back."""
+    seen: list[tuple[int, int]] = []
+    run_skill_trace("spy-tracker", [2], 5, {}, 1, tmp_path, budgets=[4, 8], games=3,
+                    overall=lambda done, total: seen.append((done, total)))
+    assert seen[0] == (0, 9) and seen[-1] == (9, 9)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_skill_command_by_seconds_a_move(tmp_path: Path, capsys) -> None:
+    """``fieldcraft skill --seconds``: the searcher thinks a time per move; the trace goes to
+    its folder and, with ``--study``, into a study's report."""
+    out = tmp_path / "t"
+    assert main(["skill", "spy-tracker", "--players", "2", "--seconds", "0.02,0.01",
+                 "--games", "2", "--workers", "1", "--out", str(out), "--json"]) == 0
+    trace = json.loads(capsys.readouterr().out)
+    assert trace["unit"] == "time" and trace["budgets"] == [0.01, 0.02]
+    agents = [p["agent"] for p in trace["players"]["2"]["points"]]
+    assert agents == ["heuristic", "ismcts(time=0.01)", "ismcts(time=0.02)"]
+    assert "| 2 | 0.02 s | 2 |" in (out / "skill_trace.md").read_text()
+    assert (out / "skill_trace.png").exists()
+    from fieldcraft.sim.study import run_study
+
+    study = tmp_path / "s"
+    run_study("spy-tracker", [2], "heuristic", 2, 5, {}, 1, study)
+    write_report(study)
+    assert main(["skill", "spy-tracker", "--seconds", "0.01", "--games", "1", "--workers",
+                 "1", "--study", str(study)]) == 0
+    assert "0.01 s" in (study / "report.md").read_text()
+    assert main(["skill", "spy-tracker", "--seconds", "0.1,x", "--out", str(out)]) == 2
+    assert "--seconds expects positive numbers" in capsys.readouterr().err
+
+
+def test_a_constant_baseline_gives_a_real_interval_even_when_every_game_agrees() -> None:
+    """Three-player games with one winner each: the baseline is 1/3 in every game. A searcher
+    that lost all four games once got the interval "-33.3 (-33.3 – -33.3)", a certainty
+    four games cannot give; it is the Wilson interval of 0 of 4, less 1/3."""
+    from fieldcraft.sim.skill import _gain_over_baseline
+    from fieldcraft.sim.stats import wilson
+
+    gain = _gain_over_baseline({k: 1 / 3 for k in range(4)}, {k: False for k in range(4)})
+    assert gain["diff"] == pytest.approx(-1 / 3)
+    assert gain["low"] == pytest.approx(-1 / 3) and gain["high"] == pytest.approx(
+        wilson(0, 4)[1] - 1 / 3)
+    assert gain["high"] > 0.1

@@ -6,7 +6,6 @@ import argparse
 import json
 from typing import Any
 
-from fieldcraft.agents.specs import split_agents
 from fieldcraft.cli.args import parse_player_range, parse_sets
 from fieldcraft.core.api import FieldcraftError
 
@@ -32,7 +31,10 @@ def _run_paired_studies(args: argparse.Namespace) -> None:
         raise FieldcraftError("--run needs --players (a count or range: 5, 3-8, 3,5,8)")
     if args.games < 1:
         raise FieldcraftError("--games must be at least 1")
+    from fieldcraft.cli.study import study_agents
+
     players = parse_player_range(args.players)
+    agents = [a.spec for a in study_agents(args.run, args.agents, players)]
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), console=Console(stderr=True)) as progress:
         tasks = {side: progress.add_task(f"{args.run} {args.players}p ruleset {side}",
@@ -41,7 +43,7 @@ def _run_paired_studies(args: argparse.Namespace) -> None:
         def on_progress(side: str, done: int, total: int) -> None:
             progress.update(tasks[side], completed=done, total=total)
 
-        run_pair(args.run, players, split_agents(args.agents), args.games, args.seed,
+        run_pair(args.run, players, agents, args.games, args.seed,
                  parse_sets(args.set_a), parse_sets(args.set_b), args.workers, Path(args.a),
                  Path(args.b), progress=on_progress, ray_address=args.ray)
     for folder in (args.a, args.b):
@@ -87,7 +89,9 @@ def add(sub: Any) -> None:
                    help="first play both rulesets as studies into folders A and B from one "
                         "seed (same deals and seats: a paired test), then compare them")
     p.add_argument("--players", help="with --run: a count or range: 5, 3-8, 3,5,8")
-    p.add_argument("--agents", default="random", help="with --run: comma-separated agent specs")
+    p.add_argument("--agents", default="random",
+                   help="with --run: comma-separated agent specs or bot levels (easy, normal, "
+                        "strong)")
     p.add_argument("--games", type=int, default=1000, help="with --run: games per player count")
     p.add_argument("--seed", type=int, default=0, help="with --run: the seed both share")
     p.add_argument("--set-a", action="append", metavar="KEY=VALUE",

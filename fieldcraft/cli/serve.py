@@ -78,7 +78,8 @@ def add(sub: Any) -> None:
                    "localhost, 127.0.0.1 and [::1], e.g. games.example (repeatable; any port; "
                    "'*' for any name): a request naming another host is refused, against DNS "
                    "rebinding")
-    p.add_argument("--analysis-iterations", type=_iterations, default=2000,
-                   help="the strong bot's iterations per analysed replay step (default 2000)")
+    p.add_argument("--analysis-iterations", type=_iterations, default=None,
+                   help="the analysis: plain ISMCTS at this many iterations per replay "
+                   "step (default: each game's Strong level)")
     _serve_limit_options(p)
     p.set_defaults(func=_cmd_serve)

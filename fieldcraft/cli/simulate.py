@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from fieldcraft.agents.specs import split_agents
+from fieldcraft.agents.specs import describe_levels, resolve_agents, split_agents
 from fieldcraft.cli.args import parse_sets
 from fieldcraft.core.api import FieldcraftError
 
@@ -50,12 +50,16 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise FieldcraftError("--games must be at least 1")
-    agents = split_agents(args.agents)
-    if len(agents) < 2:
-        raise FieldcraftError("--agents needs at least two agents, e.g. heuristic,random")
+    chosen = resolve_agents(args.game, split_agents(args.agents), args.players)
+    if len(chosen) < 2:
+        raise FieldcraftError("--agents needs at least two agents, e.g. heuristic,random "
+                              "or strong,normal")
+    agents = [c.spec for c in chosen]
+    labels = {c.spec: c.label for c in chosen}  # a level and its own spec are one agent
     if args.json:
         result = tournament(args.game, args.players, agents, args.games, args.seed,
                             parse_sets(args.set))
+        _name_levels(result, chosen)
         print(json.dumps(result))
         return 0
     from rich.console import Console
@@ -63,6 +67,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     console = Console(highlight=False)
+    if describe_levels(chosen):
+        console.print(f"levels in {args.game}: {describe_levels(chosen)}")
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), console=console) as progress:
         task = progress.add_task(f"{args.game} {args.players}p", total=args.games)
@@ -72,13 +78,24 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
                   "sigma", "ordinal")
     for row in result["agents"]:
         low, high = row["wilson95"]
-        table.add_row(row["agent"], str(row["games"]), f"{row['wins']:g}",
-                      f"{row['win_rate']:.1%}", f"{low:.1%} - {high:.1%}", f"{row['mu']:.2f}",
-                      f"{row['sigma']:.2f}", f"{row['ordinal']:.2f}")
+        table.add_row(labels.get(row["agent"], row["agent"]), str(row["games"]),
+                      f"{row['wins']:g}", f"{row['win_rate']:.1%}", f"{low:.1%} - {high:.1%}",
+                      f"{row['mu']:.2f}", f"{row['sigma']:.2f}", f"{row['ordinal']:.2f}")
     console.print(table)
     console.print(f"wins by seat: {result['wins_by_seat']}; mean length "
                   f"{result['mean_length']:.1f} actions")
     return 0
+
+
+def _name_levels(result: dict[str, Any], chosen: list[Any]) -> None:
+    """Add to ``--json`` output what each level played: ``levels`` (level -> spec) and, on each
+    agent's row, its ``level`` and ``label`` (``strong = ismcts(iterations=4000)``)."""
+    result["levels"] = {c.level: c.spec for c in chosen if c.level}
+    by_spec = {c.spec: c for c in chosen if c.level}
+    for row in result["agents"]:
+        found = by_spec.get(row["agent"])
+        row["level"] = found.level if found else None
+        row["label"] = found.label if found else row["agent"]
 
 
 def add(sub: Any) -> None:
@@ -95,7 +112,9 @@ def add(sub: Any) -> None:
     p.add_argument("game")
     p.add_argument("--players", type=int, default=None)
     p.add_argument("--agents", default="heuristic,random",
-                   help="comma-separated agent specs, e.g. 'ismcts(time=1),heuristic,random'")
+                   help="comma-separated agent specs or bot levels (easy, normal, strong: "
+                        "the game's own agent for each), e.g. 'strong,normal' or "
+                        "'ismcts(time=1),heuristic,random'")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from fieldcraft.agents.specs import split_agents
+from fieldcraft.agents.specs import describe_levels, resolve_for_counts, split_agents
 from fieldcraft.cli.args import parse_player_range, parse_sets
 from fieldcraft.core.api import FieldcraftError
 
@@ -28,8 +28,11 @@ def _cmd_study(args: argparse.Namespace) -> int:
     from fieldcraft.sim.study import run_study
 
     budgets, players, metrics = _study_options(args)
+    agents = study_agents(args.game, args.agents, players)
     out = Path(args.out)
     console = Console(highlight=False)
+    if describe_levels(agents):
+        console.print(f"levels in {args.game}: {describe_levels(agents)}")
     import time
 
     started = time.perf_counter()
@@ -48,7 +51,7 @@ def _cmd_study(args: argparse.Namespace) -> int:
             progress.update(task, description=label, completed=done, total=total,
                             rate=f"{rate:,.0f} games/s")
 
-        run_study(args.game, players, split_agents(args.agents), args.games, args.seed,
+        run_study(args.game, players, [a.spec for a in agents], args.games, args.seed,
                   parse_sets(args.set), args.workers, out, progress=on_progress,
                   ray_address=args.ray, until_ci=args.until_ci, max_games=args.max_games,
                   metrics=metrics)
@@ -72,6 +75,15 @@ def _cmd_study(args: argparse.Namespace) -> int:
         console.print("[yellow]interrupted: the report covers the games that finished[/]")
         return 130
     return 0
+
+
+def study_agents(game: str, text: str, counts: list[int]) -> list[Any]:
+    """``--agents`` of a command that plays one list at several player counts, level names
+    resolved for ``game`` (:func:`fieldcraft.agents.specs.resolve_for_counts`)."""
+    try:
+        return resolve_for_counts(game, split_agents(text), counts)
+    except ValueError as exc:
+        raise FieldcraftError(str(exc)) from None
 
 
 def _study_options(args: argparse.Namespace) -> tuple[list[float], list[int], Any]:
@@ -118,13 +130,21 @@ def _skill_trace(args: argparse.Namespace, budgets: list[float], players: list[i
                  console: Any) -> None:
     """``study --skill-trace``: ISMCTS at doubling budgets against the heuristic bot, stored in
     the study's ``study.json`` for the report."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     from fieldcraft.sim import skill
 
     counts = parse_player_range(args.skill_players) if args.skill_players else players
     with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), console=console) as progress:
+                  MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                  console=console) as progress:
+        whole = progress.add_task("skill trace: all games", total=None)
         tasks: dict[str, Any] = {}
 
         def on_progress(label: str, done: int, total: int) -> None:
@@ -132,11 +152,14 @@ def _skill_trace(args: argparse.Namespace, budgets: list[float], players: list[i
                 tasks[label] = progress.add_task(f"skill trace {label}", total=total)
             progress.update(tasks[label], completed=done, total=total)
 
+        def on_all(done: int, total: int) -> None:
+            progress.update(whole, completed=done, total=total)
+
         try:
             trace = skill.run_skill_trace(args.game, counts, args.seed, parse_sets(args.set),
                                           args.workers, out, budgets, args.skill_games,
                                           args.skill_unit, progress=on_progress,
-                                          ray_address=args.ray)
+                                          ray_address=args.ray, overall=on_all)
         except ValueError as exc:
             raise FieldcraftError(str(exc)) from None
     skill.add_to_study(out, trace)
@@ -154,7 +177,8 @@ def add(sub: Any) -> None:
     p = sub.add_parser("study", help="a balance study: many bot games, parquet and a report")
     p.add_argument("game")
     p.add_argument("--players", required=True, help="a count or range: 5, 3-8, 3,5,8")
-    p.add_argument("--agents", default="random", help="comma-separated agent specs")
+    p.add_argument("--agents", default="random",
+                   help="comma-separated agent specs or bot levels (easy, normal, strong)")
     p.add_argument("--games", type=int, default=1000, help="games per player count")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="ruleset override")
@@ -202,6 +226,8 @@ def add(sub: Any) -> None:
     p.add_argument("--out", required=True, help="output folder")
     p.set_defaults(func=_cmd_study)
 
+    from fieldcraft.cli import skill
     from fieldcraft.sim.tune_cli import add_tune_parser
 
     add_tune_parser(sub, _cmd_tune)
+    skill.add(sub)  # skill: the trace on its own

@@ -82,7 +82,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
         limits: LimitSettings | None = None,
         proxy_headers: bool = False, forwarded_allow_ips: str | None = None,
         allowed_origins: Sequence[str] = (), allowed_hosts: Sequence[str] = (),
-        stderr: TextIO | None = None, analysis_iterations: int = 2000) -> None:
+        stderr: TextIO | None = None, analysis_iterations: int | None = None) -> None:
     """Serve the web table until interrupted, printing its address once it is ready.
 
     ``db`` is a SQLAlchemy URL (``sqlite:///path.db``, ``postgresql://user@host/db``) or a file
@@ -94,8 +94,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, *,
     ``allowed_origins``: other sites whose pages may use this server (its own always may; see
     ``guard.py``). ``allowed_hosts``: more names the server answers to besides ``host``,
     ``localhost``, ``127.0.0.1`` and ``[::1]`` (a request naming any other is refused: DNS
-    rebinding; see ``guard.py``). ``analysis_iterations``: the strong bot's budget per analysed
-    replay step (``fieldcraft.server.analysis``).
+    rebinding; see ``guard.py``). ``analysis_iterations``: plain ISMCTS at this budget per analysed
+    replay step instead of each game's Strong level (``fieldcraft.server.analysis``).
 
     ``proxy_headers`` makes uvicorn take the client's address (which the limits count by) and
     scheme from ``X-Forwarded-For``/``X-Forwarded-Proto``, but only on connections from

@@ -30,8 +30,9 @@ def main(argv: list[str] | None = None) -> None:
                         metavar="NAME", help="a name this server answers to besides its "
                         "listening address, localhost, 127.0.0.1 and [::1] (repeatable; any "
                         "port; '*' for any name)")
-    parser.add_argument("--analysis-iterations", type=_iterations, default=2000,
-                        help="the strong bot's iterations per analysed replay step (default 2000)")
+    parser.add_argument("--analysis-iterations", type=_iterations, default=None,
+                        help="the analysis: plain ISMCTS at this many iterations per replay "
+                             "step (default: each game's Strong level)")
     limits.add_proxy_arguments(parser)
     limits.add_arguments(parser)
     args = parser.parse_args(argv)

@@ -1,10 +1,17 @@
-""""What would the bot have done": the strong bot's view of one decision of a finished game.
+""""What would the bot have done": the Strong bot's view of one decision of a finished game.
 
 After a game people ask "should I have called instead?". :func:`analyse` answers for one
-position: the strong bot (ISMCTS, :mod:`fieldcraft.agents.ismcts`) searches it with a fixed
-iteration budget and a seed, and reports the move it would play and, for every legal option,
-its visits and estimated win chance (the mean result of the search's playouts through that
-option, for the seat to move).
+position: the game's Strong level (its spec in :mod:`fieldcraft.agents.levels`, the bot a player
+meets at a table: ISMCTS in most games, an expectimax over the dice in Against the Current)
+decides it with a seed, and the answer names that bot (``agent``) and gives the move it would
+play and, for every legal option, the figures its search has: an ISMCTS's visits and estimated
+win chance (the mean result of its playouts through that option, for the seat to move), or a
+policy search's value per option when the game's bot offers them (``search_values`` beside
+``search_choose``); otherwise only the choice. Searches with an iteration budget stop at
+:data:`~fieldcraft.agents.levels.WEB_TIME_CAP`, as at a table: a person waits for the panel
+too. (A cap makes the iteration count depend on the machine's load; the answer is cached per
+step, so a page sees one answer.) An explicit ``iterations`` (``serve --analysis-iterations``,
+tests) asks plain ISMCTS at that budget, uncapped, as before levels existed.
 
 The search must judge the decision as the seat to move could have, so it never starts from the
 true state: its root is ``state.resample(seat, rng)``, a position with every card that seat
@@ -27,21 +34,24 @@ import asyncio
 import hashlib
 import multiprocessing
 import random
+import sys
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from fieldcraft.agents import View
-from fieldcraft.agents.ismcts import ISMCTSAgent
+from fieldcraft.agents import View, make_agent, parse_agent_spec
+from fieldcraft.agents.levels import WEB_TIME_CAP
+from fieldcraft.agents.specs import resolve_agents
 from fieldcraft.core.api import CHANCE, TERMINAL, State
 from fieldcraft.server import errors as E
 from fieldcraft.server.errors import TableError
 
-ITERATIONS = 2000
-"""The strong bot's budget per analysed step: about a second of one core in every game, and
-enough for its choice to settle (its visit counts stop reordering) on the positions tried."""
+ITERATIONS: int | None = None
+"""No explicit budget: each game's Strong level decides (see the module docstring)."""
+LEVEL = "strong"
+"""The level the panel asks."""
 CACHE_SIZE = 512
 """Analysed steps kept in memory (each a few kilobytes, Spy Tracker's long bid lists included)."""
 QUEUE_LIMIT = 4
@@ -93,11 +103,41 @@ def search_root(state: State, seed: int) -> tuple[State, int, int]:
     return root, seat, rng.randrange(1 << 62)
 
 
-def search(root: State, seat: int, iterations: int, seed: int) -> dict[str, Any]:
-    """Run the strong bot on ``root`` (a resample, see :func:`search_root`) and report its
-    choice and every legal option's statistics; the worker process runs this."""
-    agent = ISMCTSAgent(iterations=iterations, seed=seed)
-    tree = agent.search(View(root, seat))
+def analysis_spec(state: State, iterations: int | None = None) -> tuple[str, str | None]:
+    """``(agent spec, level)`` that analyses ``state``'s game: its Strong level at its player
+    count, or plain ISMCTS at ``iterations`` (level ``None``) when a budget is given."""
+    if iterations is not None:
+        return f"ismcts(iterations={int(iterations)})", None
+    chosen = resolve_agents(state.game.name, [LEVEL], state.game.num_players)[0]
+    return chosen.spec, chosen.level
+
+
+def describe_agent(spec: str, level: str | None) -> dict[str, Any]:
+    """What the panel says about the bot: its level, kind and options (``kind`` ``expectimax``,
+    ``options`` ``{"turns": 3}``: "Strong: expectimax, 3 turns")."""
+    kind, options = parse_agent_spec(spec)
+    return {"level": level, "kind": kind, "options": options, "spec": spec}
+
+
+def search(root: State, seat: int, spec: str, seed: int,
+           cap: float | None = None) -> dict[str, Any]:
+    """Run the bot ``spec`` on ``root`` (a resample, see :func:`search_root`), an iteration
+    budget stopped at ``cap`` seconds, and report its choice and what it knows of every legal
+    option; the worker process runs this."""
+    agent: Any = make_agent(spec, seed)
+    if cap is not None and getattr(agent, "time", False) is None:
+        agent.time = cap
+    view = View(root, seat)
+    if hasattr(agent, "search"):
+        found = _tree_answer(agent, view, root)
+    else:
+        found = _policy_answer(agent, view, root, seed)
+    return {"seat": seat, **found}
+
+
+def _tree_answer(agent: Any, view: View, root: State) -> dict[str, Any]:
+    """An ISMCTS's choice and, per legal option, its visits and mean playout result."""
+    tree = agent.search(view)
     stats = {a: (n, w) for a, n, w in zip(tree.actions, tree.n, tree.w, strict=True)}
     total = sum(n for n, _ in stats.values()) or 1
     choices = root.choices()
@@ -114,19 +154,40 @@ def search(root: State, seat: int, iterations: int, seed: int) -> dict[str, Any]
                         "win": w / n if n else None})
     options.sort(key=lambda o: (-o["visits"], -(o["win"] or 0.0), o["action"]))
     chosen = stats.get(best, (0, 0.0))
-    return {"seat": seat, "iterations": agent.last_iterations, "choice": best,
+    return {"iterations": agent.last_iterations, "choice": best,
             "win": chosen[1] / chosen[0] if chosen[0] else None, "options": options}
 
 
-def analyse(state: State, seed: int, iterations: int = ITERATIONS) -> dict[str, Any]:
-    """The strong bot's analysis of the decision at ``state`` from the view of the seat to
+def _policy_answer(agent: Any, view: View, root: State, seed: int) -> dict[str, Any]:
+    """A bot without a tree (an expectimax): its move, and per option the value its game's
+    ``search_values`` gives (the same search, seeded alike) when the game offers one."""
+    from fieldcraft.agents.expectimax import search_policy
+
+    best = agent.act(view)
+    values: dict[int, float] = {}
+    policy = search_policy(root.game)
+    module = sys.modules.get(getattr(policy, "__module__", "")) if policy is not None else None
+    valuer = getattr(module, "search_values", None)
+    if valuer is not None:
+        values = dict(valuer(view, random.Random(seed), **getattr(agent, "options", {})))
+    options = [{"action": c["action"], "kind": c["kind"], "args": c["args"],
+                "label": c["label"], "visits": 0, "share": 0.0,
+                "win": values.get(c["action"])} for c in root.choices()]
+    options.sort(key=lambda o: (o["action"] != best, -(o["win"] or 0.0), o["action"]))
+    return {"iterations": None, "choice": best, "win": values.get(best), "options": options}
+
+
+def analyse(state: State, seed: int, iterations: int | None = ITERATIONS) -> dict[str, Any]:
+    """The Strong bot's analysis of the decision at ``state`` from the view of the seat to
     move (see the module docstring), in-process: the library form of what the server's worker
     computes. Raises ``ValueError`` at a chance or terminal step."""
+    spec, level = analysis_spec(state, iterations)
     root, seat, own_seed = search_root(state, seed)
-    return search(root, seat, iterations, own_seed)
+    cap = WEB_TIME_CAP if level is not None else None
+    return {**search(root, seat, spec, own_seed, cap), "agent": describe_agent(spec, level)}
 
 
-Job = Callable[[State, int, int, int], dict[str, Any]]
+Job = Callable[[State, int, str, int, "float | None"], dict[str, Any]]
 
 
 class Analyser:
@@ -134,9 +195,9 @@ class Analyser:
     (table, step). ``job`` is what the worker runs (:func:`search`; tests give a slower one to
     watch the server stay responsive); ``computed`` counts the searches started."""
 
-    def __init__(self, iterations: int = ITERATIONS, cache_size: int = CACHE_SIZE,
+    def __init__(self, iterations: int | None = ITERATIONS, cache_size: int = CACHE_SIZE,
                  queue_limit: int = QUEUE_LIMIT, job: Job = search):
-        if iterations < 1:
+        if iterations is not None and iterations < 1:
             raise ValueError("analysis iterations must be at least 1")
         self.iterations = iterations
         self.cache_size = cache_size
@@ -208,21 +269,24 @@ class Analyser:
             nothing = nothing_to_decide(state)
             if nothing is not None:
                 return nothing, None
-            return None, search_root(state, analysis_seed(table_id, step))
+            return None, (*search_root(state, analysis_seed(table_id, step)),
+                          *analysis_spec(state, self.iterations))
 
         nothing, root = await asyncio.to_thread(prepare)
         if nothing is not None:
             return {"step": step, "nothing": nothing}
-        position, seat, seed = root
+        position, seat, seed, spec, level = root
+        cap = WEB_TIME_CAP if level is not None else None
         self.computed += 1
         loop = asyncio.get_running_loop()
         try:
             found = await loop.run_in_executor(self._executor(), self.job, position, seat,
-                                               self.iterations, seed)
+                                               spec, seed, cap)
         except BrokenProcessPool:
             self._pool = None  # the worker died (killed, out of memory): a new one next time
             raise TableError(E.ANALYSIS_FAILED, "the analysis worker stopped; try again") from None
-        return {"step": step, "nothing": None, **found}
+        return {"step": step, "nothing": None, **found,
+                "agent": describe_agent(spec, level)}
 
     def close(self) -> None:
         """Stop the worker; a search in progress is abandoned (its answer is not needed)."""
@@ -231,5 +295,5 @@ class Analyser:
             self._pool = None
 
 
-__all__ = ["ITERATIONS", "Analyser", "analyse", "analysis_seed", "iterations_arg",
-           "nothing_to_decide", "search", "search_root"]
+__all__ = ["ITERATIONS", "LEVEL", "Analyser", "analyse", "analysis_seed", "analysis_spec",
+           "describe_agent", "iterations_arg", "nothing_to_decide", "search", "search_root"]

@@ -93,7 +93,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
                clock: Clock | None = None, allowed_origins: Iterable[str] = (),
                allowed_hosts: Iterable[str] = DEFAULT_ALLOWED_HOSTS,
                proxy_headers: bool = False,
-               analysis_iterations: int = ANALYSIS_ITERATIONS) -> FastAPI:
+               analysis_iterations: int | None = ANALYSIS_ITERATIONS) -> FastAPI:
     """Build the app. ``db_url`` defaults to the SQLite file in the user's data folder;
     ``bot_delay`` is the pause before each bot move so people can follow the table;
     ``gc_tuning`` (for a dedicated server process only) applies :func:`tune_gc`;
@@ -106,8 +106,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
     port; ``--allowed-host``: a request naming another host is refused, against DNS
     rebinding; the default is the loopback names only, so an embedder names its host, and the
     tests name Starlette's ``testserver``); ``proxy_headers`` says a proxy in front sets
-    ``X-Forwarded-Host``, whose names must then be allowed too; ``analysis_iterations`` is the
-    strong bot's budget per analysed replay step (:mod:`fieldcraft.server.analysis`)."""
+    ``X-Forwarded-Host``, whose names must then be allowed too; ``analysis_iterations`` asks
+    plain ISMCTS at that budget per analysed replay step instead of each game's Strong level
+    (:mod:`fieldcraft.server.analysis`)."""
     url = store.normalise_url(db_url or store.default_db_url())
 
     def make_hub(engine: Any, writer: store.Writer) -> Hub:

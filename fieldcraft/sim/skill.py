@@ -13,7 +13,15 @@ budgets are thus compared in pairs (:func:`fieldcraft.sim.stats.newcombe_paired`
 interval against the baseline, which is a share rather than a 0/1 outcome), which
 needs fewer games than independent samples for the same certainty. "Stops paying" is the smallest
 budget whose win rate is not significantly below the best budget's (the paired interval of
-best − it includes 0): past it more search bought nothing this many games can see.
+best − it includes 0): past it more search bought nothing this many games can see. "Still
+rising" is the one other verdict: every smaller budget is significantly below the largest. One
+verdict (:func:`verdict`) feeds both the text and the chart, so they cannot disagree (they
+once did: a chart said "still rising" because the largest budget had the highest rate, beside
+a text saying it was no better than a quarter of it).
+
+Budgets are iterations a move (repeatable) or seconds a move (``unit="time"``: what a person
+waiting at a table gives the bot; the iterations a second buys depend on the machine and its
+load, so such a trace describes the machine it ran on too).
 
 Each budget is an ordinary study (local workers or Ray) written under ``skill/`` in the study
 folder, so its games can be reloaded; the summary goes into ``study.json`` as ``skill_trace``
@@ -71,10 +79,18 @@ def seat_share(rows: Rows) -> dict[int, float]:
 
 def _gain_over_baseline(base: dict[int, float], other: dict[int, bool]) -> dict[str, float]:
     """``other − base`` per game on the games both played, with the paired t 95% interval
-    (the baseline is a share of seats, not a 0/1 outcome, so Newcombe does not apply)."""
+    (the baseline is a share of seats, not a 0/1 outcome, so Newcombe does not apply); a
+    baseline that is one share in every game is a constant, so the searcher's Wilson interval
+    less that constant."""
     keys = sorted(set(base) & set(other))
     if not keys:
         return {"diff": 0.0, "low": -1.0, "high": 1.0}
+    shares = {base[k] for k in keys}
+    if len(shares) == 1:  # the same share every game (two players, no ties): nothing to pair,
+        # and a t interval of 0/1 outcomes would collapse to a point when they all agree
+        c, w = shares.pop(), sum(bool(other[k]) for k in keys)
+        low, high = wilson(w, len(keys))
+        return {"diff": w / len(keys) - c, "low": low - c, "high": high - c}
     d, low, high = paired_t([float(other[k]) - base[k] for k in keys])
     return {"diff": d, "low": max(-1.0, low), "high": min(1.0, high)}
 
@@ -115,15 +131,17 @@ def trace_summary(points: list[dict[str, Any]], wins: list[dict[int, bool]]
 
     ``points[0]``/``wins[0]`` are the heuristic baseline (per game, the share of seats that won:
     :func:`seat_share`), the rest the budgets in increasing order (per game, did the searcher's
-    seat win). Adds to each budget ``gain`` (over the baseline) and ``step`` (over the budget half
-    its size), both paired; returns ``best`` (the budget with the highest rate), ``skill_gap``
-    (best − baseline), ``stops_paying`` (see the module docstring) and ``still_rising`` (the
-    best is the largest budget tried: more might still pay, however few games could show it).
+    seat win). Adds to each budget ``gain`` (over the baseline) and, from the second budget on,
+    ``step`` (over the previous budget tried, named in ``step["over"]``: the budgets need not
+    double), both paired; returns ``best`` (the budget with the highest rate), ``skill_gap``
+    (best − baseline), ``stops_paying`` (see the module docstring) and ``still_rising`` (every
+    smaller budget is significantly below the largest: more might still pay).
     """
     base, budgets = wins[0], wins[1:]
     for i, (point, got) in enumerate(zip(points[1:], budgets, strict=True)):
         point["gain"] = _gain_over_baseline(base, got)
-        point["step"] = _paired_gain(budgets[i - 1], got) if i else point["gain"]
+        point["step"] = {**_paired_gain(budgets[i - 1], got), "over": points[i]["budget"]} \
+            if i else None
     if not budgets:
         return {}
     best = max(range(len(budgets)), key=lambda i: points[i + 1]["rate"])
@@ -131,7 +149,21 @@ def trace_summary(points: list[dict[str, Any]], wins: list[dict[int, bool]]
                  if _paired_gain(budgets[i], budgets[best])["low"] <= 0)
     return {"best": points[best + 1]["budget"], "skill_gap": points[best + 1]["gain"],
             "stops_paying": points[stops + 1]["budget"],
-            "still_rising": best == len(budgets) - 1 and len(budgets) > 1}
+            "still_rising": stops == len(budgets) - 1 and len(budgets) > 1}
+
+
+def verdict(t: dict[str, Any]) -> dict[str, Any]:
+    """The one verdict of a player count's trace, for the text and the chart alike: ``kind``
+    ``still_rising`` or ``stops_paying``, ``at`` the budget the chart marks (the largest, or
+    where search stops paying) and ``largest_best`` (the largest budget has the highest rate
+    without being significantly better: worth saying beside a "stops paying")."""
+    if t.get("best") is None:
+        return {}
+    pts = t["points"][1:]
+    if t.get("still_rising"):
+        return {"kind": "still_rising", "at": pts[-1]["budget"], "largest_best": True}
+    return {"kind": "stops_paying", "at": t["stops_paying"],
+            "largest_best": t["best"] == pts[-1]["budget"] and len(pts) > 1}
 
 
 def run_skill_trace(game: str, players: Sequence[int], seed: int,
@@ -139,15 +171,18 @@ def run_skill_trace(game: str, players: Sequence[int], seed: int,
                     budgets: Sequence[float] = DEFAULT_BUDGETS, games: int = DEFAULT_GAMES,
                     unit: str = "iterations",
                     progress: Callable[[str, int, int], None] | None = None,
-                    ray_address: str | None = None) -> dict[str, Any]:
+                    ray_address: str | None = None,
+                    overall: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Play the trace for every player count and return it (``study.json``'s ``skill_trace``).
 
     For each count, ``games`` games with every seat heuristic (the baseline), then ``games``
     with one ISMCTS seat per budget, each written as a study under ``out_dir/skill/``.
-    ``progress(label, done, total)`` reports each budget's games as they finish. Ctrl-C keeps
-    the games that finished, plays no further budget and sets ``interrupted``.
+    ``progress(label, done, total)`` reports each budget's games as they finish, and
+    ``overall(done, total)`` the games of the whole trace (every count and budget), so a long
+    trace says how far it is from the first game on. Ctrl-C keeps the games that finished,
+    plays no further budget and sets ``interrupted``.
     """
-    from fieldcraft.sim.study import load_results, run_study, validate
+    from fieldcraft.sim.study import validate
 
     if games < 1:
         raise ValueError(f"a skill trace needs at least 1 game per budget, got {games}")
@@ -160,6 +195,10 @@ def run_skill_trace(game: str, players: Sequence[int], seed: int,
     out_dir = Path(out_dir)
     by_count: dict[str, Any] = {}
     interrupted = False
+    grand = games * len(counts) * (len(budgets) + 1)
+    finished = 0
+    if overall is not None:
+        overall(0, grand)
     for p in counts:
         if interrupted:
             break
@@ -169,28 +208,46 @@ def run_skill_trace(game: str, players: Sequence[int], seed: int,
             folder = out_dir / "skill" / (f"{p}p-{unit}-{budget:g}" if budget else
                                           f"{p}p-{BASELINE}")
 
-            def step(done: int, total: int, text: str = f"{p}p {label}") -> None:
+            def step(done: int, total: int, text: str = f"{p}p {label}",
+                     before: int = finished) -> None:
                 if progress is not None:
                     progress(text, done, total)
+                if overall is not None:
+                    overall(before + done, grand)
 
-            started = time.perf_counter()
-            run_study(game, [p], [spec] + [BASELINE] * (p - 1), games, seed, overrides,
-                      workers, folder, progress=step, ray_address=ray_address)
-            rows, meta = load_results(folder)
-            seconds = time.perf_counter() - started
-            if budget is None:
-                got: dict[int, Any] = seat_share(rows)
-                points.append(_baseline_point(got, p, seconds))
-            else:
-                got = focus_wins(rows)
-                points.append(_point(label, budget, spec, got, seconds))
+            run = (game, p, [spec] + [BASELINE] * (p - 1), games, seed, overrides, workers)
+            point, got, interrupted = _play_budget(run, label, budget, folder, step,
+                                                   ray_address)
+            finished += games
+            points.append(point)
             wins.append(got)
-            if meta.get("interrupted"):  # Ctrl-C: keep what finished, play no more budgets
-                interrupted = True
+            if interrupted:  # Ctrl-C: keep what finished, play no more budgets
                 break
         by_count[str(p)] = {"points": points, **trace_summary(points, wins)}
     return {"game": game, "unit": unit, "budgets": budgets, "games": games, "seed": seed,
             "opponent": BASELINE, "players": by_count, "interrupted": interrupted}
+
+
+def _play_budget(run: tuple[Any, ...], label: str, budget: float | None, folder: Path,
+                 step: Callable[[int, int], None], ray_address: str | None
+                 ) -> tuple[dict[str, Any], dict[int, Any], bool]:
+    """One budget's games (``run``: the study's game, count, seats, games, seed, overrides and
+    workers) as a study in ``folder``: its point, its per-game results and whether Ctrl-C
+    stopped it."""
+    from fieldcraft.sim.study import load_results, run_study
+
+    game, p, seats, games, seed, overrides, workers = run
+    started = time.perf_counter()
+    run_study(game, [p], seats, games, seed, overrides, workers, folder, progress=step,
+              ray_address=ray_address)
+    rows, meta = load_results(folder)
+    seconds = time.perf_counter() - started
+    if budget is None:
+        shares = seat_share(rows)
+        return _baseline_point(shares, p, seconds), shares, bool(meta.get("interrupted"))
+    won = focus_wins(rows)
+    return (_point(label, budget, seats[0], won, seconds), won,
+            bool(meta.get("interrupted")))
 
 
 def add_to_study(out_dir: Path, trace: dict[str, Any]) -> None:
@@ -211,43 +268,57 @@ def _budget_text(budget: float | None, unit: str) -> str:
     return f"{int(budget)} iterations" if unit == "iterations" else f"{budget:g} s"
 
 
+def _verdict_text(t: dict[str, Any], trace: dict[str, Any]) -> str:
+    """One player count's sentence: the best budget against the baseline, then the verdict
+    (:func:`verdict`, the one the chart draws)."""
+    unit, n = trace["unit"], trace["games"]
+    gap, v = t["skill_gap"], verdict(t)
+    best = next(pt for pt in t["points"] if pt["budget"] == t["best"])
+    if v["kind"] == "still_rising":
+        said = (f"still rising: every smaller budget wins significantly less than "
+                f"{_budget_text(v['at'], unit)} at {n} games a budget, so more may still pay")
+    else:
+        said = (f"search stops paying at {_budget_text(v['at'], unit)} (no larger budget wins "
+                f"significantly more at {n} games a budget)")
+        if v["largest_best"]:
+            said += (f"; the largest budget's rate is the highest, by less than {n} games "
+                     "can tell apart")
+    if gap["high"] < 0:
+        said = "no budget tried plays as well as the heuristic bot; " + said
+    return (f"the best budget ({_budget_text(t['best'], unit)}) wins "
+            f"{100 * best['rate']:.0f}% against the heuristic bot's "
+            f"{100 * t['points'][0]['rate']:.0f}% in the same games "
+            f"({100 * gap['diff']:+.1f} points, {100 * gap['low']:+.1f} – "
+            f"{100 * gap['high']:+.1f}); {said}")
+
+
 def section(trace: dict[str, Any]) -> list[str]:
     """The report's "Skill trace" section as Markdown lines."""
     unit = trace["unit"]
     lines = ["- **interrupted**: the trace stops where Ctrl-C came", ""] \
         if trace.get("interrupted") else []
-    lines += [f"- one seat ISMCTS at each budget ({unit} a move), the others "
+    per = "seconds" if unit == "time" else unit
+    lines += [f"- one seat ISMCTS at each budget ({per} a move), the others "
               f"`{trace['opponent']}`; {trace['games']} games per budget, the searcher's seat "
               "rotated; the baseline is the heuristic bot's share of seats won in the same "
               "games with every seat heuristic; the same deals at every budget, so gains are "
-              "paired intervals (paired t against the baseline, Newcombe between budgets)", ""]
+              "paired intervals (paired t against the baseline, or Wilson when it is the same "
+              "share every game; Newcombe between budgets)", ""]
     for p, t in trace["players"].items():
         if t.get("best") is not None:
-            gap = t["skill_gap"]
-            stop = _budget_text(t["stops_paying"], unit)
-            best = next(pt for pt in t["points"] if pt["budget"] == t["best"])
-            verdict = (f"the best is the largest budget tried, so more may still pay; at "
-                       f"{trace['games']} games a budget none wins significantly more than "
-                       f"{stop}") if t.get("still_rising") else (
-                f"search stops paying at {stop} (no larger budget wins significantly more at "
-                f"{trace['games']} games a budget)")
-            if gap["high"] < 0:
-                verdict = "no budget tried plays as well as the heuristic bot; " + verdict
-            lines.append(
-                f"- {p} players: the best budget ({_budget_text(t['best'], unit)}) wins "
-                f"{100 * best['rate']:.0f}% against the heuristic bot's "
-                f"{100 * t['points'][0]['rate']:.0f}% in the same games "
-                f"({100 * gap['diff']:+.1f} points, {100 * gap['low']:+.1f} – "
-                f"{100 * gap['high']:+.1f}); {verdict}")
+            lines.append(f"- {p} players: {_verdict_text(t, trace)}")
     lines += ["", "| players | searcher | games | wins | win rate | 95% CI | gain over heuristic "
-              "| gain over half the budget | s/game |", "|---|---|---|---|---|---|---|---|---|"]
+              "| gain over the previous budget | s/game |", "|---|---|---|---|---|---|---|---|---|"]
     for p, t in trace["players"].items():
         for pt in t["points"]:
             gain = step = "—"
             if "gain" in pt:
-                g, s = pt["gain"], pt["step"]
+                g = pt["gain"]
                 gain = f"{100 * g['diff']:+.1f} ({100 * g['low']:+.1f} – {100 * g['high']:+.1f})"
-                step = f"{100 * s['diff']:+.1f} ({100 * s['low']:+.1f} – {100 * s['high']:+.1f})"
+            if pt.get("step"):
+                st = pt["step"]
+                step = (f"{100 * st['diff']:+.1f} ({100 * st['low']:+.1f} – "
+                        f"{100 * st['high']:+.1f}) over {_budget_text(st['over'], unit)}")
             wins = f"{pt['wins']} of {pt['seat_games']} seats" if "seat_games" in pt \
                 else str(pt["wins"])
             lines.append(f"| {p} | {_budget_text(pt['budget'], unit)} | {pt['games']} | "
@@ -255,6 +326,15 @@ def section(trace: dict[str, Any]) -> list[str]:
                          f"{100 * pt['high']:.1f}% | {gain} | {step} | "
                          f"{pt['seconds_per_game']:.2f} |")
     return lines
+
+
+def chart_note(t: dict[str, Any]) -> tuple[str, float] | None:
+    """The chart's label for a player count's line and the budget it marks: the text's
+    verdict (:func:`verdict`), word for word."""
+    v = verdict(t)
+    if not v:
+        return None
+    return ("still rising" if v["kind"] == "still_rising" else "stops paying"), v["at"]
 
 
 def chart(trace: dict[str, Any], out_dir: Path) -> list[tuple[str, str]]:
@@ -282,14 +362,12 @@ def chart(trace: dict[str, Any], out_dir: Path) -> list[tuple[str, str]]:
                     fmt="o-", color=colour, capsize=3, label=f"ISMCTS seat, {p} players")
         ax.axhline(base["rate"], color=colour, linestyle="--", linewidth=1)
         ax.axhline(1 / int(p), color=colour, linestyle=":", linewidth=1, alpha=0.6)
-        if t.get("stops_paying") is not None:
-            stop = next(pt for pt in pts if pt["budget"] == t["stops_paying"])
-            if t.get("still_rising"):
-                stop = pts[-1]
-            ax.annotate("still rising" if t.get("still_rising") else "stops paying",
-                        (stop["budget"] * dodge, stop["high"]),
-                        textcoords="offset points", xytext=(0, 5), ha="center", fontsize=7,
-                        color=colour)
+        note = chart_note(t)
+        if note is not None:
+            text, at = note
+            mark = next(pt for pt in pts if pt["budget"] == at)
+            ax.annotate(text, (at * dodge, mark["high"]), textcoords="offset points",
+                        xytext=(0, 5), ha="center", fontsize=7, color=colour)
     # One legend entry per kind of line, whatever the number of player counts.
     ax.plot([], [], color="grey", linestyle="--", linewidth=1,
             label="heuristic bot, mean seat (same colour: same count)")

@@ -24,6 +24,7 @@ from fastapi.testclient import TestClient
 
 from fieldcraft.agents import View
 from fieldcraft.agents.ismcts import ISMCTSAgent
+from fieldcraft.agents.levels import WEB_TIME_CAP, level_spec
 from fieldcraft.core.api import random_playout
 from fieldcraft.core.registry import load_game
 from fieldcraft.server import create_app
@@ -31,6 +32,7 @@ from fieldcraft.server.analysis import (
     Analyser,
     analyse,
     analysis_seed,
+    analysis_spec,
     nothing_to_decide,
     search,
 )
@@ -41,14 +43,16 @@ ITERATIONS = 200
 GAMES = [("under-current", 4), ("spy-tracker", 2), ("against-the-current", 3), ("undercover", 3)]
 
 
-def slow_search(root: Any, seat: int, iterations: int, seed: int) -> dict[str, Any]:
+def slow_search(root: Any, seat: int, spec: str, seed: int,
+                cap: float | None = None) -> dict[str, Any]:
     """The worker's job made slow on purpose (run in the worker process: importable by name),
     so a test can look at the server while a search is surely still running."""
     time.sleep(1.5)
-    return search(root, seat, iterations, seed)
+    return search(root, seat, spec, seed, cap)
 
 
-def dying_search(root: Any, seat: int, iterations: int, seed: int) -> dict[str, Any]:
+def dying_search(root: Any, seat: int, spec: str, seed: int,
+                 cap: float | None = None) -> dict[str, Any]:
     """A worker that dies mid-search (killed, out of memory)."""
     os._exit(1)
 
@@ -166,6 +170,69 @@ def test_analysis_reports_every_legal_option_and_the_bots_own_choice() -> None:
         assert o["win"] is None or 0.0 <= o["win"] <= 1.0
     with pytest.raises(ValueError):
         analyse(final, 2, ITERATIONS)  # the game is over: nobody to decide
+
+
+def decision_of(game: str, players: int, run: int = 5, skip: int = 10) -> Any:
+    """A position of a random game where the seat to move has more than one choice."""
+    g = load_game(game, players=players)
+    final = g.new_initial_state()
+    random_playout(final, random.Random(run))
+    history = final.history()
+    step = next(k for k in range(skip, len(history))
+                if nothing_to_decide(s := g.replay(history[:k])) is None
+                and len(s.legal_actions()) > 1)
+    return g.replay(history[:step])
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_without_a_budget_the_analysis_is_the_games_strong_level(game: str, players: int) -> None:
+    """The panel asks the bot a player meets as "Strong" (levels.py), per game, and a budget
+    given to the server asks plain ISMCTS instead, as before levels existed."""
+    state = decision_of(game, players)
+    assert analysis_spec(state) == (level_spec(game, "strong"), "strong")
+    assert analysis_spec(state, 300) == ("ismcts(iterations=300)", None)
+
+
+def test_against_the_currents_analysis_is_its_expectimax_and_says_so() -> None:
+    """Against the Current's Strong is an expectimax (ISMCTS lost there to the heuristic):
+    the answer is that search's move, named with its options, every legal option listed."""
+    from fieldcraft.agents.expectimax import ExpectimaxAgent
+
+    state = decision_of("against-the-current", 2, run=1, skip=12)
+    doc = analyse(state, 7)
+    kind = level_spec("against-the-current", "strong").partition("(")[0]
+    assert doc["agent"]["level"] == "strong" and doc["agent"]["kind"] == kind
+    assert doc["agent"]["spec"] == level_spec("against-the-current", "strong")
+    assert sorted(o["action"] for o in doc["options"]) == state.legal_actions()
+    assert doc["options"][0]["action"] == doc["choice"]  # the bot's move comes first
+    # the same bot, given the same resample of the seat's view, plays the same move
+    from fieldcraft.server.analysis import search_root
+
+    root, seat, seed = search_root(state, 7)
+    options = doc["agent"]["options"]
+    assert ExpectimaxAgent(seed=seed, **options).act(View(root, seat)) == doc["choice"]
+    twin = state.resample(seat, random.Random(9))
+    assert analyse(twin, 7) == doc  # only what the seat knew
+
+
+def test_a_strong_ismcts_analysis_is_capped_in_time_like_a_table() -> None:
+    """Spy Tracker's Strong is an iteration budget: the answer names it and never searches
+    more; a budget too large for the cap stops at the cap, as a bot at a table does."""
+    from fieldcraft.agents import parse_agent_spec
+    from fieldcraft.server.analysis import search_root
+
+    state = decision_of("spy-tracker", 2)
+    spec = level_spec("spy-tracker", "strong")
+    kind, options = parse_agent_spec(spec)
+    doc = analyse(state, 3)
+    assert doc["agent"] == {"level": "strong", "kind": kind, "options": options, "spec": spec}
+    if kind == "ismcts" and "iterations" in options:
+        assert 0 < doc["iterations"] <= options["iterations"]
+    root, seat, seed = search_root(state, 3)
+    started = time.perf_counter()
+    capped = search(root, seat, "ismcts(iterations=10000000)", seed, cap=0.2)
+    assert time.perf_counter() - started < 0.2 + 2 * WEB_TIME_CAP
+    assert 0 < capped["iterations"] < 10000000
 
 
 # -- the endpoint ----------------------------------------------------------------------------------
@@ -358,3 +425,96 @@ def test_the_replay_panel_shows_the_bots_choice_and_marks_the_move_played(
             page.close()
     finally:
         srv.stop()
+
+
+def test_the_panel_names_the_strong_level_it_asked_in_three_languages(
+        browser: Any, tmp_path: Path) -> None:
+    """Against the Current with no budget given to the server: the panel asks the game's
+    Strong level (an expectimax, not ISMCTS) and says so under its choice, in English,
+    Japanese and Chinese; the bot's choice and the move played are both shown."""
+    from fieldcraft.agents import parse_agent_spec
+
+    kind, options = parse_agent_spec(level_spec("against-the-current", "strong"))
+    srv = ServerProcess(f"sqlite:///{tmp_path / 'web.db'}").start()
+    try:
+        base = srv.base
+        made = httpx.post(f"{base}/api/tables", json={"game": "against-the-current",
+                                                      "players": 2,
+                                                      "seats": ["bot"] * 2}).json()
+        deadline = time.monotonic() + 90
+        while httpx.get(f"{base}/api/tables/{made['id']}").json()["status"] != "finished":
+            assert time.monotonic() < deadline, "the bots did not finish"
+            time.sleep(0.1)
+        tid = made["id"]
+        total = httpx.get(f"{base}/api/tables/{tid}").json()["version"]
+        step = None
+        for k in range(total // 3, total):
+            answer = httpx.get(f"{base}/api/tables/{tid}/analysis", params={"step": k},
+                               timeout=30).json()
+            if answer["nothing"] is None and len(answer["options"]) > 1 \
+                    and answer["played"] != answer["choice"]:
+                step = k
+                break
+        assert step is not None, "no decision where the bot and the game differ"
+        assert answer["agent"]["kind"] == kind and answer["agent"]["level"] == "strong"
+        for lang in ("en", "ja", "zh-Hant"):
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            errors: list[str] = []
+            page.on("console", lambda m, seen=errors: seen.append(m.text)
+                    if m.type == "error" else None)
+            page.goto(f"{base}/t/{tid}/replay?lang={lang}")
+            page.wait_for_function("() => document.body.dataset.step === '0'")
+            page.evaluate(f"""() => {{ const s = document.getElementById('rp-slider');
+                s.value = '{step}'; s.dispatchEvent(new Event('input')); }}""")
+            page.wait_for_function(f"() => document.body.dataset.step === '{step}'")
+            page.click("#analysis-ask")
+            page.wait_for_function(f"() => document.body.dataset.analysisStep === '{step}'")
+            agent = page.locator("#analysis-agent")
+            assert agent.get_attribute("data-kind") == kind
+            assert agent.get_attribute("data-level") == "strong"
+            assert page.locator("#analysis-panel li[data-played=yes]").count() == 1
+            assert page.locator("#analysis-panel li[data-choice=yes]").count() == 1
+            text = agent.inner_text()
+            if lang == "en" and kind == "expectimax":
+                assert text == f"Strong: expectimax, {options['turns']} turns", text
+            elif lang == "en":
+                assert text.startswith("Strong: "), text
+            else:
+                assert not ENGLISH.findall(page.locator("#analysis-panel").inner_text())
+            shots = Path(SHOTS) if SHOTS else tmp_path
+            shots.mkdir(parents=True, exist_ok=True)
+            page.locator("#analysis-panel").screenshot(
+                path=str(shots / f"analysis-strong-{lang}.png"))
+            assert not errors, errors
+            page.close()
+    finally:
+        srv.stop()
+
+
+def test_a_policy_search_shows_per_option_values_when_its_game_offers_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's bot may offer ``search_values`` beside ``search_choose`` (the value of each
+    option for the seat to move); the answer then carries them as each option's chance to
+    win. Without it (today's Against the Current) the options have none."""
+    import sys
+
+    from fieldcraft.agents.expectimax import search_policy
+
+    state = decision_of("against-the-current", 2, run=1, skip=12)
+    module = sys.modules[search_policy(state.game).__module__]
+    plain = analyse(state, 7)
+    if not hasattr(module, "search_values"):
+        assert all(o["win"] is None for o in plain["options"]) and plain["win"] is None
+    seen: list[int] = []
+
+    def values(view: Any, rng: random.Random, **options: Any) -> dict[int, float]:
+        seen.append(view.seat)
+        return {a: 0.1 + 0.01 * i for i, a in enumerate(view.legal_actions())}
+
+    monkeypatch.setattr(module, "search_values", values, raising=False)
+    doc = analyse(state, 7)
+    legal = state.legal_actions()
+    assert seen == [state.current_player()]
+    assert {o["action"]: o["win"] for o in doc["options"]} == {
+        a: pytest.approx(0.1 + 0.01 * i) for i, a in enumerate(legal)}
+    assert doc["choice"] == plain["choice"]  # the values are shown, the move is the bot's

@@ -7,6 +7,9 @@
 // A search takes a moment and the server has one worker for everybody, so the panel asks when the
 // "Ask" button is pressed, or at every step once "At every step" is ticked (never while the
 // replay plays); answers are kept per step in the page as well as on the server.
+// The bot is the game's Strong level (an ISMCTS in most games, an expectimax over the dice in
+// Against the Current), named under its choice ("Strong: expectimax, 3 turns") from the answer's
+// `agent`. A bot without per-option estimates (the expectimax) shows its choice and the move played.
 "use strict";
 
 (function () {
@@ -85,6 +88,16 @@
     }
   }
 
+  // "Strong: ISMCTS, up to 4,000 iterations": the answer's agent in the page's language.
+  function agentLabel(agent) {
+    if (!agent) return "";
+    const o = agent.options || {};
+    let how = agent.spec;
+    if (agent.kind === "ismcts" && o.iterations) how = t("analysis.how_ismcts", { n: Number(o.iterations).toLocaleString() });
+    else if (agent.kind === "expectimax" && o.turns) how = t("analysis.how_expectimax", { turns: o.turns });
+    return agent.level ? t("analysis.by_level", { level: botLevel(agent.level), how }) : t("analysis.by_budget", { how });
+  }
+
   function percent(win) { return win === null || win === undefined ? null : Math.round(win * 100); }
 
   function draw(data) {
@@ -103,7 +116,13 @@
     body.appendChild(el("p", { class: "analysis-seat" }, t("analysis.to_move", { seat: seatLabel(data.seat) })));
     body.appendChild(el("p", { id: "analysis-choice", class: "analysis-choice", "data-action": data.choice },
       el("strong", {}, t("analysis.would_play", { choice: label(best) }))));
-    const shown = data.options.filter((o) => o.visits > 0).slice(0, SHOWN);
+    if (data.agent) {
+      body.appendChild(el("p", { id: "analysis-agent", class: "analysis-agent", "data-kind": data.agent.kind,
+        "data-level": data.agent.level || "", style: "margin:0.2em 0;opacity:0.85" }, agentLabel(data.agent)));
+    }
+    const tree = data.iterations !== null && data.iterations !== undefined;
+    const shown = data.options.filter((o) => (tree ? o.visits > 0 : o.win !== null || o.action === data.choice))
+      .slice(0, SHOWN);
     const played = byAction.get(data.played);
     if (played && !shown.includes(played)) shown.push(played);
     const list = el("ol", { class: "analysis-options", style: "list-style:none;padding:0;margin:0.5em 0" });
@@ -121,22 +140,27 @@
           (isPlayed ? "outline:2px solid #c77d00;background:rgba(199,125,0,0.08);" : "") },
       el("div", { class: "analysis-label" }, label(o),
         marks.length ? el("em", { style: "margin-left:0.4em;opacity:0.8" }, "(" + marks.join(", ") + ")") : null),
-      el("div", { style: "display:flex;align-items:center;gap:0.5em;margin-top:0.15em" },
+      (p === null && !tree) ? null : el("div", { style: "display:flex;align-items:center;gap:0.5em;margin-top:0.15em" },
         el("div", { class: "analysis-track", role: "presentation", style: "flex:1;height:0.55em;background:rgba(127,127,127,0.2);border-radius:3px" },
           el("div", { class: "analysis-bar", style: `height:100%;width:${p || 0}%;border-radius:3px;background:${isBest ? "#2f7d32" : "#5a7fa8"}` })),
         el("span", { class: "analysis-figures", style: "white-space:nowrap;font-size:0.9em" },
-          p === null ? t("analysis.not_tried") : t("analysis.win", { p }), " · ", t("analysis.visits", { n: o.visits }))));
+          p === null ? (tree ? t("analysis.not_tried") : "") : t("analysis.win", { p }),
+          tree ? " · " : "", tree ? t("analysis.visits", { n: o.visits }) : "")));
       list.appendChild(row);
     }
     body.appendChild(list);
     const rest = data.options.length - shown.length;
-    if (rest > 0) body.appendChild(el("p", { class: "analysis-note analysis-more" }, t("analysis.more", { n: rest })));
+    if (rest > 0 && tree) body.appendChild(el("p", { class: "analysis-note analysis-more" }, t("analysis.more", { n: rest })));
     if (played) {
       body.appendChild(el("p", { class: "analysis-verdict" }, data.played === data.choice
         ? t("analysis.agreed") : t("analysis.disagreed", { choice: label(played) })));
     }
-    body.appendChild(el("p", { class: "analysis-note", style: "opacity:0.75;font-size:0.9em" },
-      t("analysis.view_note", { seat: seatLabel(data.seat), n: data.iterations.toLocaleString() })));
+    if (!tree && !data.options.some((o) => o.win !== null)) {
+      body.appendChild(el("p", { class: "analysis-note analysis-no-figures" }, t("analysis.no_figures")));
+    }
+    body.appendChild(el("p", { class: "analysis-note", style: "opacity:0.75;font-size:0.9em" }, tree
+      ? t("analysis.view_note", { seat: seatLabel(data.seat), n: data.iterations.toLocaleString() })
+      : t("analysis.view_note_policy", { seat: seatLabel(data.seat) })));
   }
 
   document.addEventListener("replay:step", (event) => {
