@@ -9,8 +9,9 @@ the string and loses none of it:
 * the game's observation planes (the observation tensor, each plane under its own name), and
 * ``history_seen`` ``[L]``: 1 for each log line the seat has seen so far, in order, then 0;
 * ``history_text`` ``[L, W // 3]``: each of those lines as UTF-8 bytes, three to a value
-  (``b0 << 16 | b1 << 8 | b2``, at most 2**24 - 1, which a float32 holds exactly), padded with
-  zero bytes.
+  (``(b0 << 16 | b1 << 8 | b2) / 2**24``: in [0, 1), so a network's inputs stay small, and
+  exact, a 24-bit integer over a power of two being a float32 with nothing rounded), padded
+  with zero bytes.
 
 Why the line and not an action id: a line says what the action was *as this seat sees it*
 (the card it was dealt but only "seat 2 draws a card" for someone else's, a bid in full, a
@@ -39,6 +40,7 @@ LINE_BYTES = {
 }
 """Bytes kept per log line, per game (a multiple of three). The longest lines seen over many
 random games are 66-88 bytes; the test suite's random play checks the bound holds."""
+_SCALE = float(1 << 24)
 DEFAULT_LINE_BYTES = 150
 """For a game not listed above (a new game starts with room to spare)."""
 
@@ -99,13 +101,15 @@ class InfoStateLayout:
                 raise ValueError(f"log line longer than the declared {width} bytes: {line!r}")
             blob += data.ljust(width, b"\0")
         raw = np.frombuffer(bytes(blob), np.uint8).reshape(-1, 3).astype(np.uint32)
-        return ((raw[:, 0] << 16) | (raw[:, 1] << 8) | raw[:, 2]).astype(np.float32)
+        packed = (raw[:, 0] << 16) | (raw[:, 1] << 8) | raw[:, 2]
+        return (packed.astype(np.float64) / _SCALE).astype(np.float32)
 
     def unpack(self, tensor: np.ndarray) -> list[str]:
         """The log lines back from a tensor (what the tests use to show nothing was lost)."""
         views = self.views(np.asarray(tensor, np.float32))
         n = int(views["history_seen"].sum())
-        values = views["history_text"][:n].astype(np.uint32).reshape(-1)
+        values = (views["history_text"][:n].astype(np.float64) * _SCALE).astype(np.uint32)
+        values = values.reshape(-1)
         raw = np.stack([(values >> 16) & 255, (values >> 8) & 255, values & 255], axis=1)
         rows = raw.astype(np.uint8).reshape(n, self.width)
         return [bytes(row).rstrip(b"\0").decode() for row in rows]
