@@ -43,9 +43,12 @@ Observations (``make_py_observer``, the default observer and ``pyspiel.IIGObserv
   public events), one per line, then its current observation. It is kept incrementally: a state
   notes the actions applied since it last wrote the lines and writes them only when asked, so a
   search that never asks pays nothing and one that asks at every step pays one step's lines.
-  There is no information-state tensor (``provides_information_state_tensor`` is false): a
-  perfect-recall tensor of games up to 1,397 decisions long would be mostly padding; use the
-  observation tensor with memory instead.
+* **information state tensor** (``provides_information_state_tensor``): the same things
+  as the string, exactly, at a fixed size per game and player count: the observation planes,
+  then each log line the seat has seen as bytes, up to the most lines a game can give (its
+  decisions plus chance events). Pieces, sizes and why are in
+  :mod:`fieldcraft.adapters.infostate` and docs/research.md; the perfect-recall observer's
+  ``dict`` names them.
 
 Every per-player call (the strings and tensors, the observers' ``set_from`` and ``string_from``,
 ``resample_from_infostate``) takes a seat 0 to P-1 and raises :class:`PlayerError` (a
