@@ -1,12 +1,18 @@
 """The perfect-recall information-state tensor (``fieldcraft.adapters.infostate``), checked the
 way the issue asks: over random play, histories a seat cannot tell apart (equal information-state
 strings) give equal tensors, and histories it can tell apart give different ones, for every game
-at its smallest and largest player count and for each named variant at two players or more."""
+at its smallest and largest player count and for each named variant at its smallest count; and
+OpenSpiel's Deep CFR and NFSP learning from it, at each game's smallest count."""
 
 from __future__ import annotations
 
 import hashlib
+import json
+import math
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -140,3 +146,53 @@ def test_a_line_longer_than_declared_is_refused_not_cut() -> None:
     layout = game.setup.infostate_layout()
     with pytest.raises(ValueError, match="longer than the declared"):
         layout.pack(["x" * (layout.width + 1)])
+
+
+RUN = Path(__file__).with_name("openspiel_run.py")
+
+
+def _deep_configs() -> list[tuple[str, int, str]]:
+    return [(name, players, variant) for name, players, variant in _configs()
+            if players == game_spec(name).min_players]
+
+
+@pytest.mark.parametrize(("name", "players", "variant"), _deep_configs())
+def test_deep_cfr_and_nfsp_learn_from_the_tensor(name: str, players: int, variant: str) -> None:
+    """OpenSpiel's Deep CFR and NFSP (its JAX learners, extra ``deep``) run on the tensor and
+    report finite losses and a policy; in a subprocess, see ``openspiel_run.py``."""
+    pytest.importorskip("flax.nnx")
+    pytest.importorskip("optax")
+    done = subprocess.run([sys.executable, str(RUN), "deep", name, str(players), variant],
+                          capture_output=True, text=True, timeout=1500)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    cfr = result["deep_cfr"]
+    for losses in cfr["advantage_losses"].values():
+        assert any(x is not None and math.isfinite(x) for x in losses)
+    assert cfr["policy_loss"] is not None and math.isfinite(cfr["policy_loss"])
+    policy = {int(a): p for a, p in cfr["policy"].items() if p > 0}
+    assert set(policy) <= set(cfr["legal"]) and policy
+    assert sum(policy.values()) == pytest.approx(1.0, abs=1e-4)
+    if variant == "tiny":
+        assert math.isfinite(cfr["nash_conv"]) and cfr["nash_conv"] >= -1e-9
+    nfsp = result["nfsp"]
+    assert nfsp["size"] == result["tensor"]
+    assert all(x is not None and math.isfinite(x) for pair in nfsp["losses"] for x in pair)
+
+
+def test_every_state_of_the_tiny_variant() -> None:
+    """Exhaustively on Spy Tracker's tiny variant: over every state of the game and both seats,
+    the information-state string and the tensor partition the states the same way (every deal
+    of the other seat's card included)."""
+    from open_spiel.python.algorithms import get_all_states
+
+    game = pyspiel.load_game("fieldcraft_spy_tracker", {"players": 2, "variant": "tiny"})
+    states = get_all_states.get_all_states(game, include_terminals=True,
+                                           include_chance_states=True)
+    check = RecallCheck(game)
+    for state in states.values():
+        for seat in range(2):
+            check.record(state, seat)
+    # a seat cannot see the other's card, so many of its information states hold several states
+    assert check.equal_pairs > len(states) // 2
+
