@@ -94,13 +94,25 @@ def _decision_state(game: pyspiel.Game, rng: random.Random) -> pyspiel.State:
     return state
 
 
+def _rollout(state: pyspiel.State, player: int) -> float:
+    """``player``'s return after uniform random play to the end (chance by its odds)."""
+    state = state.clone()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(np.random.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(np.random.choice(state.legal_actions())))
+    return state.returns()[player]
+
+
 def deep_cfr_run(game: pyspiel.Game, exact: bool) -> dict:
     """Two Deep CFR iterations with tiny networks. On a game whose traversals are exact to
-    the end (``exact``: the tiny variant) OpenSpiel's solver runs as it is; on a full game
-    one traversal of every branch of a seat's decisions would take ages (hundreds of moves,
-    each with many choices), so there each traversal branches only at the traverser's first
-    decision and samples its later ones from its current strategy (no regrets recorded
-    there), which keeps the solver's own code path for everything else."""
+    the end (``exact``: the tiny variant) OpenSpiel's solver runs as it is. On a full game one
+    external-sampling traversal (every action of the traverser at every one of its decisions,
+    to the end) would never finish, so the traversal is cut after the traverser's first
+    decision: every branch of that decision is valued by a uniform random rollout. Everything
+    before the cut (the memories, the networks' training, the policy) is the solver's own."""
     from open_spiel.python.jax import deep_cfr
 
     class Shallow(deep_cfr.DeepCFRSolver):
@@ -108,14 +120,12 @@ def deep_cfr_run(game: pyspiel.Game, exact: bool) -> dict:
         limit = 1_000_000 if exact else 1
 
         def _traverse_game_tree(self, state, player: int):  # noqa: ANN202 (OpenSpiel's)
-            if state.is_terminal() or state.is_chance_node() or \
-                    state.current_player() != player:
-                return super()._traverse_game_tree(state, player)
+            if state.is_terminal():
+                return state.returns()[player]
             if self.depth >= self.limit:
-                _, strategy = self._sample_action_from_advantage(state, player)
-                probs = np.asarray(strategy, np.float64)
-                action = np.random.choice(len(probs), p=probs / probs.sum())
-                return self._traverse_game_tree(state.child(int(action)), player)
+                return _rollout(state, player)
+            if state.is_chance_node() or state.current_player() != player:
+                return super()._traverse_game_tree(state, player)
             self.depth += 1
             try:
                 return super()._traverse_game_tree(state, player)
@@ -125,7 +135,7 @@ def deep_cfr_run(game: pyspiel.Game, exact: bool) -> dict:
     np.random.seed(0)
     solver = Shallow(game, policy_network_layers=(8,), advantage_network_layers=(8,),
                      num_iterations=2, num_traversals=2, learning_rate=1e-3,
-                     batch_size_advantage=8, batch_size_strategy=8, memory_capacity=64,
+                     batch_size_advantage=None, batch_size_strategy=None, memory_capacity=64,
                      policy_network_train_steps=4, advantage_network_train_steps=4, seed=0)
     _, advantage_losses, policy_loss = solver.solve()
     state = _decision_state(game, random.Random(1))
@@ -133,7 +143,7 @@ def deep_cfr_run(game: pyspiel.Game, exact: bool) -> dict:
     out = {"advantage_losses": {str(p): [None if x is None else float(x) for x in losses]
                                 for p, losses in advantage_losses.items()},
            "policy_loss": None if policy_loss is None else float(policy_loss),
-           "policy": {str(a): float(p) for a, p in probs.items()},
+           "policy": {str(a): float(p) for a, p in probs.items() if p > 0},
            "legal": state.legal_actions()}
     if exact:
         from open_spiel.python import policy
