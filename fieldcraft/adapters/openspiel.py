@@ -43,9 +43,12 @@ Observations (``make_py_observer``, the default observer and ``pyspiel.IIGObserv
   public events), one per line, then its current observation. It is kept incrementally: a state
   notes the actions applied since it last wrote the lines and writes them only when asked, so a
   search that never asks pays nothing and one that asks at every step pays one step's lines.
-  There is no information-state tensor (``provides_information_state_tensor`` is false): a
-  perfect-recall tensor of games up to 1,397 decisions long would be mostly padding; use the
-  observation tensor with memory instead.
+* **information state tensor** (``provides_information_state_tensor``): the same things
+  as the string, exactly, at a fixed size per game and player count: the observation planes,
+  then each log line the seat has seen as bytes, up to the most lines a game can give (its
+  decisions plus chance events). Pieces, sizes and why are in
+  :mod:`fieldcraft.adapters.infostate` and docs/research.md; the perfect-recall observer's
+  ``dict`` names them.
 
 Every per-player call (the strings and tensors, the observers' ``set_from`` and ``string_from``,
 ``resample_from_infostate``) takes a seat 0 to P-1 and raises :class:`PlayerError` (a
@@ -80,6 +83,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from fieldcraft.adapters.infostate import InfoStateLayout
 from fieldcraft.core.api import CHANCE, TERMINAL, Game, State
 from fieldcraft.core.errors import RulesetError
 from fieldcraft.core.registry import game_spec, list_games, load_game, variant_overrides
@@ -125,7 +129,7 @@ def _game_type(game_id: str) -> pyspiel.GameType:
         max_num_players=spec.max_players,
         min_num_players=spec.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,
@@ -193,6 +197,15 @@ class Setup:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (setup, self.args)
+
+    def infostate_layout(self) -> InfoStateLayout:
+        """The information-state tensor's layout, made once (a seat can see a line per
+        decision and per chance event, so that sum bounds its history)."""
+        found = self.__dict__.get("_layout")
+        if found is None:
+            found = self._layout = InfoStateLayout(self.args[0], self.fc.observer,
+                                                   self.length + self.chance)
+        return found
 
 
 _SETUPS: dict[tuple[Any, ...], Setup] = {}
@@ -434,6 +447,16 @@ class FieldcraftState(pyspiel.State):
         seat = check_player(self, player, "observation_tensor")
         return self._s.fc.observer.tensor(self.inner, seat)
 
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s perfect-recall tensor (:mod:`fieldcraft.adapters.infostate`; the
+        default as for :meth:`information_state_string`)."""
+        seat = check_player(self, player, "information_state_tensor")
+        self._write_lines()
+        layout = self._s.infostate_layout()
+        out = np.zeros(layout.size, np.float32)
+        layout.fill(out, self._lines[seat], self.inner, seat)
+        return out.tolist()
+
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> FieldcraftState:
         player_id = check_player(self, player_id, "resample_from_infostate")
         rng = random.Random(int(probability_sampler() * 2**53))
@@ -522,14 +545,18 @@ class ObservationObserver:
 
 
 class InfoStateObserver:
-    """A seat's perfect-recall information state (string only; see the module docstring)."""
+    """A seat's perfect-recall information state: the string, and the tensor of
+    :mod:`fieldcraft.adapters.infostate` (its pieces named in ``dict``)."""
 
     def __init__(self, game: FieldcraftGame):
-        self.tensor = np.zeros(0, np.float32)
-        self.dict: dict[str, np.ndarray] = {}
+        self.layout = game.setup.infostate_layout()
+        self.tensor = np.zeros(self.layout.size, np.float32)
+        self.dict: dict[str, np.ndarray] = self.layout.views(self.tensor)
 
     def set_from(self, state: FieldcraftState, player: int) -> None:
-        check_player(state, player, "set_from")
+        seat = check_player(state, player, "set_from")
+        state._write_lines()
+        self.layout.fill(self.tensor, state._lines[seat], state.inner, seat)
 
     def string_from(self, state: FieldcraftState, player: int) -> str:
         return state._info_state(check_player(state, player, "string_from"))
