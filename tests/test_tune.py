@@ -265,3 +265,24 @@ def test_set_from_a_file_errors_in_one_line(tmp_path: Path) -> None:
     (tmp_path / "list.json").write_text("[1, 2]")
     with pytest.raises(FieldcraftError, match="expected a JSON object"):
         parse_sets([f"@{tmp_path / 'list.json'}"])
+
+
+def test_tune_takes_level_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--agents easy,normal`` means this game's agents for those levels, as in study and
+    tournament (before, the level name went to ``make_agent`` as an unknown agent)."""
+    from fieldcraft.agents.levels import level_spec
+    from fieldcraft.sim import tune as tune_module
+
+    seen: dict[str, object] = {}
+
+    def fake_tune(*args: object, **kwargs: object) -> dict[str, object]:
+        seen["agents"] = kwargs["agents"]
+        raise SystemExit(0)
+
+    monkeypatch.setattr(tune_module, "tune", fake_tune)
+    with pytest.raises(SystemExit):
+        main(["tune", "spy-tracker", "--players", "2", "--param", "points_to_win=2..3",
+              "--target", "balance", "--trials", "1", "--agents", "normal,easy",
+              "--out", str(tmp_path / "t")])
+    assert seen["agents"] == [level_spec("spy-tracker", "normal"),
+                              level_spec("spy-tracker", "easy")]

@@ -42,7 +42,8 @@ def add_tune_parser(sub: Any, func: Callable[[argparse.Namespace], int]) -> None
     p.add_argument("--reeval-games", type=int, default=None,
                    help="games per player count in each re-play (default 4 x games per trial; "
                         "0 skips re-playing)")
-    p.add_argument("--agents", default="heuristic", help="comma-separated agent specs")
+    p.add_argument("--agents", default="heuristic",
+                   help="comma-separated agent specs or level names (easy, normal, strong)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="a fixed ruleset override for every trial (or @file.json)")
@@ -68,11 +69,12 @@ def run_tune(args: argparse.Namespace, players: list[int], overrides: dict[str, 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from fieldcraft.agents.specs import split_agents
+    from fieldcraft.cli.study import study_agents
     from fieldcraft.sim.study import require_ray
     from fieldcraft.sim.tune import prepare, tune
 
-    agents = split_agents(args.agents)
+    # Level names (strong, normal...) mean this game's agent for them, as in study and tournament.
+    agents = [choice.spec for choice in study_agents(args.game, args.agents, players)]
     # Bad --param, --target or --set input fails here, in one line, before the progress bar.
     prepare(args.game, players, args.param, args.target, overrides, agents)
     for name in ("trials", "games_per_trial"):
