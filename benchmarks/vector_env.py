@@ -2,14 +2,16 @@
 (observation tensors and masks included), per game with N random-policy envs, beside
 PettingZoo's ``connect_four_v3`` AEC loop with random legal actions in the same run (the
 yardstick of issue #36: ≥ 20x it for Spy Tracker, ≥ 10x for every game). Figures for
-docs/research.md; run it on the compiled build, as a learner would.
+docs/research.md; run it on the compiled build, as a learner would. Both loops are timed in
+CPU seconds of this process (on a machine shared with other jobs wall time swings by several
+times; CPU time much less).
 
 Rounds interleave the yardstick and the games so that a busy machine slows both alike; the
 medians and their ratio are printed. ``env only`` is the share of the loop spent in
 ``VectorEnv.step`` (the rest is the random policy over the mask, done in numpy).
 ``--profile GAME`` prints cProfile's top entries for that game's loop instead; ``--breakdown``
-the microseconds per decision of the tensor, writing it into the row, the legal actions and a
-whole step (random policy included), per game.
+the microseconds per decision of the tensor written into the buffer, the legal actions marked,
+and a whole step (random policy included), per game.
 
     PYTHONPATH=. .venv/bin/python benchmarks/vector_env.py [--envs 64] [--seconds 2]
         [--rounds 3] [--profile spy-tracker] [--breakdown]
@@ -70,7 +72,7 @@ def vector_rate(game: str, envs: int, seconds: float) -> tuple[float, float]:
     _, mask, _ = env.reset()
     steps = 0
     in_env = 0.0
-    clock = time.perf_counter
+    clock = time.process_time  # CPU time, as the yardstick's loop counts it
     start = clock()
     while clock() - start < seconds:
         actions = random_actions(mask, rng)
@@ -83,10 +85,11 @@ def vector_rate(game: str, envs: int, seconds: float) -> tuple[float, float]:
 
 
 def breakdown(game: str, envs: int, repeat: int = 20) -> dict[str, float]:
-    """Microseconds per decision of each part of a step, on the positions of a batch after a
-    few random steps: the game's tensor (a Python list), writing it into the row, the legal
-    actions, and the whole step (rules, chance and mask included)."""
-    import struct
+    """Microseconds per decision (CPU time) of each part of a step, on the positions of a
+    batch after a few random steps: the game's tensor written into the env's buffer (its
+    ``write_tensor``, or its list copied in), the legal actions marked into the flags, and the
+    whole step (rules, chance, the casts and the random policy included)."""
+    from fieldcraft.core import fast
 
     env = VectorEnv(game, envs, seed=0)
     rng = np.random.default_rng(0)
@@ -95,33 +98,37 @@ def breakdown(game: str, envs: int, repeat: int = 20) -> dict[str, float]:
         _, mask, _, _, _ = env.step(random_actions(mask, rng))
     states = env.states
     seats = [s.current_player() for s in states]
-    tensor = env.game.observer.tensor
-    pack = struct.Struct(f"{env.obs_size}f").pack_into
-    buffer = np.zeros((envs, env.obs_size), np.float32)
-    lists = [tensor(s, seat) for s, seat in zip(states, seats, strict=True)]
+    observer = env.game.observer
+    size, width = env.obs_size, env.num_actions
+    write = getattr(observer, "write_tensor", None)
+
+    def tensors() -> None:
+        for i, (s, seat) in enumerate(zip(states, seats, strict=True)):
+            if write is not None:
+                write(s, seat, env._flat, i * size)
+            else:
+                fast.put_doubles(env._flat, i * size, observer.tensor(s, seat))
+
+    def legal() -> None:
+        for i, s in enumerate(states):
+            fast.put_flags(env._flags, i * width, width, s.legal_actions())
 
     def per_decision(fn: Any) -> float:
         best = float("inf")
         for _ in range(repeat):
-            t = time.perf_counter()
+            t = time.process_time()
             fn()
-            best = min(best, time.perf_counter() - t)
+            best = min(best, time.process_time() - t)
         return best / envs * 1e6
 
-    out = {
-        "tensor": per_decision(lambda: [tensor(s, p) for s, p in zip(states, seats,
-                                                                       strict=True)]),
-        "pack": per_decision(lambda: [pack(buffer, 4 * env.obs_size * i, *t)
-                                      for i, t in enumerate(lists)]),
-        "legal": per_decision(lambda: [s.legal_actions() for s in states]),
-    }
+    out = {"tensor": per_decision(tensors), "legal": per_decision(legal)}
     steps = 0
-    t = time.perf_counter()
+    t = time.process_time()
     while steps < 200:
         actions = random_actions(mask, rng)
         _, mask, _, _, _ = env.step(actions)
         steps += 1
-    out["step"] = (time.perf_counter() - t) / (steps * envs) * 1e6
+    out["step"] = (time.process_time() - t) / (steps * envs) * 1e6
     return out
 
 
