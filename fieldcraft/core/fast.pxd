@@ -20,6 +20,8 @@ cdef inline double* doubles(cpython.array.array buffer, Py_ssize_t at) noexcept:
 
 @cython.locals(n=Py_ssize_t, i=Py_ssize_t, p=cython.p_double)
 cpdef put_doubles(cpython.array.array buffer, Py_ssize_t at, list values)
+@cython.locals(n=Py_ssize_t, i=Py_ssize_t, p=cython.p_double, zero=object, item=object)
+cpdef list float_list(cpython.array.array buffer)
 cpdef zero_doubles(cpython.array.array buffer, Py_ssize_t at, Py_ssize_t n)
 @cython.locals(row=cython.p_schar, i=Py_ssize_t, a=Py_ssize_t)
 cpdef put_flags(cpython.array.array buffer, Py_ssize_t at, Py_ssize_t width, list items)

@@ -27,7 +27,8 @@ What is here:
   straight into an ``array.array("d")`` (a batch of them, rows end to end, which numpy reads
   without a copy): a C pointer at item ``at`` in the compiled build, a memoryview from ``at`` in
   the pure one; and a list of floats copied in at ``at`` (a C loop, no argument tuple);
-  ``zero_doubles(buffer, at, n)`` clears ``n`` of them (``memset``);
+  ``zero_doubles(buffer, at, n)`` clears ``n`` of them (``memset``); ``float_list(buffer)``
+  reads one back as a list (the zeros all one shared ``0.0``, as ``[0.0] * n`` makes them);
 - ``put_flags(buffer, at, width, items)``: a legal-action mask row, an ``array.array("b")``,
   marked 1 at each of ``items`` (a C loop instead of numpy's conversion of the list).
 """
@@ -52,8 +53,8 @@ Board = list
 ``array.array`` in the compiled one (its C field type there, see ``fieldcraft.core.fields``)."""
 
 __all__ = ["Board", "RowSums", "accepted_sorted", "bisect_left", "board", "cells8", "cells16",
-           "doubles", "exp", "gather", "insort", "put_doubles", "put_flags", "remove", "row_sums",
-           "sqrt", "zero_doubles"]
+           "doubles", "exp", "float_list", "gather", "insort", "put_doubles", "put_flags",
+           "remove", "row_sums", "sqrt", "zero_doubles"]
 
 MAX_SORTED = 256
 """The longest list ``accepted_sorted`` sorts in a C array; a longer one is sorted by Python."""
@@ -253,6 +254,28 @@ def zero_doubles(buffer: array, at: int, n: int) -> None:
         memset(doubles(buffer, at), 0, n * 8)
     else:
         buffer[at:at + n] = array("d", bytes(8 * n))
+
+
+@cython.boundscheck(False)  # i < len(buffer)
+@cython.wraparound(False)
+def float_list(buffer: array) -> list[float]:
+    """``buffer.tolist()`` for an ``array.array("d")`` holding a tensor, mostly zeros: the
+    compiled build makes a float object only for each nonzero item (``tolist`` makes one for
+    every item), the zeros sharing one."""
+    if not cython.compiled:
+        return buffer.tolist()
+    n = len(buffer)
+    p = doubles(buffer, 0)
+    zero = 0.0
+    out = PyList_New(n)
+    for i in range(n):
+        if p[i] == 0.0:
+            item = zero
+        else:
+            item = p[i]
+        Py_INCREF(item)  # the list takes over this reference
+        PyList_SET_ITEM(out, i, item)
+    return out
 
 
 @cython.boundscheck(False)  # every item is checked against width, and at + width against len

@@ -106,7 +106,7 @@ class SpyTrackerView(Observer):
     def tensor(self, state: SpyTrackerState, seat: int) -> list[float]:
         buffer = array("d", bytes(8 * self._size))
         self.write_tensor(state, seat, buffer, 0)
-        return buffer.tolist()
+        return fast.float_list(buffer)
 
     def write_tensor(self, state: SpyTrackerState, seat: int, buffer: array, at: int) -> None:
         """:meth:`tensor` written over ``buffer[at:at + size]`` (an ``array.array("d")``) with
