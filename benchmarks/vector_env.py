@@ -9,12 +9,14 @@ times; CPU time much less).
 Rounds interleave the yardstick and the games so that a busy machine slows both alike; the
 medians and their ratio are printed. ``env only`` is the share of the loop spent in
 ``VectorEnv.step`` (the rest is the random policy over the mask, done in numpy).
-``--profile GAME`` prints cProfile's top entries for that game's loop instead; ``--breakdown``
+``--before`` also times :class:`ListVectorEnv` (the env's first way of writing its buffers)
+in the same rounds, for a before/after in one run. ``--profile GAME`` prints cProfile's top
+entries for that game's loop instead; ``--breakdown``
 the microseconds per decision of the tensor written into the buffer, the legal actions marked,
 and a whole step (random policy included), per game.
 
     PYTHONPATH=. .venv/bin/python benchmarks/vector_env.py [--envs 64] [--seconds 2]
-        [--rounds 3] [--profile spy-tracker] [--breakdown]
+        [--rounds 3] [--before] [--profile spy-tracker] [--breakdown]
 """
 
 from __future__ import annotations
@@ -64,10 +66,41 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return flat[np.cumsum(counts) - counts + k] % width
 
 
-def vector_rate(game: str, envs: int, seconds: float) -> tuple[float, float]:
+class ListVectorEnv(VectorEnv):
+    """The env as it wrote its buffers before ``write_tensor`` (issue #36's first version),
+    kept to time beside the current one in the same run: each tensor built as a Python list
+    and packed into its float32 row by ``struct``, every action checked by the game's
+    ``is_legal``, the masks set by one fancy-index assignment of the concatenated lists."""
+
+    def _check(self, acts: np.ndarray) -> None:
+        for i, (state, action) in enumerate(zip(self.states, acts.tolist(), strict=True)):
+            if not state.is_legal(action):
+                raise ValueError(f"env {i}: illegal action {action}")
+
+    def _write_all(self) -> None:
+        import struct
+
+        pack = struct.Struct(f"{self.obs_size}f").pack_into
+        obs, seats, row_bytes = self._obs, self._seats, 4 * self.obs_size
+        cols: list[int] = []
+        counts: list[int] = []
+        for i, state in enumerate(self.states):
+            seat = state.current_player()
+            seats[i] = seat
+            pack(obs, i * row_bytes, *self._tensor(state, seat))
+            legal = state.legal_actions()
+            cols += legal
+            counts.append(len(legal))
+        self._seat[:] = seats
+        self._mask.fill(0)
+        self._mask[np.repeat(self._rows, counts), cols] = 1
+
+
+def vector_rate(game: str, envs: int, seconds: float, kind: type[VectorEnv] = VectorEnv
+                ) -> tuple[float, float]:
     """Decisions per second of ``envs`` random-policy self-play games, and the share of the
     time spent inside ``VectorEnv.step``."""
-    env = VectorEnv(game, envs, seed=0)
+    env = kind(game, envs, seed=0)
     rng = np.random.default_rng(0)
     _, mask, _ = env.reset()
     steps = 0
@@ -147,6 +180,8 @@ def main(argv: Any = None) -> None:
     parser.add_argument("--profile", metavar="GAME")
     parser.add_argument("--breakdown", action="store_true",
                         help="microseconds per decision of the parts of a step, per game")
+    parser.add_argument("--before", action="store_true",
+                        help="time the first version's buffer writing too (ListVectorEnv)")
     args = parser.parse_args(argv)
     if args.profile:
         profile(args.profile, args.envs, args.seconds)
@@ -159,22 +194,34 @@ def main(argv: Any = None) -> None:
     import fieldcraft.core.api as api
 
     build = "compiled" if api.__file__.endswith((".so", ".pyd")) else "pure Python"
-    print(f"build: {build}; N = {args.envs} envs; {args.rounds} rounds of {args.seconds} s")
+    print(f"build: {build}; N = {args.envs} envs; {args.rounds} rounds of {args.seconds} s "
+          f"(CPU time)")
+    runs = [(f"{g} VectorEnv", g, VectorEnv) for g in args.games]
+    if args.before:
+        runs = [r for g in args.games for r in ((f"{g} VectorEnv", g, VectorEnv),
+                                                (f"{g} before (lists)", g, ListVectorEnv))]
+    compare(runs, args.envs, args.seconds, args.rounds)
+
+
+def compare(runs: list[tuple[str, str, type[VectorEnv]]], envs: int, seconds: float,
+            rounds: int) -> None:
+    """Rounds alternating the yardstick and every run, then each run's median rate and its
+    ratio to the yardstick's median."""
     c4: list[float] = []
-    rates: dict[str, list[float]] = {g: [] for g in args.games}
-    shares: dict[str, list[float]] = {g: [] for g in args.games}
-    for _ in range(args.rounds):
-        c4.append(connect_four_rate(args.seconds))
-        for game in args.games:
-            rate, share = vector_rate(game, args.envs, args.seconds)
-            rates[game].append(rate)
-            shares[game].append(share)
+    rates: dict[str, list[float]] = {label: [] for label, _, _ in runs}
+    shares: dict[str, list[float]] = {label: [] for label, _, _ in runs}
+    for _ in range(rounds):
+        c4.append(connect_four_rate(seconds))
+        for label, game, kind in runs:
+            rate, share = vector_rate(game, envs, seconds, kind)
+            rates[label].append(rate)
+            shares[label].append(share)
     base = statistics.median(c4)
     print(f"{'connect_four_v3 (PettingZoo AEC)':34} {base:>10,.0f} decisions/s    1.0x")
-    for game in args.games:
-        rate = statistics.median(rates[game])
-        share = statistics.median(shares[game])
-        print(f"{game + ' VectorEnv':34} {rate:>10,.0f} decisions/s {rate / base:6.1f}x"
+    for label, _, _ in runs:
+        rate = statistics.median(rates[label])
+        share = statistics.median(shares[label])
+        print(f"{label:34} {rate:>10,.0f} decisions/s {rate / base:6.1f}x"
               f"   (step: {share:.0%} of the loop; step alone {rate / share:,.0f}/s, "
               f"{rate / share / base:.1f}x)")
 
