@@ -3,7 +3,8 @@
 * PettingZoo decisions/s per game (the AEC loop: ``last`` then ``step`` with a masked random
   choice), beside PettingZoo's own ``connect_four_v3`` when its classic games are installed;
 * random playouts through pyspiel (``fieldcraft_<game>``) as a fraction of the same loop on the
-  direct API (``fieldcraft.sim.bench.api_loop`` drives both);
+  direct API and of pyspiel's C++ ``liars_dice`` in the same loop and rounds (issue #36's
+  yardstick: at least 0.5x it; ``fieldcraft.sim.bench.api_loop`` drives all three);
 * ``--match N``: fieldcraft's ISMCTS against OpenSpiel's Python ``ISMCTSBot`` on Spy Tracker 2p
   through the adapter, at equal iterations per move: iterations/s of each and an N-game
   seat-rotated match with a Wilson interval.
@@ -26,12 +27,14 @@ import numpy as np
 
 
 def pz_rate(make: Any, seconds: float) -> float:
+    """Decisions per CPU second of the AEC loop (CPU time, as ``api_loop`` counts: the other
+    jobs of a shared machine then change the figure much less than wall time would)."""
     env = make()
     rng = np.random.default_rng(0)
     decisions = 0
     seed = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         env.reset(seed=seed)
         seed += 1
         for _ in env.agent_iter():
@@ -41,7 +44,7 @@ def pz_rate(make: Any, seconds: float) -> float:
                 continue
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             decisions += 1
-    return decisions / (time.perf_counter() - start)
+    return decisions / (time.process_time() - start)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -129,9 +132,12 @@ def main() -> None:
     rates: dict[str, list[float]] = {k: [] for k in makers}
     direct: dict[str, list[float]] = {f"{n} {p}p": [] for n, p in configs}
     through: dict[str, list[float]] = {f"{n} {p}p": [] for n, p in configs}
+    liars: list[float] = []
+    liars_dice = pyspiel.load_game("liars_dice")
     for _ in range(args.rounds):  # alternate, so load on the shared machine hits all alike
         for key, make in makers.items():
             rates[key].append(pz_rate(make, args.seconds))
+        liars.append(api_loop(liars_dice.new_initial_state, args.seconds))
         for name, players in configs:
             key = f"{name} {players}p"
             fc = load_game(name, players)
@@ -141,10 +147,12 @@ def main() -> None:
     print(f"PettingZoo AEC loop, decisions/s (median of {args.rounds} rounds):")
     for key, values in rates.items():
         print(f"  {key:<36} {statistics.median(values):>9,.0f}")
-    print("random playouts, steps/s: direct API | through pyspiel | ratio")
+    ref = statistics.median(liars)
+    print(f"random playouts, steps/s: direct API | through pyspiel | ratio | pyspiel / C++ "
+          f"liars_dice ({ref:,.0f} steps/s)")
     for key in direct:
         d, t = statistics.median(direct[key]), statistics.median(through[key])
-        print(f"  {key:<24} {d:>9,.0f} | {t:>9,.0f} | {t / d:.2f}x")
+        print(f"  {key:<24} {d:>9,.0f} | {t:>9,.0f} | {t / d:.2f}x | {t / ref:.2f}x")
     if args.match:
         match(args.match, args.iterations)
     fo.exit_cleanly(0)

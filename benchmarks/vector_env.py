@@ -2,17 +2,21 @@
 (observation tensors and masks included), per game with N random-policy envs, beside
 PettingZoo's ``connect_four_v3`` AEC loop with random legal actions in the same run (the
 yardstick of issue #36: ≥ 20x it for Spy Tracker, ≥ 10x for every game). Figures for
-docs/research.md; run it on the compiled build, as a learner would.
+docs/research.md; run it on the compiled build, as a learner would. Both loops are timed in
+CPU seconds of this process (on a machine shared with other jobs wall time swings by several
+times; CPU time much less).
 
 Rounds interleave the yardstick and the games so that a busy machine slows both alike; the
 medians and their ratio are printed. ``env only`` is the share of the loop spent in
 ``VectorEnv.step`` (the rest is the random policy over the mask, done in numpy).
-``--profile GAME`` prints cProfile's top entries for that game's loop instead; ``--breakdown``
-the microseconds per decision of the tensor, writing it into the row, the legal actions and a
-whole step (random policy included), per game.
+``--before`` also times :class:`ListVectorEnv` (the env's first way of writing its buffers)
+in the same rounds, for a before/after in one run. ``--profile GAME`` prints cProfile's top
+entries for that game's loop instead; ``--breakdown``
+the microseconds per decision of the tensor written into the buffer, the legal actions marked,
+and a whole step (random policy included), per game.
 
     PYTHONPATH=. .venv/bin/python benchmarks/vector_env.py [--envs 64] [--seconds 2]
-        [--rounds 3] [--profile spy-tracker] [--breakdown]
+        [--rounds 3] [--before] [--profile spy-tracker] [--breakdown]
 """
 
 from __future__ import annotations
@@ -62,15 +66,46 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return flat[np.cumsum(counts) - counts + k] % width
 
 
-def vector_rate(game: str, envs: int, seconds: float) -> tuple[float, float]:
+class ListVectorEnv(VectorEnv):
+    """The env as it wrote its buffers before ``write_tensor`` (issue #36's first version),
+    kept to time beside the current one in the same run: each tensor built as a Python list
+    and packed into its float32 row by ``struct``, every action checked by the game's
+    ``is_legal``, the masks set by one fancy-index assignment of the concatenated lists."""
+
+    def _check(self, acts: np.ndarray) -> None:
+        for i, (state, action) in enumerate(zip(self.states, acts.tolist(), strict=True)):
+            if not state.is_legal(action):
+                raise ValueError(f"env {i}: illegal action {action}")
+
+    def _write_all(self) -> None:
+        import struct
+
+        pack = struct.Struct(f"{self.obs_size}f").pack_into
+        obs, seats, row_bytes = self._obs, self._seats, 4 * self.obs_size
+        cols: list[int] = []
+        counts: list[int] = []
+        for i, state in enumerate(self.states):
+            seat = state.current_player()
+            seats[i] = seat
+            pack(obs, i * row_bytes, *self._tensor(state, seat))
+            legal = state.legal_actions()
+            cols += legal
+            counts.append(len(legal))
+        self._seat[:] = seats
+        self._mask.fill(0)
+        self._mask[np.repeat(self._rows, counts), cols] = 1
+
+
+def vector_rate(game: str, envs: int, seconds: float, kind: type[VectorEnv] = VectorEnv
+                ) -> tuple[float, float]:
     """Decisions per second of ``envs`` random-policy self-play games, and the share of the
     time spent inside ``VectorEnv.step``."""
-    env = VectorEnv(game, envs, seed=0)
+    env = kind(game, envs, seed=0)
     rng = np.random.default_rng(0)
     _, mask, _ = env.reset()
     steps = 0
     in_env = 0.0
-    clock = time.perf_counter
+    clock = time.process_time  # CPU time, as the yardstick's loop counts it
     start = clock()
     while clock() - start < seconds:
         actions = random_actions(mask, rng)
@@ -83,10 +118,11 @@ def vector_rate(game: str, envs: int, seconds: float) -> tuple[float, float]:
 
 
 def breakdown(game: str, envs: int, repeat: int = 20) -> dict[str, float]:
-    """Microseconds per decision of each part of a step, on the positions of a batch after a
-    few random steps: the game's tensor (a Python list), writing it into the row, the legal
-    actions, and the whole step (rules, chance and mask included)."""
-    import struct
+    """Microseconds per decision (CPU time) of each part of a step, on the positions of a
+    batch after a few random steps: the game's tensor written into the env's buffer (its
+    ``write_tensor``, or its list copied in), the legal actions marked into the flags, and the
+    whole step (rules, chance, the casts and the random policy included)."""
+    from fieldcraft.core import fast
 
     env = VectorEnv(game, envs, seed=0)
     rng = np.random.default_rng(0)
@@ -95,33 +131,37 @@ def breakdown(game: str, envs: int, repeat: int = 20) -> dict[str, float]:
         _, mask, _, _, _ = env.step(random_actions(mask, rng))
     states = env.states
     seats = [s.current_player() for s in states]
-    tensor = env.game.observer.tensor
-    pack = struct.Struct(f"{env.obs_size}f").pack_into
-    buffer = np.zeros((envs, env.obs_size), np.float32)
-    lists = [tensor(s, seat) for s, seat in zip(states, seats, strict=True)]
+    observer = env.game.observer
+    size, width = env.obs_size, env.num_actions
+    write = getattr(observer, "write_tensor", None)
+
+    def tensors() -> None:
+        for i, (s, seat) in enumerate(zip(states, seats, strict=True)):
+            if write is not None:
+                write(s, seat, env._flat, i * size)
+            else:
+                fast.put_doubles(env._flat, i * size, observer.tensor(s, seat))
+
+    def legal() -> None:
+        for i, s in enumerate(states):
+            fast.put_flags(env._flags, i * width, width, s.legal_actions())
 
     def per_decision(fn: Any) -> float:
         best = float("inf")
         for _ in range(repeat):
-            t = time.perf_counter()
+            t = time.process_time()
             fn()
-            best = min(best, time.perf_counter() - t)
+            best = min(best, time.process_time() - t)
         return best / envs * 1e6
 
-    out = {
-        "tensor": per_decision(lambda: [tensor(s, p) for s, p in zip(states, seats,
-                                                                       strict=True)]),
-        "pack": per_decision(lambda: [pack(buffer, 4 * env.obs_size * i, *t)
-                                      for i, t in enumerate(lists)]),
-        "legal": per_decision(lambda: [s.legal_actions() for s in states]),
-    }
+    out = {"tensor": per_decision(tensors), "legal": per_decision(legal)}
     steps = 0
-    t = time.perf_counter()
+    t = time.process_time()
     while steps < 200:
         actions = random_actions(mask, rng)
         _, mask, _, _, _ = env.step(actions)
         steps += 1
-    out["step"] = (time.perf_counter() - t) / (steps * envs) * 1e6
+    out["step"] = (time.process_time() - t) / (steps * envs) * 1e6
     return out
 
 
@@ -140,6 +180,8 @@ def main(argv: Any = None) -> None:
     parser.add_argument("--profile", metavar="GAME")
     parser.add_argument("--breakdown", action="store_true",
                         help="microseconds per decision of the parts of a step, per game")
+    parser.add_argument("--before", action="store_true",
+                        help="time the first version's buffer writing too (ListVectorEnv)")
     args = parser.parse_args(argv)
     if args.profile:
         profile(args.profile, args.envs, args.seconds)
@@ -152,22 +194,34 @@ def main(argv: Any = None) -> None:
     import fieldcraft.core.api as api
 
     build = "compiled" if api.__file__.endswith((".so", ".pyd")) else "pure Python"
-    print(f"build: {build}; N = {args.envs} envs; {args.rounds} rounds of {args.seconds} s")
+    print(f"build: {build}; N = {args.envs} envs; {args.rounds} rounds of {args.seconds} s "
+          f"(CPU time)")
+    runs = [(f"{g} VectorEnv", g, VectorEnv) for g in args.games]
+    if args.before:
+        runs = [r for g in args.games for r in ((f"{g} VectorEnv", g, VectorEnv),
+                                                (f"{g} before (lists)", g, ListVectorEnv))]
+    compare(runs, args.envs, args.seconds, args.rounds)
+
+
+def compare(runs: list[tuple[str, str, type[VectorEnv]]], envs: int, seconds: float,
+            rounds: int) -> None:
+    """Rounds alternating the yardstick and every run, then each run's median rate and its
+    ratio to the yardstick's median."""
     c4: list[float] = []
-    rates: dict[str, list[float]] = {g: [] for g in args.games}
-    shares: dict[str, list[float]] = {g: [] for g in args.games}
-    for _ in range(args.rounds):
-        c4.append(connect_four_rate(args.seconds))
-        for game in args.games:
-            rate, share = vector_rate(game, args.envs, args.seconds)
-            rates[game].append(rate)
-            shares[game].append(share)
+    rates: dict[str, list[float]] = {label: [] for label, _, _ in runs}
+    shares: dict[str, list[float]] = {label: [] for label, _, _ in runs}
+    for _ in range(rounds):
+        c4.append(connect_four_rate(seconds))
+        for label, game, kind in runs:
+            rate, share = vector_rate(game, envs, seconds, kind)
+            rates[label].append(rate)
+            shares[label].append(share)
     base = statistics.median(c4)
     print(f"{'connect_four_v3 (PettingZoo AEC)':34} {base:>10,.0f} decisions/s    1.0x")
-    for game in args.games:
-        rate = statistics.median(rates[game])
-        share = statistics.median(shares[game])
-        print(f"{game + ' VectorEnv':34} {rate:>10,.0f} decisions/s {rate / base:6.1f}x"
+    for label, _, _ in runs:
+        rate = statistics.median(rates[label])
+        share = statistics.median(shares[label])
+        print(f"{label:34} {rate:>10,.0f} decisions/s {rate / base:6.1f}x"
               f"   (step: {share:.0%} of the loop; step alone {rate / share:,.0f}/s, "
               f"{rate / share / base:.1f}x)")
 

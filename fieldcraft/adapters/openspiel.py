@@ -342,6 +342,10 @@ def _side_field(name: str, doc: str) -> property:
     return property(get, put, doc=doc)
 
 
+_CHANCE = pyspiel.PlayerId.CHANCE
+_TERMINAL = pyspiel.PlayerId.TERMINAL
+
+
 class FieldcraftState(pyspiel.State):
     """A fieldcraft state inside a pyspiel state, with the per-seat lines its information
     states are made of."""
@@ -365,34 +369,40 @@ class FieldcraftState(pyspiel.State):
     _replaying = _side_field("replaying", "``clone`` is copying pyspiel's record of the moves.")
 
     # -- the pyspiel State API ---------------------------------------------------------------
+    # The step path (these five and ``_apply_action``) reads ``self._side`` once and its
+    # slots directly: each property above is a Python call, and a random playout through
+    # pyspiel spent a fifth of its time in them.
     def current_player(self) -> int:
-        if self._capped:
-            return pyspiel.PlayerId.TERMINAL
-        player = self.inner.current_player()
-        if player == CHANCE:
-            return pyspiel.PlayerId.CHANCE
-        if player == TERMINAL:
-            return pyspiel.PlayerId.TERMINAL
-        return player
+        side = self._side
+        if side.capped:
+            return _TERMINAL
+        player = side.inner.current_player()
+        if player >= 0:
+            return player
+        return _CHANCE if player == CHANCE else _TERMINAL
 
     def is_terminal(self) -> bool:
-        return self._capped or self.inner.is_terminal()
+        side = self._side
+        return side.capped or side.inner.is_terminal()
 
     def is_chance_node(self) -> bool:  # what pyspiel would answer, without two crossings
-        return not self._capped and self.inner.is_chance_node()
+        side = self._side
+        return not side.capped and side.inner.is_chance_node()
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.inner.legal_actions()  # ascending already (the conformance suite checks)
+        return self._side.inner.legal_actions()  # ascending already (conformance checks)
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """As pyspiel's, answered here for Python callers (C++ ones reach ``_legal_actions``)."""
-        inner = self.inner
-        if self._capped or inner.is_terminal():
+        side = self._side
+        inner = side.inner
+        if side.capped:
             return []
-        if player is not None and player != inner.current_player():
+        current = inner.current_player()
+        if current == TERMINAL or (player is not None and player != current):
             return []
-        if inner.is_chance_node():
-            offset = self._s.offset
+        if current == CHANCE:
+            offset = side.setup.offset
             return [a - offset for a in inner.legal_actions()]
         return inner.legal_actions()[:]
 
@@ -401,24 +411,25 @@ class FieldcraftState(pyspiel.State):
         return [(a - offset, p) for a, p in self.inner.chance_outcomes()]
 
     def _apply_action(self, action: int) -> None:
-        if self._replaying:  # clone() copying pyspiel's record of the moves
+        side = self._side
+        if side.replaying:  # clone() copying pyspiel's record of the moves
             return
-        inner = self.inner
-        game = self._s
+        inner = side.inner
+        game = side.setup
         chance = inner.is_chance_node()
         fc_action = action + game.offset if chance else action
-        if self._base is None:
-            self._base = inner.clone()
+        if side.base is None:
+            side.base = inner.clone()
         inner.apply_action(fc_action)
-        self._pending.append(fc_action)
+        side.pending.append(fc_action)
         if chance:
-            self._chance += 1
-            if game.chance_cap is not None and self._chance >= game.chance_cap:
-                self._capped = not inner.is_terminal()
+            side.chance += 1
+            if game.chance_cap is not None and side.chance >= game.chance_cap:
+                side.capped = not inner.is_terminal()
         else:
-            self._decisions += 1
-            if game.cap is not None and self._decisions >= game.cap:
-                self._capped = not inner.is_terminal()
+            side.decisions += 1
+            if game.cap is not None and side.decisions >= game.cap:
+                side.capped = not inner.is_terminal()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

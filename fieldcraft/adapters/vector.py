@@ -24,9 +24,10 @@ ruleset whose ``max_game_length`` is ``None``) is cut after its spec's ``length_
 An illegal action for any env raises :class:`~fieldcraft.core.errors.IllegalActionError`
 naming the env and seat, before any env moves: the whole batch is refused and nothing changes.
 
-Speed: the observation and mask buffers are allocated once and written in place (each row from
-the game's own ``Observer.tensor``, the masks with one fancy-index assignment for the batch);
-the returned arrays are those buffers, overwritten by the next call, so copy what you keep.
+Speed: the observation and mask buffers are allocated once and written in place (each row by
+the game's ``Observer.write_tensor`` where it has one, straight from the state with no list in
+between; the masks with one fancy-index assignment for the batch); the returned arrays are those
+buffers, overwritten by the next call, so copy what you keep.
 
 :class:`GymVectorEnv` wraps it as a ``gymnasium.vector.VectorEnv`` for code that takes one.
 """
@@ -34,11 +35,12 @@ the returned arrays are those buffers, overwritten by the next call, so copy wha
 from __future__ import annotations
 
 import random
-import struct
+from array import array
 from typing import Any
 
 import numpy as np
 
+from fieldcraft.core import fast
 from fieldcraft.core.api import CHANCE, TERMINAL, Game, State
 from fieldcraft.core.errors import IllegalActionError
 from fieldcraft.core.registry import game_spec, load_game
@@ -85,10 +87,17 @@ class VectorEnv:
                                 if info.max_game_length is None else None)
         n, p = num_envs, self.num_players
         self._obs = np.zeros((n, self.obs_size), np.float32)
-        self._pack_row = struct.Struct(f"{self.obs_size}f").pack_into
-        """Writes one tensor (a list of floats) into a row of ``_obs`` through the buffer:
-        measured about twice as fast as ``obs[i] = tensor`` (numpy converts a list element by
-        element with type discovery; ``struct`` converts straight to float32)."""
+        self._flat = array("d", bytes(8 * n * self.obs_size))
+        """Every env's tensor, rows end to end, as the games write them (doubles, so that
+        a game whose tensor holds fractions loses nothing before the one cast to float32)."""
+        self._wide = np.frombuffer(self._flat, np.float64).reshape(n, self.obs_size)
+        self._write = getattr(observer, "write_tensor", None)
+        """The game's own writer into a buffer (``write_tensor``), or None: then each tensor
+        comes as a list and :func:`fieldcraft.core.fast.put_doubles` copies it in."""
+        self._flags = array("b", bytes(n * self.num_actions))
+        """Every env's legal actions (1 legal), rows end to end: what ``step`` checks actions
+        against (the masks handed out are a copy, which a caller may change freely)."""
+        self._legal = np.frombuffer(self._flags, np.int8).reshape(n, self.num_actions)
         self._mask = np.zeros((n, self.num_actions), np.int8)
         self._rewards = np.zeros((n, p), np.float32)
         self._terminated = np.zeros(n, bool)
@@ -133,10 +142,7 @@ class VectorEnv:
             raise ValueError(f"actions must be {self.num_envs} integers, one per env; got "
                              f"shape {acts.shape} of {acts.dtype}")
         acts_list: list[int] = acts.tolist()
-        for i, (state, action) in enumerate(zip(states, acts_list, strict=True)):
-            if not state.is_legal(action):  # the whole batch is checked before anything moves
-                raise IllegalActionError(f"env {i}, seat {self._seats[i]}: "
-                                         f"{state._illegal_message(action)}")
+        self._check(acts)
         rewards, terminated, truncated = self._rewards, self._terminated, self._truncated
         if self.finished:  # only rows that were set last time need clearing
             rewards.fill(0.0)
@@ -173,6 +179,19 @@ class VectorEnv:
         return self.states[env].legal_actions()
 
     # -- inside -------------------------------------------------------------------------------
+    def _check(self, acts: np.ndarray) -> None:
+        """Refuse the batch if any action is not legal in its env, before anything moves: one
+        lookup in the legal flags for the whole batch (they hold exactly each game's
+        ``legal_actions``), the game's own message for the first bad one."""
+        inside = (acts >= 0) & (acts < self.num_actions)
+        ok = inside.copy()
+        ok[inside] = self._legal[self._rows[inside], acts[inside]] == 1
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            action = int(acts[i])
+            raise IllegalActionError(f"env {i}, seat {self._seats[i]}: "
+                                     f"{self.states[i]._illegal_message(action)}")
+
     def _new_game(self, i: int) -> State:
         """A fresh game in env ``i``, chance played up to its first decision."""
         rng = self._rngs[i]
@@ -185,24 +204,29 @@ class VectorEnv:
         raise RuntimeError(f"{REDEALS} deals in a row of {self.game!r} ended with no decision")
 
     def _write_all(self) -> None:
-        """Every env's observation row, seat and mask, from the games as they stand (each is at
-        a decision). One tensor call per env is the floor: the games write their tensors as
-        Python lists; the masks go in with one fancy-index assignment for the whole batch."""
-        obs, tensor, seats, pack = self._obs, self._tensor, self._seats, self._pack_row
-        row_bytes = 4 * self.obs_size
-        cols: list[int] = []
-        counts: list[int] = []
+        """Every env's observation row, seat and legal flags, from the games as they stand
+        (each is at a decision): the tensors straight into one buffer of doubles (the game's
+        ``write_tensor`` where it has one, else its list copied in), cast to float32 in one
+        numpy call; the flags marked in C from each legal-action list."""
+        seats, flat, size, write = self._seats, self._flat, self.obs_size, self._write
+        flags, width = self._flags, self.num_actions
+        put_flags, put_doubles, tensor = fast.put_flags, fast.put_doubles, self._tensor
+        self._legal.fill(0)
+        at = 0
+        row = 0
         for i, state in enumerate(self.states):
             seat = state.current_player()
             seats[i] = seat
-            pack(obs, i * row_bytes, *tensor(state, seat))
-            legal = state.legal_actions()
-            cols += legal
-            counts.append(len(legal))
+            if write is not None:
+                write(state, seat, flat, at)
+            else:
+                put_doubles(flat, at, tensor(state, seat))
+            put_flags(flags, row, width, state.legal_actions())
+            at += size
+            row += width
+        np.copyto(self._obs, self._wide, casting="same_kind")
+        np.copyto(self._mask, self._legal)
         self._seat[:] = seats
-        mask = self._mask
-        mask.fill(0)
-        mask[np.repeat(self._rows, counts), cols] = 1
 
 
 if gymnasium is not None:

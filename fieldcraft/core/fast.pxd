@@ -14,6 +14,17 @@ cdef inline signed char* cells8(cpython.array.array board) noexcept:
 cdef inline short* cells16(cpython.array.array board) noexcept:
     return board.data.as_shorts
 
+# A tensor buffer (array.array("d")) as a C pointer at item ``at``; the caller checks the fit.
+cdef inline double* doubles(cpython.array.array buffer, Py_ssize_t at) noexcept:
+    return buffer.data.as_doubles + at
+
+@cython.locals(n=Py_ssize_t, i=Py_ssize_t, p=cython.p_double)
+cpdef put_doubles(cpython.array.array buffer, Py_ssize_t at, list values)
+@cython.locals(n=Py_ssize_t, i=Py_ssize_t, p=cython.p_double, zero=object, item=object)
+cpdef list float_list(cpython.array.array buffer)
+cpdef zero_doubles(cpython.array.array buffer, Py_ssize_t at, Py_ssize_t n)
+@cython.locals(row=cython.p_schar, i=Py_ssize_t, a=Py_ssize_t)
+cpdef put_flags(cpython.array.array buffer, Py_ssize_t at, Py_ssize_t width, list items)
 @cython.locals(n=Py_ssize_t, i=Py_ssize_t, key=Py_ssize_t)
 cpdef list gather(list table, list keys)
 @cython.locals(lo=Py_ssize_t, hi=Py_ssize_t, mid=Py_ssize_t, item=long)

@@ -22,7 +22,15 @@ What is here:
   cells on C ints, reading a ``bytes`` table through a C pointer;
 - ``row_sums(table, keys)``: the column sums of a table's rows picked by keys (a
   :class:`RowSums`), summed in C, or cached;
-- ``exp``, ``sqrt``: C's libm functions (the ones ``math`` calls) on C doubles.
+- ``exp``, ``sqrt``: C's libm functions (the ones ``math`` calls) on C doubles;
+- ``doubles(buffer, at)``, ``put_doubles(buffer, at, values)``: an observation tensor written
+  straight into an ``array.array("d")`` (a batch of them, rows end to end, which numpy reads
+  without a copy): a C pointer at item ``at`` in the compiled build, a memoryview from ``at`` in
+  the pure one; and a list of floats copied in at ``at`` (a C loop, no argument tuple);
+  ``zero_doubles(buffer, at, n)`` clears ``n`` of them (``memset``); ``float_list(buffer)``
+  reads one back as a list (the zeros all one shared ``0.0``, as ``[0.0] * n`` makes them);
+- ``put_flags(buffer, at, width, items)``: a legal-action mask row, an ``array.array("b")``,
+  marked 1 at each of ``items`` (a C loop instead of numpy's conversion of the list).
 """
 
 from __future__ import annotations
@@ -38,13 +46,15 @@ except ImportError:  # pure build without Cython installed
 if cython.compiled:  # a list made at its full size and filled item by item (gather)
     from cython.cimports.cpython.list import PyList_New, PyList_SET_ITEM
     from cython.cimports.cpython.ref import Py_INCREF
+    from cython.cimports.libc.string import memset  # zero_doubles
 
 Board = list
 """A field annotated ``fast.Board`` holds what :func:`board` makes: a list in the pure build, an
 ``array.array`` in the compiled one (its C field type there, see ``fieldcraft.core.fields``)."""
 
 __all__ = ["Board", "RowSums", "accepted_sorted", "bisect_left", "board", "cells8", "cells16",
-           "exp", "gather", "insort", "remove", "row_sums", "sqrt"]
+           "doubles", "exp", "float_list", "gather", "insort", "put_doubles", "put_flags",
+           "remove", "row_sums", "sqrt", "zero_doubles"]
 
 MAX_SORTED = 256
 """The longest list ``accepted_sorted`` sorts in a C array; a longer one is sorted by Python."""
@@ -212,10 +222,87 @@ def _board_itself(board: list[int]) -> list[int]:
     return board
 
 
+def _doubles_view(buffer: array, at: int) -> memoryview:
+    """A tensor buffer (an ``array.array("d")``) to write from item ``at`` on: a C pointer there
+    in the compiled build (``doubles`` in ``fast.pxd``; no bounds check, so the caller checks
+    that the whole tensor fits), a memoryview of the rest here (which takes floats by index)."""
+    return memoryview(buffer)[at:]
+
+
+@cython.boundscheck(False)  # i < n, and at + n <= len(buffer) is checked first
+@cython.wraparound(False)
+def put_doubles(buffer: array, at: int, values: list[float]) -> None:
+    """``buffer[at:at + len(values)] = values`` for an ``array.array("d")``: a tensor built as a
+    list, copied into a batch's buffer without the argument tuple ``struct`` would need."""
+    n = len(values)
+    if at < 0 or at + n > len(buffer):
+        raise IndexError(f"{n} values at {at} do not fit in a buffer of {len(buffer)}")
+    if cython.compiled:
+        p = doubles(buffer, at)
+        for i in range(n):
+            p[i] = values[i]
+    else:
+        buffer[at:at + n] = array("d", values)
+
+
+def zero_doubles(buffer: array, at: int, n: int) -> None:
+    """``buffer[at:at + n] = 0.0`` for an ``array.array("d")`` (a tensor's range, before a
+    writer that writes only the nonzero entries)."""
+    if at < 0 or n < 0 or at + n > len(buffer):
+        raise IndexError(f"{n} items at {at} do not fit in a buffer of {len(buffer)}")
+    if cython.compiled:
+        memset(doubles(buffer, at), 0, n * 8)
+    else:
+        buffer[at:at + n] = array("d", bytes(8 * n))
+
+
+@cython.boundscheck(False)  # i < len(buffer)
+@cython.wraparound(False)
+def float_list(buffer: array) -> list[float]:
+    """``buffer.tolist()`` for an ``array.array("d")`` holding a tensor, mostly zeros: the
+    compiled build makes a float object only for each nonzero item (``tolist`` makes one for
+    every item), the zeros sharing one."""
+    if not cython.compiled:
+        return buffer.tolist()
+    n = len(buffer)
+    p = doubles(buffer, 0)
+    zero = 0.0
+    out = PyList_New(n)
+    for i in range(n):
+        if p[i] == 0.0:
+            item = zero
+        else:
+            item = p[i]
+        Py_INCREF(item)  # the list takes over this reference
+        PyList_SET_ITEM(out, i, item)
+    return out
+
+
+@cython.boundscheck(False)  # every item is checked against width, and at + width against len
+@cython.wraparound(False)
+def put_flags(buffer: array, at: int, width: int, items: list[int]) -> None:
+    """``buffer[at + a] = 1`` for each ``a`` of ``items`` (each in ``range(width)``), for an
+    ``array.array("b")``: a mask row marked from a legal-action list, the row already 0s."""
+    if at < 0 or at + width > len(buffer):
+        raise IndexError(f"a row of {width} at {at} does not fit in a buffer of {len(buffer)}")
+    if cython.compiled:
+        row = buffer.data.as_schars + at
+        for i in range(len(items)):
+            a = items[i]
+            if a < 0 or a >= width:
+                raise IndexError(f"action {a} outside a mask of {width}")
+            row[a] = 1
+    else:
+        for a in items:
+            if not 0 <= a < width:
+                raise IndexError(f"action {a} outside a mask of {width}")
+            buffer[at + a] = 1
+
+
 if cython.compiled:
     # What a module running as Python beside this compiled one (a game folder copied to start
     # a new game, say) calls where the compiled rules get a C pointer.
-    globals().update(cells8=_board_itself, cells16=_board_itself,
+    globals().update(cells8=_board_itself, cells16=_board_itself, doubles=_doubles_view,
                      row_sums=RowSums.cached_sums)
 else:  # the library's own functions (C themselves), and the board itself
     from bisect import bisect_left, insort  # noqa: F811
@@ -229,6 +316,7 @@ else:  # the library's own functions (C themselves), and the board itself
         return [table[keys[0]]] if keys else []
 
     cells8 = cells16 = _board_itself
+    doubles = _doubles_view
     row_sums = RowSums.cached_sums  # noqa: F811
     accepted_sorted = _accepted_sorted  # noqa: F811
     remove = list.remove  # noqa: F811

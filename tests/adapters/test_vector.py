@@ -151,6 +151,58 @@ def test_an_illegal_action_names_the_env_and_changes_nothing(name: str) -> None:
         env.step(actions.astype(float))
 
 
+def test_actions_are_checked_against_the_games_not_the_mask_handed_out() -> None:
+    """The returned mask is the caller's to change: marking an illegal action legal in it, or
+    clearing it, changes nothing the env accepts; out-of-range actions are refused too."""
+    env = VectorEnv("spy-tracker", N, seed=5)
+    _, mask, _ = env.reset()
+    actions = random_actions(mask, np.random.default_rng(1))
+    illegal = int(np.flatnonzero(mask[1] == 0)[0])
+    mask[1, illegal] = 1
+    bad = actions.copy()
+    bad[1] = illegal
+    with pytest.raises(IllegalActionError, match=r"^env 1, "):
+        env.step(bad)
+    for outside in (-1, env.num_actions, 10**9):
+        bad[1] = outside
+        with pytest.raises(IllegalActionError, match=r"^env 1, "):
+            env.step(bad)
+    mask[:] = 0
+    env.step(actions)  # legal in every game, whatever the caller did to its copy
+
+
+def test_write_tensor_at_an_offset_is_the_tensor_and_leaves_the_rest_alone() -> None:
+    """Spy Tracker's buffer writer, at every seat of random positions, written between two
+    sentinel-filled stretches of a larger buffer: exactly ``tensor`` there, nothing beside
+    (it must clear what an earlier tensor left in its range), and refused if it would not fit."""
+    from array import array
+
+    game = load_game("spy-tracker", players=4)
+    observer = game.observer
+    size = observer.tensor_size()
+    rng = np.random.default_rng(2)
+    import random
+
+    chance = random.Random(2)
+    state = game.new_initial_state()
+    buffer = array("d", [7.0] * (3 * size))
+    checked = 0
+    while not state.is_terminal() and checked < 200:
+        for seat in range(game.num_players):
+            observer.write_tensor(state, seat, buffer, size)
+            assert buffer[size:2 * size].tolist() == observer.tensor(state, seat)
+            assert set(buffer[:size]) == {7.0} and set(buffer[2 * size:]) == {7.0}
+            checked += 1
+        if state.is_chance_node():
+            state.play_chance(chance)
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    assert checked > 20
+    with pytest.raises(IndexError):
+        observer.write_tensor(state, 0, buffer, 2 * size + 1)
+
+
 def test_a_game_made_elsewhere_and_a_variant_are_taken() -> None:
     game = load_game("spy-tracker", 2)
     env = VectorEnv(game, 2)

@@ -47,8 +47,10 @@ are left out: they fix the planes' shapes and never change within a game.
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
+from fieldcraft.core import fast
 from fieldcraft.core.view import Observer, Piece, Plane, plane_offsets
 
 from .layout import (
@@ -159,12 +161,14 @@ class AgainstTheCurrentView(Observer):
         for i in range(tribs):
             legal_at[g.a_trib + i] = A_FIRST + k + i
         self._legal_at = tuple(legal_at)
-        self._rivers: dict[tuple, list[float]] = {}
+        self._rivers: dict[tuple, tuple[list[int], list[float]]] = {}
         self._deck = [float(c) for c in g.deck_counts]
 
-    def _river(self, ring: list[int], rot: int, markers: list[int]) -> list[float]:
-        """The space_dealt .. space_marker planes for one wheel layout, cached (cleared once
-        it holds many layouts, so a long run of games keeps it small)."""
+    def _river(self, ring: list[int], rot: int, markers: list[int]
+               ) -> tuple[list[int], list[float]]:
+        """The space_dealt .. space_marker planes for one wheel layout, as their nonzero
+        entries (offsets from space_dealt, values): a few dozen of some hundreds. Cached
+        (cleared once it holds many layouts, so a long run of games keeps it small)."""
         g = self.game
         n, k = g.cards, len(g.marker_terrain)
         o = self._offsets
@@ -189,152 +193,36 @@ class AgainstTheCurrentView(Observer):
         rivers = self._rivers
         if len(rivers) >= 4096:
             rivers.clear()
-        rivers[(rot, tuple(markers), tuple(ring))] = block
-        return block
+        where = [i for i, x in enumerate(block) if x]
+        entry = (where, [block[i] for i in where])
+        rivers[(rot, tuple(markers), tuple(ring))] = entry
+        return entry
 
     def planes(self) -> tuple[Plane, ...]:
         return self._planes
 
     def tensor(self, state: AgainstTheCurrentState, seat: int) -> list[float]:
-        """Read from the state's fields, all public but the pile's order (only its length is
-        read, as ``deck_size`` does). Written a group of planes at a time, in plane order: who
-        acts and when, the river, the seats, their tokens, the event cards."""
-        t = [0.0] * self._size
-        self._put_turn(t, state, seat)
-        self._put_river(t, state)
-        self._put_seats(t, state)
-        self._put_tokens(t, state)
-        self._put_events(t, state)
-        return t
+        buffer = array("d", bytes(8 * self._size))
+        self.write_tensor(state, seat, buffer, 0)
+        return fast.float_list(buffer)
 
-    def _put_turn(self, t: list[float], state: AgainstTheCurrentState, seat: int) -> None:
-        """The ``viewer`` .. ``extra_wheel_steps`` planes, and ``legal`` (which is only this
-        seat's while it is the one to decide)."""
+    def write_tensor(self, state: AgainstTheCurrentState, seat: int, buffer: array,
+                     at: int) -> None:
+        """:meth:`tensor` written over ``buffer[at:at + size]`` (an ``array.array("d")``) with
+        no list in between (a batched env's one write per decision): read from the state's
+        fields, all public but the pile's order (only its length is read, as ``deck_size``
+        does), a group of planes at a time in plane order: who acts and when, the river, the
+        seats, their tokens, the event cards. C functions on the state's C fields in the
+        compiled build."""
+        fast.zero_doubles(buffer, at, self._size)  # checks that the tensor fits
+        t = fast.doubles(buffer, at)
+        o = self._o
         p = self.game.num_players
-        o_player, o_turn, o_first, o_phase, o_current, o_steps = self._o[1:7]
-        o_legal = self._o[27]
-        t[seat] = 1.0
-        phase = state.phase
-        t[o_phase + phase] = 1.0
-        if phase == END:
-            t[o_player + p + 1] = 1.0
-        elif IS_CHANCE[phase]:
-            t[o_player + p] = 1.0
-        else:
-            t[o_player + state.seat] = 1.0
-            if state.seat == seat:
-                legal_at = self._legal_at
-                for a in state.options:
-                    t[o_legal + legal_at[a]] = 1.0
-        if phase >= TOKEN:
-            t[o_turn + state.seat] = 1.0
-        if state.first >= 0:
-            t[o_first + state.first] = 1.0
-        t[o_current + state.rot] = 1.0
-        t[o_steps] = float(state.shift_pending)
-
-    def _put_river(self, t: list[float], state: AgainstTheCurrentState) -> None:
-        """The ``space_*`` planes. The river (dealt, printed, resolved terrain, markers) only
-        changes with the deal, the wheel and the markers: one block per such layout, cached;
-        the Pressure Markers, which come and go within a round, are written afresh."""
-        g = self.game
-        p, n = g.num_players, g.cards
-        o_dealt = self._o[7]
-        o_pressure = self._o[11]
-        rot = state.rot
-        ring, markers = state.ring, state.markers
-        key = (rot, tuple(markers), tuple(ring))
-        block = self._rivers.get(key)
-        if block is None:
-            block = self._river(ring, rot, markers)
-        t[o_dealt:o_pressure] = block
-        turn = g.wheel_shift * rot
-        for s, slot in enumerate(state.pressure):
-            if slot >= 0:
-                t[o_pressure + p * ((slot + turn) % n) + s] = 1.0
-
-    def _put_seats(self, t: list[float], state: AgainstTheCurrentState) -> None:
-        """The ``animal`` and ``seat_flags`` planes (``score`` is summed with the tokens'
-        tributaries)."""
-        o_animal, o_flags = self._o[12:14]
-        animal, boost_used, pressure_used = state.animal, state.boost_used, state.pressure_used
-        detour, squeeze = state.detour, state.squeeze
-        for s in range(self.game.num_players):
-            if animal[s] >= 0:
-                t[o_animal + 4 * s + animal[s]] = 1.0
-            at = o_flags + 4 * s
-            if not boost_used[s]:
-                t[at] = 1.0
-            if not pressure_used[s]:
-                t[at + 1] = 1.0
-            if detour[s]:
-                t[at + 2] = 1.0
-            if squeeze[s]:
-                t[at + 3] = 1.0
-
-    def _put_tokens(self, t: list[float], state: AgainstTheCurrentState) -> None:
-        """The ``score`` and ``token_*`` planes through ``turn_flags``: where each token is,
-        what holds or helps it, the tributaries claimed (and the points they make), and the
-        turn's moving token, roll and flags. The rarely set planes are skipped when empty."""
-        g = self.game
-        p, n = g.num_players, g.cards
-        (o_score, o_pos, o_stop, o_effects, o_trib, o_mover, o_roll,
-         o_turn_flags) = self._o[14:22]
-        width = n + 2
-        tribs = len(g.tributaries)
-        values = g.tributaries
-        pos, stop, trib_of = state.pos, state.stop, state.trib_of
-        shelter, support, wave = state.shelter, state.support, state.wave
-        at = o_pos
-        for ps in pos:
-            t[at + ps] = 1.0
-            at += width
-        if any(stop):
-            for tk, x in enumerate(stop):
-                if x:
-                    t[o_stop + 2 * tk + x - 1] = 1.0
-        if any(shelter) or any(support) or any(wave):
-            for tk in range(TOKENS * p):
-                at = o_effects + 3 * tk
-                if shelter[tk]:
-                    t[at] = 1.0
-                if support[tk]:
-                    t[at + 1] = 1.0
-                if wave[tk]:
-                    t[at + 2] = 1.0
-        if state.arrived:
-            for tk, i in enumerate(trib_of):
-                if i >= 0:
-                    t[o_trib + tribs * tk + i] = 1.0
-                    t[o_score + tk // TOKENS] += values[i]
-        if state.mover >= 0:
-            t[o_mover + state.mover] = 1.0
-        if state.roll:
-            t[o_roll + state.roll - 1] = 1.0
-        if state.used_ability:
-            t[o_turn_flags] = 1.0
-        if state.extra:
-            t[o_turn_flags + 1] = 1.0
-
-    def _put_events(self, t: list[float], state: AgainstTheCurrentState) -> None:
-        """The event card planes (the drawn card, cards left to draw, the unseen counts, the
-        discard) and ``finish_order``."""
-        p = self.game.num_players
-        o_event, o_deck, o_unseen, o_discard, o_finish = self._o[22:27]
-        ne = len(EVENTS)
-        unseen = self._deck[:]
-        if state.event >= 0:
-            t[o_event + state.event] = 1.0
-            unseen[state.event] -= 1.0
-        t[o_deck] = float(len(state.pile) - state.pile_top + state.pool_left)
-        at = o_discard
-        for e in state.discard:
-            t[at + e] = 1.0
-            unseen[e] -= 1.0
-            at += ne
-        t[o_unseen:o_unseen + ne] = unseen
-        for i, s in enumerate(state.finish):
-            t[o_finish + p * i + s] = 1.0
+        _put_turn(t, o, self._legal_at, state, seat, p)
+        _put_river(t, o, self, state, p)
+        _put_seats(t, o, state, p)
+        _put_tokens(t, o, self.game.tributaries, state, p, self.game.cards)
+        _put_events(t, o, self._deck, state, p)
 
     def observation(self, state: AgainstTheCurrentState, seat: int | None) -> dict[str, Any]:
         """Everything on the table is face up; only the order of the undrawn event pile is
@@ -444,3 +332,139 @@ class AgainstTheCurrentView(Observer):
                 "tributary": state.trib_of[t] + 1 if state.trib_of[t] >= 0 else None,
             })
         return tokens
+
+
+def _put_turn(t: Any, o: tuple[int, ...], legal_at: tuple[int, ...],
+              state: AgainstTheCurrentState, seat: int, p: int) -> None:
+    """The ``viewer`` .. ``extra_wheel_steps`` planes, and ``legal`` (which is only this seat's
+    while it is the one to decide). ``t`` is a C pointer in the compiled build, a memoryview
+    in the pure one."""
+    o_player, o_turn, o_first, o_phase, o_current, o_steps = o[1], o[2], o[3], o[4], o[5], o[6]
+    o_legal = o[27]
+    t[seat] = 1.0
+    phase = state.phase
+    t[o_phase + phase] = 1.0
+    if phase == END:
+        t[o_player + p + 1] = 1.0
+    elif IS_CHANCE[phase]:
+        t[o_player + p] = 1.0
+    else:
+        t[o_player + state.seat] = 1.0
+        if state.seat == seat:
+            options = state.options
+            for i in range(len(options)):
+                t[o_legal + legal_at[options[i]]] = 1.0
+    if phase >= TOKEN:
+        t[o_turn + state.seat] = 1.0
+    if state.first >= 0:
+        t[o_first + state.first] = 1.0
+    t[o_current + state.rot] = 1.0
+    t[o_steps] = state.shift_pending
+
+
+def _put_river(t: Any, o: tuple[int, ...], view: AgainstTheCurrentView,
+               state: AgainstTheCurrentState, p: int) -> None:
+    """The ``space_*`` planes. The river (dealt, printed, resolved terrain, markers) only
+    changes with the deal, the wheel and the markers: one block per such layout, cached; the
+    Pressure Markers, which come and go within a round, are written afresh."""
+    g = view.game
+    n = g.cards
+    o_dealt = o[7]
+    o_pressure = o[11]
+    rot = state.rot
+    ring, markers = state.ring, state.markers
+    entry = view._rivers.get((rot, tuple(markers), tuple(ring)))
+    if entry is None:
+        entry = view._river(ring, rot, markers)
+    where, values = entry
+    for i in range(len(where)):
+        t[o_dealt + where[i]] = values[i]
+    turn = g.wheel_shift * rot
+    pressure = state.pressure
+    for s in range(len(pressure)):
+        slot = pressure[s]
+        if slot >= 0:
+            t[o_pressure + p * ((slot + turn) % n) + s] = 1.0
+
+
+def _put_seats(t: Any, o: tuple[int, ...], state: AgainstTheCurrentState, p: int) -> None:
+    """The ``animal`` and ``seat_flags`` planes (``score`` is summed with the tokens'
+    tributaries)."""
+    o_animal, o_flags = o[12], o[13]
+    animal, boost_used, pressure_used = state.animal, state.boost_used, state.pressure_used
+    detour, squeeze = state.detour, state.squeeze
+    for s in range(p):
+        if animal[s] >= 0:
+            t[o_animal + 4 * s + animal[s]] = 1.0
+        at = o_flags + 4 * s
+        if not boost_used[s]:
+            t[at] = 1.0
+        if not pressure_used[s]:
+            t[at + 1] = 1.0
+        if detour[s]:
+            t[at + 2] = 1.0
+        if squeeze[s]:
+            t[at + 3] = 1.0
+
+
+def _put_tokens(t: Any, o: tuple[int, ...], values: list[int], state: AgainstTheCurrentState,
+                p: int, n: int) -> None:
+    """The ``score`` and ``token_*`` planes through ``turn_flags``: where each token is, what
+    holds or helps it, the tributaries claimed (and the points they make), and the turn's
+    moving token, roll and flags. The rarely set planes are skipped when empty."""
+    o_score, o_pos, o_stop, o_effects, o_trib = o[14], o[15], o[16], o[17], o[18]
+    o_mover, o_roll, o_turn_flags = o[19], o[20], o[21]
+    width = n + 2
+    tribs = len(values)
+    pos, stop, trib_of = state.pos, state.stop, state.trib_of
+    shelter, support, wave = state.shelter, state.support, state.wave
+    for tk in range(len(pos)):
+        t[o_pos + width * tk + pos[tk]] = 1.0
+    for tk in range(len(stop)):
+        x = stop[tk]
+        if x:
+            t[o_stop + 2 * tk + x - 1] = 1.0
+    for tk in range(TOKENS * p):
+        at = o_effects + 3 * tk
+        if shelter[tk]:
+            t[at] = 1.0
+        if support[tk]:
+            t[at + 1] = 1.0
+        if wave[tk]:
+            t[at + 2] = 1.0
+    if state.arrived:
+        for tk in range(len(trib_of)):
+            i = trib_of[tk]
+            if i >= 0:
+                t[o_trib + tribs * tk + i] = 1.0
+                t[o_score + tk // TOKENS] += values[i]
+    if state.mover >= 0:
+        t[o_mover + state.mover] = 1.0
+    if state.roll:
+        t[o_roll + state.roll - 1] = 1.0
+    if state.used_ability:
+        t[o_turn_flags] = 1.0
+    if state.extra:
+        t[o_turn_flags + 1] = 1.0
+
+
+def _put_events(t: Any, o: tuple[int, ...], deck: list[float], state: AgainstTheCurrentState,
+                p: int) -> None:
+    """The event card planes (the drawn card, cards left to draw, the unseen counts, the
+    discard) and ``finish_order``."""
+    o_event, o_deck, o_unseen, o_discard, o_finish = o[22], o[23], o[24], o[25], o[26]
+    ne = len(EVENTS)
+    for i in range(ne):
+        t[o_unseen + i] = deck[i]
+    if state.event >= 0:
+        t[o_event + state.event] = 1.0
+        t[o_unseen + state.event] -= 1.0
+    t[o_deck] = len(state.pile) - state.pile_top + state.pool_left
+    discard = state.discard
+    for i in range(len(discard)):
+        e = discard[i]
+        t[o_discard + ne * i + e] = 1.0
+        t[o_unseen + e] -= 1.0
+    finish = state.finish
+    for i in range(len(finish)):
+        t[o_finish + p * i + finish[i]] = 1.0

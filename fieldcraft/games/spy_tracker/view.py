@@ -32,8 +32,10 @@ observation holds; a learner that wants a set reads ``> 0``.
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
+from fieldcraft.core import fast
 from fieldcraft.core.view import Observer, Piece, Plane, plane_offsets
 
 from .rules import ATTRIBUTES, NUM_ATTRIBUTES, PHASE_NAMES, SpyTrackerGame, SpyTrackerState
@@ -94,89 +96,26 @@ class SpyTrackerView(Observer):
             Plane("ending", (len(_ENDINGS),), "one-hot: won on points, last one standing"),
         )
         self._offsets = plane_offsets(self._planes)
+        self._starts = tuple(self._offsets[plane.name] for plane in self._planes)
+        """The planes' offsets in order, for :func:`_fill` to unpack into C ints."""
         self._size = sum(plane.size for plane in self._planes)
 
     def planes(self) -> tuple[Plane, ...]:
         return self._planes
 
     def tensor(self, state: SpyTrackerState, seat: int) -> list[float]:
-        """Written straight from the state, reading only what :meth:`observation` shows (the
-        seat's own hand, hands only once a challenge laid them open); the bids and the last
-        reveal, the planes with a layout of their own, are written by helpers."""
-        g = self.game
-        p = g.num_players
-        o = self._offsets
-        t = [0.0] * self._size
-        t[seat] = 1.0
-        t[o["phase"] + state.phase] = 1.0
-        if state.player >= 0:
-            t[o["to_act"] + state.player] = 1.0
-        if state.opener >= 0:
-            t[o["opener"] + state.opener] = 1.0
-        t[o["round"]] = float(state.round)
-        sources, points, hands = o["sources"], o["points"], o["hand_sizes"]
-        for s in range(p):
-            t[sources + s] = float(state.sources[s])
-            t[points + s] = float(state.points[s])
-            t[hands + s] = float(len(state.hands[s]))
-        t[o["cards_in_play"]] = float(state.in_play)
-        self._put_bids(t, state)
-        at = o["hand"]
-        for i, card in enumerate(state.hands[seat]):
-            t[at + card] = float(i + 1)
-        if state.reveal is not None:
-            self._put_reveal(t, state.reveal)
-        if state.winner >= 0:
-            t[o["winners"] + state.winner] = 1.0
-        if state.ending is not None:
-            t[o["ending"] + _ENDINGS.index(state.ending)] = 1.0
-        return t
+        buffer = array("d", bytes(8 * self._size))
+        self.write_tensor(state, seat, buffer, 0)
+        return fast.float_list(buffer)
 
-    def _put_bids(self, t: list[float], state: SpyTrackerState) -> None:
-        """The ``bid`` plane (the standing bid) and the ``bids`` plane: this round's bids, each
-        in the slot of its (count, attribute); a later bid on the same slot (possible without
-        ``no_repeat_bids``) overwrites the earlier one."""
-        p = self.game.num_players
-        o = self._offsets
-        if state.bid_count >= 0:
-            at = o["bid"]
-            t[at + state.bidder] = 1.0
-            t[at + p] = float(state.bid_count)
-            t[at + p + 1 + state.bid_attr] = 1.0
-        bids = state.bids
-        width = p + 2
-        base, low = o["bids"], self.game.min_bid
-        for k in range(0, len(bids), 4):
-            at = base + ((bids[k + 2] - low) * NUM_ATTRIBUTES + bids[k + 3]) * width
-            for s in range(p):
-                t[at + s] = 0.0
-            t[at + bids[k]] = 1.0
-            t[at + p] = float(bids[k + 1])
-            t[at + p + 1] = float(k // 4 + 1)
-
-    def _put_reveal(self, t: list[float], reveal: dict[str, Any]) -> None:
-        """The ``reveal`` plane: the last challenge's numbers and flags, its seats one-hot, the
-        attribute bid, and every hand it laid open (as the ``hand`` plane writes one)."""
+    def write_tensor(self, state: SpyTrackerState, seat: int, buffer: array, at: int) -> None:
+        """:meth:`tensor` written over ``buffer[at:at + size]`` (an ``array.array("d")``) with
+        no list in between: a batched env's one write per decision, a C function on the
+        state's C fields in the compiled build."""
+        fast.zero_doubles(buffer, at, self._size)  # checks that the tensor fits
         g = self.game
-        p = g.num_players
-        at = self._offsets["reveal"]
-        t[at] = 1.0
-        t[at + 1] = float(reveal["round"])
-        t[at + 2] = 1.0 if reveal["challenge"] == "spot" else 0.0
-        t[at + 3] = float(reveal["count"])
-        t[at + 4] = float(reveal["true_count"])
-        t[at + 5] = 1.0 if reveal["eliminated"] else 0.0
-        t[at + 6] = 0.0 if reveal["point_to"] is None else 1.0
-        at += 7
-        for key in ("challenger", "bidder", "loser", "winner"):
-            t[at + reveal[key]] = 1.0
-            at += p
-        t[at + ATTRIBUTES.index(reveal["attribute"])] = 1.0
-        at += NUM_ATTRIBUTES
-        n = g.num_cards
-        for s, hand in enumerate(reveal["hands"]):
-            for i, card in enumerate(hand):
-                t[at + s * n + card] = float(i + 1)
+        _fill(fast.doubles(buffer, at), self._starts, state, seat, g.num_players, g.min_bid,
+              g.num_cards)
 
     def observation(self, state: SpyTrackerState, seat: int | None) -> dict[str, Any]:
         g = self.game
@@ -226,3 +165,71 @@ class SpyTrackerView(Observer):
             obs["hand"] = hand[:]
             obs["hand_cards"] = [names[c] for c in hand]
         return obs
+
+
+def _fill(t: Any, starts: tuple[int, ...], state: SpyTrackerState, seat: int, p: int, low: int,
+          n: int) -> None:
+    """Write the nonzero entries of ``seat``'s tensor through ``t`` (a C pointer into a zeroed
+    buffer in the compiled build, where this is a C function on the state's C fields; a
+    memoryview in the pure one), reading only what :meth:`SpyTrackerView.observation` shows:
+    the seat's own hand, the others' only once a challenge laid them open. A bid slot bid
+    again (possible without ``no_repeat_bids``) is overwritten by the later bid."""
+    (_, phase, to_act, opener, round_, sources, points, hand_sizes, in_play, bid, bids, hand,
+     reveal, winners, ending) = starts
+    t[seat] = 1.0
+    t[phase + state.phase] = 1.0
+    if state.player >= 0:
+        t[to_act + state.player] = 1.0
+    if state.opener >= 0:
+        t[opener + state.opener] = 1.0
+    t[round_] = state.round
+    for s in range(p):
+        t[sources + s] = state.sources[s]
+        t[points + s] = state.points[s]
+        t[hand_sizes + s] = len(state.hands[s])
+    t[in_play] = state.in_play
+    if state.bid_count >= 0:
+        t[bid + state.bidder] = 1.0
+        t[bid + p] = state.bid_count
+        t[bid + p + 1 + state.bid_attr] = 1.0
+    history = state.bids
+    width = p + 2
+    for k in range(0, len(history), 4):
+        at = bids + ((history[k + 2] - low) * NUM_ATTRIBUTES + history[k + 3]) * width
+        for s in range(p):
+            t[at + s] = 0.0
+        t[at + history[k]] = 1.0
+        t[at + p] = history[k + 1]
+        t[at + p + 1] = k // 4 + 1
+    own = state.hands[seat]
+    for i in range(len(own)):
+        t[hand + own[i]] = i + 1
+    if state.reveal is not None:
+        _fill_reveal(t, reveal, state.reveal, p, n)
+    if state.winner >= 0:
+        t[winners + state.winner] = 1.0
+    if state.ending is not None:
+        t[ending + _ENDINGS.index(state.ending)] = 1.0
+
+
+def _fill_reveal(t: Any, at: int, reveal: dict[str, Any], p: int, n: int) -> None:
+    """The ``reveal`` plane from ``at``: the last challenge's numbers and flags, its seats
+    one-hot, the attribute bid, and every hand it laid open (as the ``hand`` plane writes one)."""
+    t[at] = 1.0
+    t[at + 1] = reveal["round"]
+    t[at + 2] = 1.0 if reveal["challenge"] == "spot" else 0.0
+    t[at + 3] = reveal["count"]
+    t[at + 4] = reveal["true_count"]
+    t[at + 5] = 1.0 if reveal["eliminated"] else 0.0
+    t[at + 6] = 0.0 if reveal["point_to"] is None else 1.0
+    at += 7
+    for key in ("challenger", "bidder", "loser", "winner"):
+        t[at + reveal[key]] = 1.0
+        at += p
+    t[at + ATTRIBUTES.index(reveal["attribute"])] = 1.0
+    at += NUM_ATTRIBUTES
+    hands = reveal["hands"]
+    for s in range(len(hands)):
+        laid = hands[s]
+        for i in range(len(laid)):
+            t[at + s * n + laid[i]] = i + 1

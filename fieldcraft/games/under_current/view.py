@@ -53,9 +53,11 @@ declarations by seat keep their order. Only the game id is left out.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
 from typing import Any
 
+from fieldcraft.core import fast
 from fieldcraft.core.view import Observer, Piece, Plane, plane_offsets
 
 from .constants import EFFECTS, FACTIONS, OVER, PHASE_NAMES
@@ -123,140 +125,29 @@ class UnderCurrentView(Observer):
         return self._size
 
     def tensor(self, state: UnderCurrentState, seat: int) -> list[float]:
+        buffer = array("d", bytes(8 * self._size))
+        self.write_tensor(state, seat, buffer, 0)
+        return fast.float_list(buffer)
+
+    def write_tensor(self, state: UnderCurrentState, seat: int, buffer: array,
+                     at: int) -> None:
+        """:meth:`tensor` written over ``buffer[at:at + size]`` (an ``array.array("d")``) with
+        no list in between (a batched env's one write per decision): the table, the piles,
+        the move under way, as far as the viewer's and the public bit see them. C functions on
+        the state's C fields in the compiled build."""
+        fast.zero_doubles(buffer, at, self._size)  # checks that the tensor fits
+        t = fast.doubles(buffer, at)
         g = self.game
         n = g.num_players
-        c = g.num_cards
-        (o_players, o_phase, o_current, o_active, o_start, o_turn, o_deck, o_final,
-         o_final_left, o_sizes, o_hand, o_role, o_roles, o_known) = self._offsets
-        t = [0.0] * self._size
-        vis = (1 << seat) | (1 << n)
-        t[seat] = 1.0  # viewer, at offset 0
-        t[o_players] = float(n)
-        phase = state.phase
-        t[o_phase + phase] = 1.0
-        current = state.current_player()
-        if current >= 0:
-            t[o_current + current] = 1.0
-        active = state.active
-        if active >= 0:
-            t[o_active + active] = 1.0
-        if state.start_seat >= 0:
-            t[o_start + state.start_seat] = 1.0
-        t[o_turn] = float(state.turn)
-        t[o_deck] = float(len(state.deck))
-        left = state.final_left
-        if left > 0:
-            t[o_final] = 1.0
-            t[o_final_left] = float(left)
-        hands = state.hands
-        t[o_sizes:o_sizes + n] = map(float, map(len, hands))
-        at = o_hand
-        for card in hands[seat]:
-            t[at + card] = 1.0
-            at += c
-        hand_known = state.hand_known
-        at = o_known
-        for s in range(n):  # index loops: making a zip per seat would cost more than the checks
-            hand = hands[s]
-            known = hand_known[s]
-            for i in range(len(hand)):
-                if known[i] & vis:
-                    t[at + hand[i]] = 1.0
-            at += c
-        roles = state.roles
-        if len(roles) > seat:
-            t[o_role + roles[seat]] = 1.0
         key = tuple(state.role_masks[seat])
         block = self._roles_cache.get(key)
         if block is None:
             block = self._roles_block(key)
-        t[o_roles:o_roles + len(block)] = block
-        self._tensor_piles(t, state, vis)
-        self._tensor_move(t, state, seat, vis)
-        return t
-
-    def _tensor_piles(self, t: list[float], state: UnderCurrentState, vis: int) -> None:
-        """The row, the used pile and the removed cards, as far as ``vis`` (the viewer's and
-        the public bit) sees them."""
-        at_ = self._at
-        o_row, o_discard, o_discard_order = at_["row"], at_["discard"], at_["discard_order"]
-        o_removed, o_removed_unseen = at_["removed"], at_["removed_unseen"]
-        row = state.row
-        if row:
-            stride = self._row_stride
-            at = o_row
-            for card, up, mask in zip(row, state.row_up, state.row_known, strict=False):
-                t[at] = 1.0
-                if up:
-                    t[at + 1] = 1.0
-                if mask & vis:
-                    t[at + 2 + card] = 1.0
-                at += stride
-        place = 1.0
-        for card in state.discard:
-            t[o_discard + card] = 1.0
-            t[o_discard_order + card] = place
-            place += 1.0
-        if state.removed:
-            for i, (card, mask) in enumerate(zip(state.removed, state.removed_known,
-                                                 strict=False)):
-                if mask & vis:
-                    t[o_removed + card] = i + 1.0
-                else:
-                    t[o_removed_unseen + i] = 1.0
-
-    def _tensor_move(self, t: list[float], state: UnderCurrentState, seat: int,
-                     vis: int) -> None:
-        """The identity confirmation, the card being passed or used, and the end."""
-        g = self.game
-        n = g.num_players
-        at_ = self._at
-        o_identity, o_pending, o_receiver = (at_["identity_confirmation"], at_["pending"],
-                                             at_["pending_receiver"])
-        o_card, o_effect, o_target = at_["pending_card"], at_["pending_effect"], \
-            at_["pending_target"]
-        o_swap, o_eliminated, o_decl = (at_["pending_swap_card"], at_["eliminated"],
-                                        at_["declarations"])
-        o_winner, o_winners = at_["winner_faction"], at_["winners"]
-        active = state.active
-        hands = state.hands
-        record = state.eye_record[seat]
-        if record is not None:
-            for s in record[0]:
-                t[o_identity + s] = 1.0
-            for s in record[1]:
-                t[o_identity + n + s] = 1.0
-        pending = state.pending
-        if pending >= 0:
-            t[o_pending] = 1.0
-            t[o_receiver + state.receiver] = 1.0
-            if state.pending_known & vis:
-                t[o_card + pending] = 1.0
-            effect = state.effect
-            if effect >= 0:
-                t[o_effect + effect] = 1.0
-                if state.target >= 0:
-                    t[o_target + state.target] = 1.0
-            if state.swap_index >= 0 and seat == active:
-                t[o_swap + hands[active][state.swap_index]] = 1.0
-        if state.eliminated >= 0:
-            t[o_eliminated + state.eliminated] = 1.0
-        if state.declarations:
-            stride = self._decl_stride
-            p = g.num_roles
-            for s, red, blue in state.declarations:
-                at = o_decl + s * stride
-                t[at + red] = 1.0
-                if blue >= 0:
-                    t[at + p + blue] = 1.0
-        if state.phase == OVER:
-            if state.winner_faction >= 0:
-                t[o_winner + state.winner_faction] = 1.0
-            for s in state.winners():
-                t[o_winners + s] = 1.0
-        if state.how:
-            for i in self._ending[state.how]:
-                t[i] = 1.0
+        vis = (1 << seat) | (1 << n)
+        _put_table(t, self._offsets, state, seat, n, g.num_cards, state.current_player(),
+                   block)
+        _put_piles(t, self._at, self._row_stride, state, vis)
+        _put_move(t, self, state, seat, vis)
 
     def _roles_block(self, key: tuple[int, ...]) -> list[float]:
         """The ``roles`` plane for the role masks ``key``, deduced (cached: few distinct ones,
@@ -457,3 +348,125 @@ def deduce(masks: list[int]) -> list[int]:
                 changed = True
             r += 1
     return masks
+
+
+def _put_table(t: Any, offsets: tuple[int, ...], state: UnderCurrentState, seat: int, n: int,
+               c: int, current: int, roles_block: list[float]) -> None:
+    """The planes up to ``known_hands``: who looks and acts, the turn, the hands (this seat's
+    own, and the cards of others it knows), its role and the roles still possible. ``t`` is a
+    C pointer in the compiled build, a memoryview in the pure one."""
+    (o_players, o_phase, o_current, o_active, o_start, o_turn, o_deck, o_final,
+     o_final_left, o_sizes, o_hand, o_role, o_roles, o_known) = offsets
+    vis = (1 << seat) | (1 << n)
+    t[seat] = 1.0  # viewer, at offset 0
+    t[o_players] = n
+    t[o_phase + state.phase] = 1.0
+    if current >= 0:
+        t[o_current + current] = 1.0
+    if state.active >= 0:
+        t[o_active + state.active] = 1.0
+    if state.start_seat >= 0:
+        t[o_start + state.start_seat] = 1.0
+    t[o_turn] = state.turn
+    t[o_deck] = len(state.deck)
+    left = state.final_left
+    if left > 0:
+        t[o_final] = 1.0
+        t[o_final_left] = left
+    hands, hand_known = state.hands, state.hand_known
+    for s in range(n):
+        t[o_sizes + s] = len(hands[s])
+    own = hands[seat]
+    for i in range(len(own)):
+        t[o_hand + c * i + own[i]] = 1.0
+    for s in range(n):
+        hand = hands[s]
+        known = hand_known[s]
+        for i in range(len(hand)):
+            if known[i] & vis:
+                t[o_known + c * s + hand[i]] = 1.0
+    roles = state.roles
+    if len(roles) > seat:
+        t[o_role + roles[seat]] = 1.0
+    for i in range(len(roles_block)):
+        if roles_block[i]:
+            t[o_roles + i] = roles_block[i]
+
+
+def _put_piles(t: Any, at_: dict[str, int], stride: int, state: UnderCurrentState,
+               vis: int) -> None:
+    """The row, the used pile and the removed cards, as far as ``vis`` (the viewer's and the
+    public bit) sees them."""
+    o_row, o_discard, o_discard_order = at_["row"], at_["discard"], at_["discard_order"]
+    o_removed, o_removed_unseen = at_["removed"], at_["removed_unseen"]
+    row, row_up, row_known = state.row, state.row_up, state.row_known
+    for i in range(min(len(row), len(row_up), len(row_known))):
+        at = o_row + stride * i
+        t[at] = 1.0
+        if row_up[i]:
+            t[at + 1] = 1.0
+        if row_known[i] & vis:
+            t[at + 2 + row[i]] = 1.0
+    discard = state.discard
+    for i in range(len(discard)):
+        t[o_discard + discard[i]] = 1.0
+        t[o_discard_order + discard[i]] = i + 1
+    removed, removed_known = state.removed, state.removed_known
+    for i in range(min(len(removed), len(removed_known))):
+        if removed_known[i] & vis:
+            t[o_removed + removed[i]] = i + 1
+        else:
+            t[o_removed_unseen + i] = 1.0
+
+
+def _put_move(t: Any, view: UnderCurrentView, state: UnderCurrentState, seat: int,
+              vis: int) -> None:
+    """The identity confirmation, the card being passed or used, and the end."""
+    g = view.game
+    n = g.num_players
+    at_ = view._at
+    o_identity, o_pending, o_receiver = (at_["identity_confirmation"], at_["pending"],
+                                         at_["pending_receiver"])
+    o_card, o_effect, o_target = at_["pending_card"], at_["pending_effect"], \
+        at_["pending_target"]
+    o_swap, o_eliminated, o_decl = (at_["pending_swap_card"], at_["eliminated"],
+                                    at_["declarations"])
+    o_winner, o_winners = at_["winner_faction"], at_["winners"]
+    active = state.active
+    record = state.eye_record[seat]
+    if record is not None:
+        for s in record[0]:
+            t[o_identity + s] = 1.0
+        for s in record[1]:
+            t[o_identity + n + s] = 1.0
+    pending = state.pending
+    if pending >= 0:
+        t[o_pending] = 1.0
+        t[o_receiver + state.receiver] = 1.0
+        if state.pending_known & vis:
+            t[o_card + pending] = 1.0
+        effect = state.effect
+        if effect >= 0:
+            t[o_effect + effect] = 1.0
+            if state.target >= 0:
+                t[o_target + state.target] = 1.0
+        if state.swap_index >= 0 and seat == active:
+            t[o_swap + state.hands[active][state.swap_index]] = 1.0
+    if state.eliminated >= 0:
+        t[o_eliminated + state.eliminated] = 1.0
+    if state.declarations:
+        stride = view._decl_stride
+        p = g.num_roles
+        for s, red, blue in state.declarations:
+            at = o_decl + s * stride
+            t[at + red] = 1.0
+            if blue >= 0:
+                t[at + p + blue] = 1.0
+    if state.phase == OVER:
+        if state.winner_faction >= 0:
+            t[o_winner + state.winner_faction] = 1.0
+        for s in state.winners():
+            t[o_winners + s] = 1.0
+    if state.how:
+        for i in view._ending[state.how]:
+            t[i] = 1.0
