@@ -66,6 +66,7 @@ def test_a_personal_link_carries_my_games_and_seats_to_another_browser(
         page.goto(f"{server.base}/?lang=en")
         assert mine(page) == {finished["id"]: "finished", playing["id"]: "playing"}
         page.click("#my-games-transfer summary")
+        page.wait_for_function("() => document.getElementById('my-games-link').value")
         link = page.input_value("#my-games-link")
         address, _, fragment = link.partition("#")
         assert address == f"{server.base}/" and fragment.startswith("my-games=")
@@ -84,6 +85,11 @@ def test_a_personal_link_carries_my_games_and_seats_to_another_browser(
                 for n in other.locator("#my-games li.my-game").all()] == order
         assert other.evaluate(f"localStorage.getItem('fc-token-{playing['id']}')") \
             == playing["token"]
+        # on the phone the link box fits too, and carries the same list on
+        other.click("#my-games-transfer summary")
+        other.wait_for_function("() => document.getElementById('my-games-link').value")
+        assert other.input_value("#my-games-link").startswith(f"{server.base}/#my-games=")
+        assert other.evaluate("document.documentElement.scrollWidth") <= 390
 
         # the tables open with their seats: the playing one as seat 2, Ann, with its choices
         other.locator(f"#my-games li[data-mine='{playing['id']}'] a.my-game-table").click()
