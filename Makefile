@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed-stamp
 TEST_STAMP := $(VENV)/.installed-test-stamp
 
 # Each step says what it does, and pip names each package as it fetches and builds it (the rest of
-# its output goes to $(VENV)/install.log, shown whole if the install fails).
+# its output goes to $(VENV)/install-deps.log and install-build.log, shown if the install fails).
 $(VENV)/bin/python:
 	@echo "==> creating $(VENV) with $$($(PYTHON) --version)"
 	$(PYTHON) -m venv $(VENV)
@@ -31,21 +31,37 @@ $(VENV)/.build-mode: FORCE | $(VENV)/bin/python
 # tools, Ray (a large download a player should not wait for) and the research frameworks.
 SERVE_EXTRAS := web,postgres,study
 TEST_EXTRAS := test,web,postgres,study,ray,openspiel,pettingzoo
+# pip $(1), its output in $(VENV)/install-$(2).log (shown whole if it fails), each line it
+# prints that names a step or a package prefixed with [$(2)].
 PIP_STEPS = bash -o pipefail -c '$(VENV)/bin/pip install --progress-bar off $(1) 2>&1 \
-	| tee $(VENV)/install.log | grep -E --line-buffered \
-	"^ *(Obtaining|Collecting|Installing|Getting|Preparing|Building|Successfully|ERROR|WARNING)"; \
-	status=$${PIPESTATUS[0]}; [ $$status = 0 ] || cat $(VENV)/install.log; exit $$status'
+	| tee $(VENV)/install-$(2).log | grep -E --line-buffered \
+	"^ *(Obtaining|Collecting|Installing|Getting|Preparing|Building|Successfully|ERROR|WARNING)" \
+	| sed -u "s/^/[$(2)] /"; status=$${PIPESTATUS[0]}; \
+	[ $$status = 0 ] || cat $(VENV)/install-$(2).log; exit $$status'
+# fieldcraft's requirements with the extras $(1), one a line (pyproject.toml is the one list).
+REQUIREMENTS = $(PYTHON) -c 'import sys, tomllib; p = tomllib.load(open("pyproject.toml", "rb"))\
+	["project"]; print("\n".join(p["dependencies"] + [r for e in sys.argv[1].split(",") \
+	for r in p["optional-dependencies"][e]]))' $(1)
+# Two pip runs at once (issue 34: a cold install took its compile and its downloads one after the
+# other): [deps] fetches and unpacks the requirements, mostly waiting on the network and the
+# disk, while [build] installs fieldcraft alone, whose build is the Cython compile on every core.
+# Both must succeed; pip check then confirms the two halves make one consistent install.
+INSTALL = $(call REQUIREMENTS,$(1)) > $(VENV)/requirements.txt && \
+	{ $(call PIP_STEPS,-r $(VENV)/requirements.txt,deps) & deps=$$!; \
+	  $(call PIP_STEPS,--no-deps -e .,build); build=$$?; wait $$deps; d=$$?; \
+	  [ $$build = 0 ] && [ $$d = 0 ]; } && $(VENV)/bin/pip check
 
 $(STAMP): $(BUILD_INPUTS) | $(VENV)/bin/python
-	@echo "==> installing fieldcraft and the web table into $(VENV): its dependencies, then the"
-	@echo "    engines compiled with Cython (the longest step; FIELDCRAFT_PURE=1 skips it)"
-	@$(call PIP_STEPS,-e ".[$(SERVE_EXTRAS)]")
+	@echo "==> installing fieldcraft and the web table into $(VENV): [deps] fetches the"
+	@echo "    dependencies while [build] compiles the engines with Cython (the longest step;"
+	@echo "    FIELDCRAFT_PURE=1 skips it)"
+	@$(call INSTALL,$(SERVE_EXTRAS))
 	@$(REPORT_BUILD)
 	touch $(STAMP)
 
 $(TEST_STAMP): $(BUILD_INPUTS) | $(VENV)/bin/python
 	@echo "==> installing fieldcraft with the test tools and research frameworks into $(VENV)"
-	@$(call PIP_STEPS,-e ".[$(TEST_EXTRAS)]")
+	@$(call INSTALL,$(TEST_EXTRAS))
 	@$(REPORT_BUILD)
 	touch $(TEST_STAMP)
 

@@ -421,15 +421,20 @@ def compile_in_place(package_dir: Path = PACKAGE_DIR, modules: list[str] | None 
     return todo
 
 
+# Cython and then the C compiler run on every core the process may use (at least two): each
+# module is translated and compiled on its own, so the compile takes about CPU time / cores.
 _SETUP = """
+import os
 import sys
 from setuptools import setup
 from Cython.Build import cythonize
-setup(ext_modules=cythonize(sys.argv[1:], language_level=3, nthreads=2, quiet=True,
+jobs = max(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+           else os.cpu_count() or 2)
+setup(ext_modules=cythonize(sys.argv[1:], language_level=3, nthreads=jobs, quiet=True,
                             build_dir="build/cython", force=True,
                             compiler_directives={"binding": True, "annotation_typing": False,
                                                  "auto_pickle": False}),
-      script_args=["build_ext", "--inplace", "--force", "-j", "2", "--build-temp",
+      script_args=["build_ext", "--inplace", "--force", "-j", str(jobs), "--build-temp",
                    "build/cython/temp"])
 """
 

@@ -35,4 +35,19 @@ def test_a_first_install_says_each_step(tmp_path: Path) -> None:
     steps = [line for line in out.splitlines() if line.startswith('echo "==>')]
     assert len(steps) >= 4, out  # the venv, pip, the install, the start
     install = next(line for line in out.splitlines() if "pip install --progress-bar off" in line)
-    assert "--quiet" not in install and "Collecting" in install and "install.log" in install
+    assert "--quiet" not in install and "Collecting" in install and "install-deps.log" in install
+
+
+def test_the_dependencies_install_while_the_engines_compile(tmp_path: Path) -> None:
+    """A cold install fetched its dependencies only after the Cython compile had finished; now
+    the two run at once (issue 34, item 8): one pip run for the requirements read from
+    pyproject.toml, in the background, one for fieldcraft alone, then ``pip check``."""
+    out = dry_run(tmp_path)
+    install = next(line for line in out.splitlines() if "pip install --progress-bar off" in line)
+    deps = install.index("-r ")
+    background = install.index("& deps=$!", deps)
+    build = install.index("--no-deps -e .", background)
+    assert install.index("wait $deps", build) < install.index("pip check")
+    # the requirements are pyproject.toml's, with the serve extras and not the test ones
+    listed = install[:deps]
+    assert "tomllib" in listed and "web,postgres,study" in listed and "ray" not in listed

@@ -4,13 +4,20 @@
 table starts from the original's position at that step with everything that seat could not
 see re-dealt (:meth:`fieldcraft.server.hub.Hub.branch`), so playing it on neither shows nor
 uses the real hidden cards; the asker takes that seat and bots of the chosen strength the
-others. The answer has the shape of ``POST /api/tables`` (the seat token to keep)."""
+others. The answer has the shape of ``POST /api/tables`` (the seat token to keep).
+
+``GET /api/tables/<id>/branch`` tells the replay's panel which bots it may offer: the levels'
+web ids (:data:`fieldcraft.agents.levels.WEB_BOTS`), so a level added there is offered without
+touching the page's script."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from fieldcraft.agents.levels import WEB_BOTS
 from fieldcraft.server import access
 from fieldcraft.server import errors as E
 from fieldcraft.server.limits import client_address
@@ -29,6 +36,26 @@ router = APIRouter(prefix="/api")
 BRANCH_FIELDS = {"step", "seat", "bot", "name"}
 DEFAULT_BOT = "heuristic"
 """The other seats' bot when none is named: a fair opponent that answers at once."""
+UNNAMED = "Player"
+"""The asker's name when neither they nor the original seat had one."""
+
+
+def original_name(seats: Any, seat: int, players: int) -> str:
+    """The name the branch's seat takes when the asker gives none: the original seat's
+    person's, so the branch reads as the same game played on (issue 34: it said "Player"
+    even where the original seat had a name). A bot's seat had no person to name."""
+    if 0 <= seat < players and seats[seat].kind == "human" and seats[seat].name:
+        return str(seats[seat].name)
+    return UNNAMED
+
+
+@router.get("/tables/{table_id}/branch")
+async def api_branch_options(request: Request, table_id: str) -> dict[str, Any]:
+    """``{bots, default}``: the bots a branch of this table may seat, weakest first, and the
+    one chosen unless the asker picks another. The table must exist (the panel asks from its
+    replay); what is offered does not depend on it yet."""
+    await hub_of(request).require(table_id)
+    return {"bots": list(WEB_BOTS), "default": DEFAULT_BOT}
 
 
 @router.post("/tables/{table_id}/branch", status_code=201)
@@ -45,9 +72,9 @@ async def api_branch(request: Request, table_id: str) -> JSONResponse:
     seat = int_field(doc, "seat", 0, INT_MAX, code=E.BAD_SEAT, required=True)
     assert step is not None and seat is not None
     bot = field(doc, "bot", (str,), DEFAULT_BOT)
-    name = person_name(doc, "Player")
     hub = hub_of(request)
     room = await hub.require(table_id)
+    name = person_name(doc, original_name(room.seats, seat, room.players))
     follow, token = await hub.branch(room, step, seat, bot, name, address)
     return JSONResponse({
         "id": follow.id, "url": f"/t/{follow.id}",

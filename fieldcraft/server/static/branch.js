@@ -7,12 +7,23 @@
 //
 // A link back from a branch (/t/<id>/replay?step=K&seat=S) opens the replay at that step and
 // seat: the first drawn step moves the replay's own controls there once.
+//
+// The bots offered are the server's (GET /api/tables/<id>/branch: agents/levels.py), so a new
+// level needs no change here. On the branch's own table page (issue 34) the game so far is
+// shown above its events: the original's log up to the branch step as its seat saw it, with
+// the original seats' names, so the branch does not open on an empty log.
 "use strict";
 
 (function () {
+  const data = document.getElementById("table-data");
+  const TABLE = data ? JSON.parse(data.textContent) : null;
+  if (TABLE && TABLE.branch_of && document.getElementById("branch-notice")) {
+    showPrelude(TABLE).catch((e) => console.error(e));
+  }
   const extras = document.getElementById("replay-extras");
   if (!extras) return;
-  const BOTS = ["random", "heuristic", "ismcts"];
+  let bots = [];
+  let defaultBot = null;
   let panel = null;
   let parts = null;
   let current = null; // the latest replay:step detail
@@ -21,7 +32,7 @@
 
   function build() {
     const bot = el("select", { id: "branch-bot" },
-      BOTS.map((name) => el("option", { value: name, title: name, selected: name === "heuristic" }, botLevel(name))));
+      bots.map((name) => el("option", { value: name, title: name, selected: name === defaultBot }, botLevel(name))));
     const button = el("button", { id: "branch-play", type: "button", onclick: start });
     const help = el("p", { id: "branch-help", class: "help" });
     const controls = el("div", { class: "branch-controls" },
@@ -100,10 +111,41 @@
     return true;
   }
 
+  // The bots come from the server before the panel is first drawn; until then steps are kept.
+  const ready = api("GET", `/api/tables/${encodeURIComponent(TABLE.id)}/branch`).then((options) => {
+    bots = sortBots(options.bots);
+    defaultBot = bots.includes(options.default) ? options.default : bots[0];
+  });
+
   document.addEventListener("replay:step", (event) => {
     current = event.detail;
-    if (!panel) build();
-    if (jumpOnce()) return; // the step asked for is on its way
-    draw();
+    ready.then(() => {
+      if (!panel) build();
+      if (jumpOnce()) return; // the step asked for is on its way
+      draw();
+    }).catch((e) => console.error(e));
   });
+
+  // -- on the branch's table: the original game up to the branch step ---------------------------
+  async function showPrelude(table) {
+    const log = document.getElementById("log");
+    if (!log || typeof Boards === "undefined") return;
+    const seat = table.branch_seat;
+    const before = await api("GET", `/api/tables/${encodeURIComponent(table.branch_of)}/replay?step=${table.branch_step}&seat=${seat}`);
+    const names = (n) => {
+      const s = before.seats[n];
+      if (!s) return null;
+      if (s.kind === "bot") return t("table.bot_n", { n: n + 1, level: botLevel(s.bot) });
+      return isolate(s.name) || null;
+    };
+    // "you" is the branch's seat only for the person holding it; others read seat numbers
+    const text = Boards.textFor({ viewer: Tokens.seat(table.id) ? seat : null, names });
+    const lines = before.log.filter((e) => e.event).map((e) =>
+      el("li", { class: "log-line prelude", "data-version": e.version, "data-key": e.event.key }, text.event(e.event)));
+    const list = el("ol", { class: "log prelude-log", id: "branch-prelude-log" }, lines);
+    const box = el("details", { id: "branch-prelude", class: "branch-prelude", open: true },
+      el("summary", {}, t("branch.prelude", { step: table.branch_step, n: lines.length })), list);
+    log.parentNode.insertBefore(box, log);
+    list.scrollTop = list.scrollHeight;
+  }
 })();

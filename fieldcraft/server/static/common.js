@@ -124,6 +124,59 @@ const MyGames = {
   forget(id) { this.save(this.list().filter((g) => g.id !== id)); },
 };
 
+// Carrying My games to another device (issue 34, item 4): a personal link to the lobby whose
+// URL fragment (#my-games=...) holds the list with each table's seat and host tokens. A
+// fragment is never sent to the server, so the tokens reach no request line or server log,
+// and nothing is stored server-side; the lobby that opens the link adds what it holds and
+// drops the fragment from the address bar. The link is as secret as the tokens it carries.
+const MyGamesTransfer = {
+  PREFIX: "#my-games=",
+  TOKEN: /^[A-Za-z0-9_-]{1,200}$/,
+  encode(items) {
+    const packed = items.map((g) => ({ i: g.id, g: g.game, a: g.at, s: g.seat,
+      t: Tokens.seat(g.id) || undefined, h: Tokens.host(g.id) || undefined }));
+    const bytes = new TextEncoder().encode(JSON.stringify(packed));
+    let bin = "";
+    for (const b of bytes) bin += String.fromCharCode(b);
+    return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  },
+  link() { return window.location.origin + "/" + this.PREFIX + this.encode(MyGames.list()); },
+  // The entries a fragment holds, each checked as MyGames.list checks stored ones (a damaged
+  // or hostile link adds nothing unsafe); null when the fragment is not a transfer at all.
+  decode(hash) {
+    if (!hash || !hash.startsWith(this.PREFIX)) return null;
+    let packed;
+    try {
+      const bin = atob(hash.slice(this.PREFIX.length).replace(/-/g, "+").replace(/_/g, "/"));
+      packed = JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0))));
+    } catch (e) { return []; }
+    if (!Array.isArray(packed)) return [];
+    const ok = (v) => typeof v === "string" && this.TOKEN.test(v);
+    return packed.filter((g) => g && ok(g.i) && typeof g.g === "string" && /^[a-z0-9-]{1,60}$/.test(g.g))
+      .slice(0, MyGames.MAX)
+      .map((g) => ({ id: g.i, game: g.g, at: typeof g.a === "string" ? g.a : new Date().toISOString(),
+        seat: Number.isInteger(g.s) && g.s >= 0 ? g.s : null, token: ok(g.t) ? g.t : null, host: ok(g.h) ? g.h : null }));
+  },
+  // Adds the entries to this browser: tokens it does not hold yet (one it holds is its own seat
+  // and is kept), and the games it does not list yet; newest first. Returns how many were new.
+  receive(entries) {
+    const items = MyGames.list();
+    const known = new Set(items.map((g) => g.id));
+    let added = 0;
+    for (const e of entries) {
+      if (e.token && !Tokens.seat(e.id)) Tokens.setSeat(e.id, e.token);
+      if (e.host && !Tokens.host(e.id)) Tokens.setHost(e.id, e.host);
+      if (known.has(e.id)) continue;
+      known.add(e.id);
+      items.push({ id: e.id, game: e.game, at: e.at, seat: e.seat });
+      added += 1;
+    }
+    items.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+    MyGames.save(items);
+    return added;
+  },
+};
+
 // The last move (issue 34): the newest log event and the ones just before it by the same seat
 // (a move and what it set off, such as a roll and where the token landed), or the run of events
 // without a seat (a deal) at the end of the log: what a board highlights (its ctx.recent) and

@@ -355,6 +355,33 @@
     }));
     drawMine();
   }
+  // -- My games to and from another device (common.js MyGamesTransfer) -------------------------
+  function receiveMine() {
+    const entries = MyGamesTransfer.decode(window.location.hash);
+    if (entries === null) return;
+    // the tokens leave the address bar (and this page's history entry) before anything else
+    history.replaceState(null, "", window.location.pathname + window.location.search);
+    const added = MyGamesTransfer.receive(entries);
+    const box = document.getElementById("my-games-received");
+    box.textContent = entries.length ? t("lobby.mygames.received", { n: added, total: entries.length })
+      : t("lobby.mygames.received_none");
+    box.hidden = false;
+  }
+
+  const transfer = document.getElementById("my-games-transfer");
+  const linkBox = document.getElementById("my-games-link");
+  // made when opened, so it holds the list as it is then
+  transfer.addEventListener("toggle", () => { if (transfer.open) linkBox.value = MyGamesTransfer.link(); });
+  document.getElementById("my-games-copy").addEventListener("click", async () => {
+    linkBox.value = MyGamesTransfer.link();
+    linkBox.select();
+    try { await navigator.clipboard.writeText(linkBox.value); } catch (e) { return; /* selected to copy by hand */ }
+    document.getElementById("my-games-copy").textContent = t("table.copied");
+  });
+  // a link pasted into this lobby's address bar changes only the fragment: no reload
+  window.addEventListener("hashchange", () => { receiveMine(); drawMine(); refreshMine(); });
+
+  receiveMine();
   drawMine();
   refreshMine();
 
