@@ -25,7 +25,7 @@ from typing import Any
 
 from fieldcraft.agents import Agent, make_agent
 
-LEVELS: tuple[str, ...] = ("easy", "normal", "strong")
+LEVELS: tuple[str, ...] = ("easy", "normal", "strong", "expert")
 """The levels, weakest first."""
 
 LEVEL_TABLE: dict[str, dict[str, str]] = {
@@ -35,6 +35,7 @@ LEVEL_TABLE: dict[str, dict[str, str]] = {
         "easy": "random",
         "normal": "heuristic",
         "strong": "ismcts(iterations=4000)",
+        "expert": "ismcts(iterations=16000)",
     },
     # A dice race: the token is chosen before the roll, so Strong is an expectimax over the dice
     # (``bot.search_choose``) through three turns (two-player: this one, the other seat's, its
@@ -44,6 +45,7 @@ LEVEL_TABLE: dict[str, dict[str, str]] = {
         "easy": "random",
         "normal": "heuristic",
         "strong": "expectimax(turns=3)",
+        "expert": "expectimax(turns=3)",  # an alias: the dice leave no room (docs/bots.md)
     },
     # Tile placement, several decisions a turn: ISMCTS scored by the game's estimate. At 1,000
     # iterations it did not beat the heuristic (43% of 60 games); at 8,000 it won 75% of 44.
@@ -51,6 +53,7 @@ LEVEL_TABLE: dict[str, dict[str, str]] = {
         "easy": "random",
         "normal": "heuristic",
         "strong": "ismcts(iterations=8000)",
+        "expert": "ismcts(iterations=8000)",  # an alias: more was not measured
     },
     # Hidden roles in teams: plain ISMCTS (rollouts to the end, the other seats in its tree);
     # alone among heuristic bots it wins far more often than a heuristic bot among it (three
@@ -60,15 +63,29 @@ LEVEL_TABLE: dict[str, dict[str, str]] = {
         "easy": "random",
         "normal": "heuristic",
         "strong": "ismcts(iterations=4000)",
+        "expert": "ismcts(iterations=4000)",  # an alias: more was not measured
     },
 }
-"""Game id -> level -> agent spec."""
+"""Game id -> level -> agent spec, at two players (Under Current: three)."""
 
-WEB_IDS: dict[str, str] = {"random": "easy", "heuristic": "normal", "ismcts": "strong"}
+BY_COUNT: dict[str, dict[int, dict[str, str]]] = {
+    # ISMCTS's work per iteration grows with the seats (longer games, more to deal), so at
+    # the largest tables the two-player budgets took several seconds a move: these keep a
+    # move near the web's one-second cap on the compiled build.
+    "undercover": {5: {"strong": "ismcts(iterations=2000)", "expert": "ismcts(iterations=2000)"}},
+    "under-current": {6: {"strong": "ismcts(iterations=1000)",
+                          "expert": "ismcts(iterations=1000)"}},
+}
+"""Game id -> smallest player count -> the levels whose spec differs from
+:data:`LEVEL_TABLE`'s from that count up (the largest key not above the count applies)."""
+
+WEB_IDS: dict[str, str] = {"random": "easy", "heuristic": "normal", "ismcts": "strong",
+                           "expert": "expert"}
 """The web's bot names (stored in its tables, shown by ``bot.level.<name>``) -> level."""
 
 GENERIC: dict[str, str] = {"easy": "random", "normal": "heuristic",
-                           "strong": "ismcts(iterations=1000)"}
+                           "strong": "ismcts(iterations=1000)",
+                           "expert": "ismcts(iterations=1000)"}
 """What a game missing from the table plays (a new game before it is measured)."""
 
 
@@ -91,11 +108,17 @@ def level_of(name: str) -> str | None:
     return WEB_IDS.get(name)
 
 
-def level_spec(game_id: str, level: str) -> str:
-    """The agent spec of ``level`` (a level name or web id) in ``game_id``."""
+def level_spec(game_id: str, level: str, players: int | None = None) -> str:
+    """The agent spec of ``level`` (a level name or web id) in ``game_id`` with ``players``
+    seats (``None``: the table's base row, two players or the game's smallest count)."""
     resolved = level_of(level)
     if resolved is None:
         raise KeyError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
+    if players is not None:
+        rows = BY_COUNT.get(game_id, {})
+        fits = [count for count in rows if count <= players]
+        if fits and resolved in rows[max(fits)]:
+            return rows[max(fits)][resolved]
     return LEVEL_TABLE.get(game_id, GENERIC)[resolved]
 
 
@@ -105,19 +128,58 @@ iterations (measured, repeatable); on a busy server the same iterations take lon
 person is waiting, so the web stops a search at this cap if its iterations are not done by
 then (ISMCTS stops at whichever limit comes first). Benchmarks play the uncapped specs."""
 
+TIME_CAPS: dict[str, float] = {"expert": 3.0}
+"""Levels allowed longer than :data:`WEB_TIME_CAP`: whoever picks Expert has asked for a bot
+that thinks (a few seconds a move is what a person accepts for a stronger opponent)."""
 
-def make_level_agent(game_id: str, name: str, seed: int | None = None) -> Agent:
-    """The bot the web seats for ``name``: a level (or web id) becomes the game's spec for it,
-    its search capped at :data:`WEB_TIME_CAP`; anything else is taken as an agent spec, as
-    before levels existed."""
-    is_level = level_of(name) is not None
-    spec = level_spec(game_id, name) if is_level else name
-    agent: Any = make_agent(spec, seed)
-    if is_level and getattr(agent, "time", False) is None:  # an iteration-budget search
-        agent.time = WEB_TIME_CAP
+
+def time_cap(level: str) -> float:
+    """Seconds the web lets ``level`` (a level name or web id) think at most."""
+    return TIME_CAPS.get(level_of(level) or "", WEB_TIME_CAP)
+
+
+class CountedLevelAgent:
+    """A level whose spec depends on the player count (:data:`BY_COUNT`), made when the count
+    is known: the web names a seat's bot before it hands over a view of the game."""
+
+    def __init__(self, game_id: str, name: str, seed: int | None = None):
+        self.game_id, self.name, self.seed = game_id, name, seed
+        self._agents: dict[int, Any] = {}
+
+    def agent_for(self, players: int) -> Agent:
+        """The level's capped agent at ``players`` seats (one per count, kept)."""
+        agent = self._agents.get(players)
+        if agent is None:
+            agent = self._agents[players] = _capped(
+                make_agent(level_spec(self.game_id, self.name, players), self.seed), self.name)
+        return agent
+
+    def act(self, view: Any) -> int:
+        return self.agent_for(view.game.num_players).act(view)
+
+
+def _capped(agent: Any, name: str) -> Any:
+    if getattr(agent, "time", False) is None:  # an iteration-budget search
+        agent.time = time_cap(name)
     agent.name = name  # the web compares it with the seat's stored bot name to keep the agent
     return agent
 
 
-__all__ = ["GENERIC", "LEVELS", "LEVEL_TABLE", "WEB_BOTS", "WEB_IDS",
-           "WEB_TIME_CAP", "is_bot_name", "level_of", "level_spec", "make_level_agent"]
+def make_level_agent(game_id: str, name: str, seed: int | None = None,
+                     players: int | None = None) -> Agent:
+    """The bot the web seats for ``name``: a level (or web id) becomes the game's spec for it
+    at ``players`` seats, its search capped at :func:`time_cap`; anything else is taken as an
+    agent spec, as before levels existed. Without ``players``, a game whose levels differ by
+    count gets a :class:`CountedLevelAgent`, which reads the count off the first view."""
+    if level_of(name) is None:
+        agent: Any = make_agent(name, seed)
+        agent.name = name
+        return agent
+    if players is None and game_id in BY_COUNT:
+        return CountedLevelAgent(game_id, name, seed)
+    return _capped(make_agent(level_spec(game_id, name, players), seed), name)
+
+
+__all__ = ["BY_COUNT", "GENERIC", "LEVELS", "LEVEL_TABLE", "TIME_CAPS", "WEB_BOTS", "WEB_IDS",
+           "WEB_TIME_CAP", "CountedLevelAgent", "is_bot_name", "level_of", "level_spec",
+           "make_level_agent", "time_cap"]
