@@ -18,6 +18,9 @@ heuristic against the plain heuristic on the other seats:
   seeded alike), so its figure sits beside Strong's on the same dice. No fair player knows the
   dice to come, so this is the room a real player could hope for at most (up to what a
   heuristic continuation leaves: a clairvoyant with a perfect continuation might do better).
+* ``knows-roll-paired``: ``knows-roll`` on those same deals: the seat sees only its own coming
+  roll (the next draw of the deal's chance stream) when it chooses a token. Between the two,
+  what foresight of one roll is worth and what only foresight of the whole game is.
 
 Everything else (Boosts, events, tributaries) is the heuristic's choice. These players read the
 true state rather than a view, which is fair here because the only hidden thing in the game, the
@@ -50,7 +53,7 @@ from fieldcraft.games.against_the_current.layout import (
 from fieldcraft.sim.simulate import game_seed
 from fieldcraft.sim.stats import wilson
 
-MODES = ("random-token", "knows-roll", "lookahead", "clairvoyant")
+MODES = ("random-token", "knows-roll", "lookahead", "clairvoyant", "knows-roll-paired")
 
 
 def _after(state: Any, action: int) -> Any:
@@ -131,7 +134,22 @@ def _copy(rng: random.Random) -> random.Random:
     return twin
 
 
-def clairvoyant_game(game: Any, seat: int, seed: int) -> float:
+def _knows_roll_choice(state: Any, seat: int, chance: random.Random, rng: random.Random
+                       ) -> int:
+    """The heuristic's choice, but at a token choice the coming roll (the chance stream's next
+    draw, copied) is known and each token is judged for that roll."""
+    if state.phase != TOKEN:
+        return heuristic.choose(View(state, seat), rng)
+    scored = []
+    for action in state.legal_actions():
+        child = _after(state, action)
+        if child.current_player() == CHANCE and child.phase == ROLL:
+            child._apply(sample_chance(child, _copy(chance)))
+        scored.append((heuristic._settle(child, seat), -action, action))
+    return max(scored)[2]
+
+
+def clairvoyant_game(game: Any, seat: int, seed: int, horizon: str = "game") -> float:
     """One game as ``benchmarks/levels.py`` plays deal ``seed``: the clairvoyant at ``seat``,
     the heuristic elsewhere, agents seeded in seat order from the deal's stream, which then
     draws every chance outcome (as :func:`~fieldcraft.sim.simulate.play_game` does)."""
@@ -152,6 +170,9 @@ def clairvoyant_game(game: Any, seat: int, seed: int) -> float:
         if player != seat:
             state._apply(heuristic.choose(View(state, player), rngs[player]))
             continue
+        if horizon == "roll":
+            state._apply(_knows_roll_choice(state, seat, chance, rngs[seat]))
+            continue
         own = heuristic.choose(View(state, player), _copy(rngs[player]))
         outcomes = {}
         for action in legal:
@@ -166,19 +187,22 @@ def clairvoyant_game(game: Any, seat: int, seed: int) -> float:
         state._apply(choice)
 
 
-def clairvoyant_run(players: int, deals: int, seed: int) -> dict[str, Any]:
+def clairvoyant_run(players: int, deals: int, seed: int, horizon: str = "game"
+                    ) -> dict[str, Any]:
     """Every seat of ``deals`` deals in turn (levels.py's seeds); the clairvoyant's win rate."""
     game = load_game("against-the-current", players=players)
     start = time.perf_counter()
     wins = 0.0
     per_deal = []
     for i in range(deals):
-        got = [clairvoyant_game(game, seat, game_seed(seed, i)) for seat in range(players)]
+        got = [clairvoyant_game(game, seat, game_seed(seed, i), horizon)
+               for seat in range(players)]
         per_deal.append(got)
         wins += sum(got)
     n = deals * players
     low, high = wilson(wins, n)
-    return {"mode": "clairvoyant", "players": players, "deals": deals, "seed": seed,
+    return {"mode": "clairvoyant" if horizon == "game" else "knows-roll-paired",
+            "players": players, "deals": deals, "seed": seed,
             "games": n, "wins": wins, "rate": wins / n, "ci95": [low, high],
             "per_deal": per_deal, "seconds": round(time.perf_counter() - start, 1)}
 
@@ -194,10 +218,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1 or args.turns < 1:
         parser.error("--games and --turns must be at least 1")
-    if args.mode == "clairvoyant":  # --games counts deals, each played from every seat
-        result = clairvoyant_run(args.players, args.games, args.seed)
+    if args.mode in ("clairvoyant", "knows-roll-paired"):  # --games counts deals, each
+        horizon = "game" if args.mode == "clairvoyant" else "roll"  # played from every seat
+        result = clairvoyant_run(args.players, args.games, args.seed, horizon)
         print(json.dumps(result) if args.json else
-              f"clairvoyant vs heuristic, {args.players} players, {args.games} deals: "
+              f"{args.mode} vs heuristic, {args.players} players, {args.games} deals: "
               f"{result['wins']:g}/{result['games']} = {result['rate']:.1%} "
               f"[{result['ci95'][0]:.1%}, {result['ci95'][1]:.1%}]  ({result['seconds']} s)")
         return 0
