@@ -276,3 +276,34 @@ def test_the_baseline_design_scores_the_lone_seat_against_the_all_lower_game() -
     one = bench.measure_pair("under-current", 4, "easy", "normal", deals=3, seed=2,
                              baseline=True, one_seat=True)
     assert one["normal"]["games"] == one["easy"]["games"] == 3
+
+
+def test_maxn_opponents_agree_with_minimising_ones_in_two_player_games() -> None:
+    """With two seats the race model's chances sum to one, so an opponent who maximises its
+    own chance minimises this seat's: both searches must give each token the same value. With
+    four seats max-n is a different search, and still answers legally."""
+    from fieldcraft.games.against_the_current import bot
+    from fieldcraft.games.against_the_current.layout import TOKEN
+
+    tokens = [s for s in _first_decisions("against-the-current", seed=4, count=12)
+              if s.phase == TOKEN]
+    assert tokens
+    for state in tokens[:3]:
+        seat = state.current_player()
+        for action in state.legal_actions():
+            child = state.clone()
+            child._apply(action)
+            assert bot._expectimax_n(child, 1)[seat] == pytest.approx(
+                bot._expectimax(child, seat, 1), abs=1e-9)
+    game = load_game("against-the-current", players=4)
+    state = game.new_initial_state()
+    rng = random.Random(7)
+    while state.current_player() == CHANCE or state.phase != TOKEN:
+        player = state.current_player()
+        legal = state.legal_actions()
+        state.apply_action(sample_chance(state, rng) if player == CHANCE else rng.choice(legal))
+    seat = state.current_player()
+    choice = bot.search_choose(View(state, seat), random.Random(1), turns=1, opponents="maxn")
+    assert choice in state.legal_actions()
+    with pytest.raises(ValueError):
+        bot.search_choose(View(state, seat), random.Random(1), turns=1, opponents="kind")
