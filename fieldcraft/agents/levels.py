@@ -1,4 +1,4 @@
-"""Bot levels as data: what "Easy", "Normal" and "Strong" mean in each game.
+"""Bot levels as data: what "Easy", "Normal", "Strong" and "Expert" mean in each game.
 
 Why a table: one search bot for every game was not a ladder. ISMCTS at 1,000 iterations was the
 web's "Strong" everywhere, yet in Against the Current it won only 28% of two-player games
@@ -9,14 +9,20 @@ of a level (the web table, the benchmark) reads it here.
 
 Rules of the table:
 
-* ``easy < normal < strong`` in every game, each pair measured with seats rotated.
+* ``easy < normal < strong`` in every game, each pair measured with seats rotated; ``expert``
+  is a level of its own only where more time was measured to pay (Spy Tracker), elsewhere the
+  same spec as ``strong`` (so picking it never gives a weaker bot).
 * A level is an agent spec as :func:`fieldcraft.agents.make_agent` takes it; budgets are
   iteration counts, not seconds, so a seeded game repeats, sized so that Strong thinks about a
-  second a move or less on the compiled build of a small two-core machine (a person is waiting).
+  second a move or less on the compiled build of a small two-core machine (a person is waiting),
+  Expert a few seconds at most.
+* A search's cost grows with the table, so a game may give a level another spec from some
+  player count up (:data:`BY_COUNT`).
 
 The web keeps the bot names it has always stored and shown (``random``, ``heuristic``,
-``ismcts``; tables saved before this table existed name their bots so) as the ids of the three
-levels: :data:`WEB_IDS`. The level names themselves are accepted too.
+``ismcts``; tables saved before this table existed name their bots so) as the ids of the first
+three levels, and ``expert`` for the fourth: :data:`WEB_IDS`. The level names themselves are
+accepted too.
 """
 
 from __future__ import annotations
@@ -71,7 +77,8 @@ LEVEL_TABLE: dict[str, dict[str, str]] = {
 BY_COUNT: dict[str, dict[int, dict[str, str]]] = {
     # ISMCTS's work per iteration grows with the seats (longer games, more to deal), so at
     # the largest tables the two-player budgets took several seconds a move: these keep a
-    # move near the web's one-second cap on the compiled build.
+    # move near the web's one-second cap on the compiled build. Neither was shown to beat
+    # Normal at the largest count (16 deals each, level: docs/bots.md); no larger budget fits.
     "undercover": {5: {"strong": "ismcts(iterations=2000)", "expert": "ismcts(iterations=2000)"}},
     "under-current": {6: {"strong": "ismcts(iterations=1000)",
                           "expert": "ismcts(iterations=1000)"}},
