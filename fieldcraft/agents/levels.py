@@ -78,7 +78,8 @@ BY_COUNT: dict[str, dict[int, dict[str, str]]] = {
     # ISMCTS's work per iteration grows with the seats (longer games, more to deal), so at
     # the largest tables the two-player budgets took several seconds a move: these keep a
     # move near the web's one-second cap on the compiled build. Neither was shown to beat
-    # Normal at the largest count (16 deals each, level: docs/bots.md); no larger budget fits.
+    # Normal at the largest count (48 deals each, level: docs/bots.md), nor were the slower
+    # small-table budgets at those counts.
     "undercover": {5: {"strong": "ismcts(iterations=2000)", "expert": "ismcts(iterations=2000)"}},
     "under-current": {6: {"strong": "ismcts(iterations=1000)",
                           "expert": "ismcts(iterations=1000)"}},
