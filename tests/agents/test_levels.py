@@ -307,3 +307,31 @@ def test_maxn_opponents_agree_with_minimising_ones_in_two_player_games() -> None
     assert choice in state.legal_actions()
     with pytest.raises(ValueError):
         bot.search_choose(View(state, seat), random.Random(1), turns=1, opponents="kind")
+
+
+def test_the_clairvoyant_ceiling_plays_the_deals_of_the_levels_benchmark() -> None:
+    """``atc_ceiling.py clairvoyant`` compares with Strong on the same deals only if its game
+    is levels.py's game: with its look-ahead made blind (every action ends alike, so it keeps
+    the heuristic's own choice) it must replay ``play_game``'s heuristic game exactly; with
+    sight it wins at least as many of these games as the heuristic in its seat did (not
+    promised game by game: it re-decides later, off the line its look-ahead assumed)."""
+    import importlib.util
+
+    from fieldcraft.sim.simulate import game_seed, play_game
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "atc_ceiling.py"
+    spec = importlib.util.spec_from_file_location("atc_ceiling_benchmark", path)
+    assert spec is not None and spec.loader is not None
+    probe: Any = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(probe)
+    game = load_game("against-the-current", players=2)
+    seeing = probe._rollout
+    probe._rollout = lambda *args: (0.0, 0)
+    deals = [game_seed(0, i) for i in range(4)]
+    plain = {(d, s): play_game(game, ["heuristic", "heuristic"], d).returns()[s]
+             for d in deals for s in (0, 1)}
+    for (deal, seat), result in plain.items():
+        assert probe.clairvoyant_game(game, seat, deal) == result
+    probe._rollout = seeing
+    sighted = {(d, s): probe.clairvoyant_game(game, s, d) for d in deals for s in (0, 1)}
+    assert sum(sighted.values()) >= sum(plain.values())
