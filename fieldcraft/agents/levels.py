@@ -36,7 +36,8 @@ LEVELS: tuple[str, ...] = ("easy", "normal", "strong", "expert")
 
 LEVEL_TABLE: dict[str, dict[str, str]] = {
     # Bidding with hidden hands: ISMCTS with belief-weighted deals and modelled opponents beats
-    # the hand-written bidder: 66% of 80 games at 1,000 iterations, 73% of 60 at 4,000.
+    # the hand-written bidder: 66% of 80 games at 1,000 iterations, 73% of 60 at 4,000. Skill
+    # still rises with time: 16,000 (about a second a move) beat 4,000 in 58.5% of 200.
     "spy-tracker": {
         "easy": "random",
         "normal": "heuristic",
