@@ -10,6 +10,17 @@ heuristic against the plain heuristic on the other seats:
   player can. It then picks the token (and plays the turn) for that exact roll.
 * ``lookahead``: exact expectimax over the dice through this turn and the next ``--turns - 1``
   turns (the opponents' choices as the worst for this seat), scored by the same race model.
+* ``clairvoyant``: the seat knows the whole future: at each of its decisions it plays every
+  legal action out to the end on a copy of the game *with the true future* (the deal's own
+  chance stream and every agent's own random stream, copied), everyone playing the heuristic
+  from there, and keeps the action that ends best for it (the heuristic's own choice on a tie).
+  It plays the deals of ``benchmarks/levels.py`` (same seeds, same seat order, Normal's agents
+  seeded alike), so its figure sits beside Strong's on the same dice. No fair player knows the
+  dice to come, so this is the room a real player could hope for at most (up to what a
+  heuristic continuation leaves: a clairvoyant with a perfect continuation might do better).
+* ``knows-roll-paired``: ``knows-roll`` on those same deals: the seat sees only its own coming
+  roll (the next draw of the deal's chance stream) when it chooses a token. Between the two,
+  what foresight of one roll is worth and what only foresight of the whole game is.
 
 Everything else (Boosts, events, tributaries) is the heuristic's choice. These players read the
 true state rather than a view, which is fair here because the only hidden thing in the game, the
@@ -42,7 +53,7 @@ from fieldcraft.games.against_the_current.layout import (
 from fieldcraft.sim.simulate import game_seed
 from fieldcraft.sim.stats import wilson
 
-MODES = ("random-token", "knows-roll", "lookahead")
+MODES = ("random-token", "knows-roll", "lookahead", "clairvoyant", "knows-roll-paired")
 
 
 def _after(state: Any, action: int) -> Any:
@@ -99,6 +110,103 @@ def play(game: Any, mode: str, seat: int, seed: int, turns: int) -> float:
             state.apply_action(agents[player].act(View(state, player)))
 
 
+def _rollout(state: Any, chance: random.Random, rngs: list[random.Random], seat: int
+             ) -> tuple[float, int]:
+    """Play ``state`` to its end with every seat on the heuristic, chance from ``chance`` and
+    seat ``s`` deciding with ``rngs[s]`` (all consumed); the seat's result and score margin."""
+    while True:
+        player = state.current_player()
+        if player == TERMINAL:
+            scores = state.scores()
+            best_other = max(v for s, v in enumerate(scores) if s != seat)
+            return state.returns()[seat], scores[seat] - best_other
+        if player == CHANCE:
+            state._apply(sample_chance(state, chance))
+        elif len(legal := state.legal_actions()) == 1:
+            state._apply(legal[0])
+        else:
+            state._apply(heuristic.choose(View(state, player), rngs[player]))
+
+
+def _copy(rng: random.Random) -> random.Random:
+    twin = random.Random()
+    twin.setstate(rng.getstate())
+    return twin
+
+
+def _knows_roll_choice(state: Any, seat: int, chance: random.Random, rng: random.Random
+                       ) -> int:
+    """The heuristic's choice, but at a token choice the coming roll (the chance stream's next
+    draw, copied) is known and each token is judged for that roll."""
+    if state.phase != TOKEN:
+        return heuristic.choose(View(state, seat), rng)
+    scored = []
+    for action in state.legal_actions():
+        child = _after(state, action)
+        if child.current_player() == CHANCE and child.phase == ROLL:
+            child._apply(sample_chance(child, _copy(chance)))
+        scored.append((heuristic._settle(child, seat), -action, action))
+    return max(scored)[2]
+
+
+def clairvoyant_game(game: Any, seat: int, seed: int, horizon: str = "game") -> float:
+    """One game as ``benchmarks/levels.py`` plays deal ``seed``: the clairvoyant at ``seat``,
+    the heuristic elsewhere, agents seeded in seat order from the deal's stream, which then
+    draws every chance outcome (as :func:`~fieldcraft.sim.simulate.play_game` does)."""
+    chance = random.Random(seed)
+    rngs = [random.Random(chance.randrange(2**32)) for _ in range(game.num_players)]
+    state = game.new_initial_state()
+    while True:
+        player = state.current_player()
+        if player == TERMINAL:
+            return state.returns()[seat]
+        if player == CHANCE:
+            state._apply(sample_chance(state, chance))
+            continue
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state._apply(legal[0])
+            continue
+        if player != seat:
+            state._apply(heuristic.choose(View(state, player), rngs[player]))
+            continue
+        if horizon == "roll":
+            state._apply(_knows_roll_choice(state, seat, chance, rngs[seat]))
+            continue
+        own = heuristic.choose(View(state, player), _copy(rngs[player]))
+        outcomes = {}
+        for action in legal:
+            child = state.clone()
+            child._apply(action)
+            agent_rngs = [_copy(r) for r in rngs]
+            heuristic.choose(View(state, player), agent_rngs[player])  # the draw own took
+            outcomes[action] = _rollout(child, _copy(chance), agent_rngs, seat)
+        best = max(outcomes.values())
+        choice = own if outcomes[own] == best else max(legal, key=lambda a: outcomes[a])
+        heuristic.choose(View(state, player), rngs[player])  # keep its stream in step
+        state._apply(choice)
+
+
+def clairvoyant_run(players: int, deals: int, seed: int, horizon: str = "game"
+                    ) -> dict[str, Any]:
+    """Every seat of ``deals`` deals in turn (levels.py's seeds); the clairvoyant's win rate."""
+    game = load_game("against-the-current", players=players)
+    start = time.perf_counter()
+    wins = 0.0
+    per_deal = []
+    for i in range(deals):
+        got = [clairvoyant_game(game, seat, game_seed(seed, i), horizon)
+               for seat in range(players)]
+        per_deal.append(got)
+        wins += sum(got)
+    n = deals * players
+    low, high = wilson(wins, n)
+    return {"mode": "clairvoyant" if horizon == "game" else "knows-roll-paired",
+            "players": players, "deals": deals, "seed": seed,
+            "games": n, "wins": wins, "rate": wins / n, "ci95": [low, high],
+            "per_deal": per_deal, "seconds": round(time.perf_counter() - start, 1)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("mode", choices=MODES)
@@ -110,6 +218,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1 or args.turns < 1:
         parser.error("--games and --turns must be at least 1")
+    if args.mode in ("clairvoyant", "knows-roll-paired"):  # --games counts deals, each
+        horizon = "game" if args.mode == "clairvoyant" else "roll"  # played from every seat
+        result = clairvoyant_run(args.players, args.games, args.seed, horizon)
+        print(json.dumps(result) if args.json else
+              f"{args.mode} vs heuristic, {args.players} players, {args.games} deals: "
+              f"{result['wins']:g}/{result['games']} = {result['rate']:.1%} "
+              f"[{result['ci95'][0]:.1%}, {result['ci95'][1]:.1%}]  ({result['seconds']} s)")
+        return 0
     game = load_game("against-the-current", players=args.players)
     start = time.perf_counter()
     wins = 0.0

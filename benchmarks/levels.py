@@ -53,26 +53,32 @@ def sign_test(plus: int, minus: int) -> float:
     return min(1.0, 2 * tail)
 
 
-def _deal_games(players: int, low: str, high: str) -> list[tuple[list[str], int, str]]:
-    """The games of one deal: (specs by seat, the seat scored, which side that seat is)."""
+def _deal_games(players: int, low: str, high: str, baseline: bool = False
+                ) -> list[tuple[list[str], int, str]]:
+    """The games of one deal: (specs by seat, the seat scored, which side that seat is).
+    With ``baseline`` (more than two players) the lower side's games are one all-lower game
+    scored at every seat (listed once per seat; the caller plays it once)."""
     if players == 2:
         return [([low, high], 1, "high"), ([high, low], 0, "high")]
     games = []
     for r in range(players):
         lone_high = [low] * players
         lone_high[r] = high
-        lone_low = [high] * players
-        lone_low[r] = low
+        lone_low = [low] * players if baseline else [high] * players
+        if not baseline:
+            lone_low[r] = low
         games += [(lone_high, r, "high"), (lone_low, r, "low")]
     return games
 
 
 def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, seed: int = 0,
-                 specs: dict[str, str] | None = None, progress: bool = False) -> dict[str, Any]:
+                 specs: dict[str, str] | None = None, progress: bool = False,
+                 baseline: bool = False, one_seat: bool = False) -> dict[str, Any]:
     """Play ``deals`` paired deals of level ``low`` against level ``high`` (see the module
     docstring); ``specs`` overrides a level's spec, to measure a candidate before it goes into
-    the table."""
-    chosen = {lv: (specs or {}).get(lv) or level_spec(game_id, lv) for lv in (low, high)}
+    the table. A level's spec is the table's for this player count."""
+    chosen = {lv: (specs or {}).get(lv) or level_spec(game_id, lv, players)
+              for lv in (low, high)}
     game = load_game(game_id, players=players)
     score = {"high": 0.0, "low": 0.0}
     seats = {"high": 0, "low": 0}
@@ -81,8 +87,15 @@ def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, se
     for i in range(deals):
         deal_seed = game_seed(seed, i)
         diff = 0.0
-        for seat_specs, seat, side in _deal_games(players, chosen[low], chosen[high]):
-            returns = play_game(game, seat_specs, deal_seed).returns()
+        played: dict[tuple[str, ...], list[float]] = {}  # the baseline game is played once
+        for seat_specs, seat, side in _deal_games(players, chosen[low], chosen[high],
+                                                  baseline):
+            if one_seat and players > 2 and seat != i % players:
+                continue
+            key = tuple(seat_specs)
+            if key not in played:
+                played[key] = play_game(game, seat_specs, deal_seed).returns()
+            returns = played[key]
             if players == 2:
                 got = {"high": returns[seat], "low": returns[1 - seat]}
                 for key in got:
@@ -100,6 +113,8 @@ def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, se
                   f"{seats['high']}, {low} {score['low']:g}/{seats['low']}", file=sys.stderr,
                   flush=True)
     out: dict[str, Any] = {"game": game_id, "players": players, "pair": f"{low}-{high}",
+                           "design": ("lone" if players == 2 or not baseline else
+                                      "baseline, one seat a deal" if one_seat else "baseline"),
                            "specs": {low: chosen[low], high: chosen[high]}, "deals": deals}
     for side, level in (("low", low), ("high", high)):
         low_ci, high_ci = wilson(score[side], seats[side])
@@ -116,7 +131,8 @@ def describe(result: dict[str, Any]) -> str:
     """One line per pair, for people."""
     low, high = result["pair"].split("-")
     a, b, t = result[low], result[high], result["sign_test"]
-    return (f"{result['game']} {result['players']}p {low} vs {high} ({result['deals']} deals, "
+    return (f"{result['game']} {result['players']}p {low} vs {high} ({result['design']}, "
+            f"{result['deals']} deals, "
             f"{result['seconds']} s): {high} {b['rate']:.1%} [{b['wilson95'][0]:.1%}, "
             f"{b['wilson95'][1]:.1%}] n={b['games']}; {low} {a['rate']:.1%} "
             f"[{a['wilson95'][0]:.1%}, {a['wilson95'][1]:.1%}] n={a['games']}; deals better for "
@@ -135,6 +151,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="only this pair (repeatable); default: every adjacent pair")
     parser.add_argument("--spec", action="append", default=[], metavar="LEVEL=SPEC",
                         help="play LEVEL as SPEC instead of the table's (a candidate)")
+    parser.add_argument("--baseline", action="store_true",
+                        help="more players: the higher level alone against the all-lower game")
+    parser.add_argument("--one-seat", action="store_true",
+                        help="more players: deal i plays only seat i mod players")
     parser.add_argument("--progress", action="store_true", help="a running tally on stderr")
     parser.add_argument("--json", action="store_true", help="one JSON object per pair")
     args = parser.parse_args(argv)
@@ -152,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     pairs = [tuple(p.split("-")) for p in args.pair] if args.pair else list(PAIRS)
     for low, high in pairs:
         result = measure_pair(args.game, players, low, high, args.games, args.seed, overrides,
-                              args.progress)
+                              args.progress, args.baseline, args.one_seat)
         print(json.dumps(result) if args.json else describe(result), flush=True)
     return 0
 

@@ -73,8 +73,10 @@ def test_the_web_lists_and_seats_bots_through_the_level_table() -> None:
     match = re.search(r"const BOT_ORDER = (\[.*?\]);", common)
     assert match is not None
     order = json.loads(match.group(1))
-    ranks = [order.index(name) for name in levels.WEB_BOTS]
+    # as the lobby's sortBots ranks them: a name it does not list goes after those it does
+    ranks = [order.index(name) if name in order else len(order) for name in levels.WEB_BOTS]
     assert ranks == sorted(ranks)  # the lobby sorts the levels weakest first
+    assert levels.WEB_BOTS[-1] == "expert"  # the one level the lobby does not list, strongest
     for path in sorted((SERVER / "locales").glob("*.json")):
         words = json.loads(path.read_text())
         for name in (*levels.WEB_BOTS, *levels.LEVELS):
@@ -101,7 +103,8 @@ def _first_decisions(game_id: str, seed: int, count: int) -> list:
     return found
 
 
-SMALL = {"strong": {"ismcts": "ismcts(iterations=60)", "expectimax": "expectimax(turns=1)"}}
+SMALL = {level: {"ismcts": "ismcts(iterations=60)", "expectimax": "expectimax(turns=1)"}
+         for level in ("strong", "expert")}
 """Strong's budget cut down for the pure build: the test is that the agent is made from the
 table and answers legally, not how well."""
 
@@ -174,7 +177,7 @@ def _benchmark() -> object:
 
 def test_the_benchmark_pairs_deals_both_ways_and_tests_them() -> None:
     bench: Any = _benchmark()
-    assert bench.PAIRS == (("easy", "normal"), ("normal", "strong"))
+    assert bench.PAIRS == (("easy", "normal"), ("normal", "strong"), ("strong", "expert"))
     assert bench.sign_test(0, 0) == 1.0
     assert bench.sign_test(5, 5) == 1.0
     assert bench.sign_test(10, 0) == pytest.approx(2 / 1024)
@@ -192,3 +195,143 @@ def test_the_benchmark_pairs_deals_both_ways_and_tests_them() -> None:
     assert result["easy"]["wins"] + result["normal"]["wins"] == 4
     assert {k: v for k, v in result.items() if k != "seconds"} == \
         {k: v for k, v in again.items() if k != "seconds"}
+
+
+def _budget(spec: str) -> tuple[str, int]:
+    """An agent's name and its search budget (iterations or turns; 0 for no search)."""
+    name, options = parse_agent_spec(spec)
+    return name, int(options.get("iterations", options.get("turns", 0)))
+
+
+@pytest.mark.parametrize("game_id", sorted(levels.LEVEL_TABLE))
+def test_each_level_up_the_ladder_searches_no_less_at_every_count(game_id: str) -> None:
+    """Easy and Normal do not search; Strong and Expert do, Expert at least Strong's budget of
+    the same agent at every player count (an alias where more did not pay)."""
+    spec = game_spec(game_id)
+    for players in range(max(2, spec.min_players), spec.max_players + 1):
+        row = {lv: levels.level_spec(game_id, lv, players) for lv in levels.LEVELS}
+        assert row["easy"] == "random" and row["normal"] == "heuristic", (game_id, players)
+        strong, expert = _budget(row["strong"]), _budget(row["expert"])
+        assert strong[0] == expert[0] and strong[1] > 0, (game_id, players)
+        assert expert[1] >= strong[1], (game_id, players)
+
+
+def test_specs_resolve_per_player_count() -> None:
+    """A count row applies from its count up; below it, and without a count, the base row."""
+    for game_id, rows in levels.BY_COUNT.items():
+        lowest = min(rows)
+        base = levels.LEVEL_TABLE[game_id]
+        assert levels.level_spec(game_id, "strong", lowest - 1) == base["strong"]
+        assert levels.level_spec(game_id, "ismcts") == base["strong"]
+        for count, row in rows.items():
+            for level, spec in row.items():
+                assert levels.level_spec(game_id, level, count) == spec
+                assert levels.level_spec(game_id, level, game_spec(game_id).max_players) \
+                    == rows[max(rows)].get(level, spec)
+    assert levels.level_spec("undercover", "strong", 6) != levels.level_spec("undercover",
+                                                                             "strong", 2)
+
+
+def test_a_counted_level_plays_the_spec_of_the_table_it_sits_at() -> None:
+    agent: Any = levels.make_level_agent("under-current", "ismcts", seed=2)
+    assert isinstance(agent, levels.CountedLevelAgent) and agent.name == "ismcts"
+    for players in (3, 8):
+        inner: Any = agent.agent_for(players)
+        want = parse_agent_spec(levels.level_spec("under-current", "strong", players))[1]
+        assert inner.iterations == want["iterations"] and inner.time == levels.WEB_TIME_CAP
+        assert agent.agent_for(players) is inner  # made once per count
+    inner = agent.agent_for(8)
+    inner.iterations, inner.time = 30, None  # a small budget for the pure build
+    game = load_game("under-current", players=8)
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    while state.current_player() == CHANCE:
+        state.apply_action(sample_chance(state, rng))
+    seat = state.current_player()
+    assert agent.act(View(state, seat)) in state.legal_actions()
+    fixed = levels.make_level_agent("under-current", "strong", seed=2, players=8)
+    assert isinstance(fixed, ISMCTSAgent) and fixed.iterations == 1000
+
+
+def test_expert_may_think_longer_than_the_other_levels() -> None:
+    assert levels.time_cap("expert") > levels.WEB_TIME_CAP == levels.time_cap("ismcts")
+    expert = levels.make_level_agent("spy-tracker", "expert", seed=1)
+    assert isinstance(expert, ISMCTSAgent) and expert.time == levels.time_cap("expert")
+    assert expert.iterations > _budget(levels.level_spec("spy-tracker", "strong"))[1]
+
+
+def test_the_baseline_design_scores_the_lone_seat_against_the_all_lower_game() -> None:
+    bench: Any = _benchmark()
+    games = bench._deal_games(4, "lo", "hi", baseline=True)
+    assert len(games) == 8
+    for specs, seat, side in games:
+        if side == "low":
+            assert specs == ["lo"] * 4
+        else:
+            assert specs[seat] == "hi" and specs.count("hi") == 1
+    assert {seat for _, seat, side in games if side == "high"} == set(range(4))
+    result = bench.measure_pair("under-current", 4, "easy", "normal", deals=3, seed=2,
+                                baseline=True)
+    assert result["design"] == "baseline" and result["normal"]["games"] == 12
+    one = bench.measure_pair("under-current", 4, "easy", "normal", deals=3, seed=2,
+                             baseline=True, one_seat=True)
+    assert one["normal"]["games"] == one["easy"]["games"] == 3
+
+
+def test_maxn_opponents_agree_with_minimising_ones_in_two_player_games() -> None:
+    """With two seats the race model's chances sum to one, so an opponent who maximises its
+    own chance minimises this seat's: both searches must give each token the same value. With
+    four seats max-n is a different search, and still answers legally."""
+    from fieldcraft.games.against_the_current import bot
+    from fieldcraft.games.against_the_current.layout import TOKEN
+
+    tokens = [s for s in _first_decisions("against-the-current", seed=4, count=12)
+              if s.phase == TOKEN]
+    assert tokens
+    for state in tokens[:3]:
+        seat = state.current_player()
+        for action in state.legal_actions():
+            child = state.clone()
+            child._apply(action)
+            assert bot._expectimax_n(child, 1)[seat] == pytest.approx(
+                bot._expectimax(child, seat, 1), abs=1e-9)
+    game = load_game("against-the-current", players=4)
+    state = game.new_initial_state()
+    rng = random.Random(7)
+    while state.current_player() == CHANCE or state.phase != TOKEN:
+        player = state.current_player()
+        legal = state.legal_actions()
+        state.apply_action(sample_chance(state, rng) if player == CHANCE else rng.choice(legal))
+    seat = state.current_player()
+    choice = bot.search_choose(View(state, seat), random.Random(1), turns=1, opponents="maxn")
+    assert choice in state.legal_actions()
+    with pytest.raises(ValueError):
+        bot.search_choose(View(state, seat), random.Random(1), turns=1, opponents="kind")
+
+
+def test_the_clairvoyant_ceiling_plays_the_deals_of_the_levels_benchmark() -> None:
+    """``atc_ceiling.py clairvoyant`` compares with Strong on the same deals only if its game
+    is levels.py's game: with its look-ahead made blind (every action ends alike, so it keeps
+    the heuristic's own choice) it must replay ``play_game``'s heuristic game exactly; with
+    sight it wins at least as many of these games as the heuristic in its seat did (not
+    promised game by game: it re-decides later, off the line its look-ahead assumed)."""
+    import importlib.util
+
+    from fieldcraft.sim.simulate import game_seed, play_game
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "atc_ceiling.py"
+    spec = importlib.util.spec_from_file_location("atc_ceiling_benchmark", path)
+    assert spec is not None and spec.loader is not None
+    probe: Any = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(probe)
+    game = load_game("against-the-current", players=2)
+    seeing = probe._rollout
+    probe._rollout = lambda *args: (0.0, 0)
+    deals = [game_seed(0, i) for i in range(4)]
+    plain = {(d, s): play_game(game, ["heuristic", "heuristic"], d).returns()[s]
+             for d in deals for s in (0, 1)}
+    for (deal, seat), result in plain.items():
+        assert probe.clairvoyant_game(game, seat, deal) == result
+    probe._rollout = seeing
+    sighted = {(d, s): probe.clairvoyant_game(game, s, d) for d in deals for s in (0, 1)}
+    assert sum(sighted.values()) >= sum(plain.values())

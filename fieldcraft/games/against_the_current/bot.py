@@ -167,11 +167,49 @@ def _expectimax(state: Any, seat: int, turns: int) -> float:
     return max(values) if player == seat else min(values)
 
 
-def search_choose(view: Any, rng: random.Random, turns: int = 3) -> int:
+def _values(state: Any) -> list[float]:
+    """Every seat's win chance: exact at the end, else the race model's estimate."""
+    if state.current_player() == TERMINAL:
+        return state.returns()
+    return state.heuristic_returns()
+
+
+def _expectimax_n(state: Any, turns: int) -> list[float]:
+    """:func:`_expectimax` with each seat choosing what is best *for itself* (max-n), as the
+    heuristic bots it meets do, rather than what is worst for the searching seat: with more
+    than two players the paranoid assumption has every opponent spend its turn on this seat."""
+    player = state.current_player()
+    if player == TERMINAL:
+        return state.returns()
+    phase = state.phase
+    if player == CHANCE:
+        if phase == ROLL or phase == CHALLENGE:
+            total = [0.0] * state.game.num_players
+            for a, p in state.chance_outcomes():
+                for s, v in enumerate(_expectimax_n(_after(state, a), turns)):
+                    total[s] += p * v
+            return total
+        return _values(state)
+    if phase == ATTEMPT:
+        return _values(state)
+    if phase == TOKEN:
+        if turns <= 0:
+            return _values(state)
+        turns -= 1
+    if phase == TRIB:
+        return _expectimax_n(_after(state, _best_tributary(state)), turns)
+    return max((_expectimax_n(_after(state, a), turns) for a in state.legal_actions()),
+               key=lambda values: values[player])
+
+
+def search_choose(view: Any, rng: random.Random, turns: int = 3, opponents: str = "min"
+                  ) -> int:
     """The Strong level's move: expectimax over the dice through ``turns`` turns, the one under
     way first (``turns=3``: this turn, the next seat's and this seat's next in two-player), else
-    the heuristic's. (``benchmarks/atc_ceiling.py lookahead --turns N`` searches what is
-    ``turns=N + 1`` here: its count starts after the turn under way.)"""
+    the heuristic's. ``opponents="maxn"`` has the other seats maximise their own chance instead
+    of minimising this seat's (the same in two-player games). (``benchmarks/atc_ceiling.py
+    lookahead --turns N`` searches what is ``turns=N + 1`` here: its count starts after the
+    turn under way.)"""
     legal = view.legal_actions()
     if len(legal) == 1:
         return legal[0]
@@ -180,5 +218,10 @@ def search_choose(view: Any, rng: random.Random, turns: int = 3) -> int:
         return choose(view, rng)
     left = turns - 1  # the turn under way is past (or at) its token choice: it is the first
     seat = view.seat
+    if opponents == "maxn":
+        return max(legal, key=lambda a: _expectimax_n(_after(world, a), left)[seat]
+                   + rng.random() * TIE)
+    if opponents != "min":
+        raise ValueError(f"opponents must be 'min' or 'maxn', not {opponents!r}")
     return max(legal, key=lambda a: _expectimax(_after(world, a), seat, left)
                + rng.random() * TIE)
