@@ -28,9 +28,10 @@ $(VENV)/.build-mode: FORCE | $(VENV)/bin/python
 	@echo $(BUILD_MODE) | cmp -s - $@ || echo $(BUILD_MODE) > $@
 
 # Playing and serving need the web table and the study tools only; the tests also need the test
-# tools, Ray (a large download a player should not wait for) and the research frameworks.
+# tools, Ray (a large download a player should not wait for), the research frameworks and JAX
+# (extra `deep`: OpenSpiel's Deep CFR and NFSP on the information-state tensor, tested in CI).
 SERVE_EXTRAS := web,postgres,study
-TEST_EXTRAS := test,web,postgres,study,ray,openspiel,pettingzoo
+TEST_EXTRAS := test,web,postgres,study,ray,openspiel,pettingzoo,deep
 # pip $(1), its output in $(VENV)/install-$(2).log (shown whole if it fails), each line it
 # prints that names a step or a package prefixed with [$(2)].
 PIP_STEPS = bash -o pipefail -c '$(VENV)/bin/pip install --progress-bar off $(1) 2>&1 \
