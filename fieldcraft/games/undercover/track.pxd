@@ -18,3 +18,6 @@ cdef class TrackRules(GridRules):
     @cython.locals(g=UndercoverTables, n=int, pos=list, frozen=list, lane=int, last=int, s=int,
                    i=int, end=int, occ=list, base=int, rear=int, sp=int)
     cdef bint _anyone_can_move(self) except -1
+    @cython.locals(g=UndercoverTables, out=list, s=int, opp=int, total=int, lane=int, i=int,
+                   p=int, v=int)
+    cpdef list scores(self)
