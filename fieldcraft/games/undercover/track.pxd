@@ -3,6 +3,8 @@ cimport cython
 from .base cimport UndercoverTables
 from .grid cimport GridRules
 
+cdef int JOKER, N_COLOURS  # imported from grid.py: C values here, as the step computes with them
+
 @cython.locals(target=int, t=int)
 cpdef int classified_landing(list occ, int base, int p0, int steps, int end) except -1
 

@@ -15,8 +15,9 @@ cdef Py_ssize_t N_COLOURS, N_AGENTS, HQ0, JOKER0, LOC_HELD, LOC_SUPPLY, SETUP, O
                o_piles=Py_ssize_t, o_hand=Py_ssize_t, o_staff=Py_ssize_t, o_start=Py_ssize_t,
                o_colours=Py_ssize_t, o_opposite=Py_ssize_t, o_hq=Py_ssize_t,
                o_tokens=Py_ssize_t, o_frozen=Py_ssize_t, o_taken=Py_ssize_t,
-               o_scores=Py_ssize_t, swaps=Py_ssize_t, scores=list, s=Py_ssize_t)
-cdef _fill(double* t, tuple starts, UndercoverState state, Py_ssize_t seat, object view)
+               o_scores=Py_ssize_t, swaps=Py_ssize_t, scores=list, s=Py_ssize_t, where=list,
+               xs=list, ys=list, other_face=list, constant_at=list, constant_value=list)
+cdef _fill(double* t, tuple starts, tuple tables, UndercoverState state, Py_ssize_t seat)
 
 @cython.locals(turn=Py_ssize_t, winners=list, i=Py_ssize_t, s=Py_ssize_t)
 cdef _fill_clock(double* t, UndercoverState state, Py_ssize_t seat, Py_ssize_t n,

@@ -237,10 +237,14 @@ class UndercoverView(Observer):
             x, y = g.cell_xy(g.hq_cell[c])
             constants[off["hq"] + 3 * c + 1] = x
             constants[off["hq"] + 3 * c + 2] = y
-        self._constant_at = [i for i, v in constants.items() if v]
-        self._constant_value = [float(constants[i]) for i in self._constant_at]
-        """The ruleset's nonzero constants in the tensor (the ``rules`` plane, the Classified
-        column values, where each Headquarters stands): where, and what."""
+        constant_at = [i for i, v in constants.items() if v]
+        self._tables = (self._where, self._xs, self._ys, self._other_face, constant_at,
+                        [float(constants[i]) for i in constant_at])
+        """The lists :func:`_fill` reads, in one tuple (unpacked there, where an attribute
+        lookup on the view would cost more than a list's unpacking): ``_where``, ``_xs``,
+        ``_ys``, ``_other_face``, and the ruleset's nonzero constants in the tensor (the
+        ``rules`` plane, the Classified column values, where each Headquarters stands): where,
+        and what."""
 
     def planes(self) -> tuple[Plane, ...]:
         return self._planes
@@ -259,7 +263,7 @@ class UndercoverView(Observer):
         C fields in the compiled build. They read only what :meth:`observation` shows: no
         Agent's id unless it or its twin has been flipped, no pile's order below its top."""
         fast.zero_doubles(buffer, at, self._size)  # checks that the tensor fits
-        _fill(fast.doubles(buffer, at), self._starts, state, seat, self)
+        _fill(fast.doubles(buffer, at), self._starts, self._tables, state, seat)
 
     def tile_view(self, state: UndercoverState, t: int) -> dict[str, Any]:
         """What anyone at the table can see of a tile: never the hidden face of an Agent that
@@ -383,22 +387,20 @@ class UndercoverView(Observer):
 # pointer into a zeroed buffer in the compiled build, where these are C functions on the state's
 # C fields with C ints; a memoryview in the pure one).
 
-def _fill(t: Any, starts: tuple[int, ...], state: UndercoverState, seat: int,
-          view: UndercoverView) -> None:
-    """``seat``'s tensor: ``starts`` (``UndercoverView._starts``) unpacked once into ints, the
-    planes written in their groups."""
+def _fill(t: Any, starts: tuple[int, ...], tables: tuple[list, ...], state: UndercoverState,
+          seat: int) -> None:
+    """``seat``'s tensor: ``starts`` (``UndercoverView._starts``) unpacked once into ints and
+    ``tables`` (``UndercoverView._tables``) into lists, the planes written in their groups."""
+    where, xs, ys, other_face, constant_at, constant_value = tables
     (n, cells, npiles, width, length, lane_size, evaluate_first, o_seat, o_act, o_phase,
      o_clock, o_end, o_win, o_agents, o_jokers, o_piles, o_hand, o_staff, o_start, o_colours,
      o_opposite, o_hq, o_tokens, o_frozen, o_taken, o_scores) = starts
     _fill_clock(t, state, seat, n, evaluate_first, o_seat, o_act, o_phase, o_clock, o_end,
                 o_win)
-    swaps = _fill_agents(t, state, view._where, view._xs, view._ys, view._other_face, cells,
-                         npiles, width, o_agents)
+    swaps = _fill_agents(t, state, where, xs, ys, other_face, cells, npiles, width, o_agents)
     _fill_files(t, state, swaps, n, npiles, width, o_agents, o_jokers)
-    _fill_table(t, state, view._where, view._xs, view._ys, n, npiles, o_jokers, o_piles,
-                o_hand, o_staff)
-    _fill_setup(t, state, view._constant_at, view._constant_value, n, o_start, o_colours,
-                o_opposite, o_hq)
+    _fill_table(t, state, where, xs, ys, n, npiles, o_jokers, o_piles, o_hand, o_staff)
+    _fill_setup(t, state, constant_at, constant_value, n, o_start, o_colours, o_opposite, o_hq)
     if o_tokens:
         _fill_track(t, state, n, length, lane_size, o_tokens, o_frozen, o_taken)
     scores = state.scores()
