@@ -5,6 +5,7 @@ tensor, and that every plane decodes back to the observation on random games."""
 from __future__ import annotations
 
 import random
+from array import array
 
 import pytest
 
@@ -339,3 +340,34 @@ def test_the_tensor_decodes_to_the_observation(players, variant):
         state.apply_action(rng.choice(state.legal_actions()))
         steps += 1
     assert steps > 50
+
+
+@pytest.mark.parametrize(("players", "variant"), [(3, "standard"), (5, "classified")])
+def test_write_tensor_at_an_offset_is_the_tensor_and_leaves_the_rest_alone(players, variant):
+    """The buffer writer a batched env calls, at every seat of a random game, into a buffer
+    whose every item starts at a sentinel (so a writer that only sets nonzero entries must
+    clear its range first): exactly ``tensor`` there, floats only, nothing written beside it,
+    and refused when the range does not fit."""
+    game = load_game("undercover", players=players, variant=variant)
+    observer = game.observer
+    size = observer.tensor_size()
+    rng = random.Random(7)
+    state = game.new_initial_state()
+    buffer = array("d", [7.0] * (3 * size + 1))
+    checked = 0
+    while not state.is_terminal():
+        for seat in range(players):
+            buffer[size:2 * size + 1] = array("d", [7.0] * (size + 1))
+            observer.write_tensor(state, seat, buffer, size + 1)
+            tensor = observer.tensor(state, seat)
+            assert all(type(x) is float for x in tensor)
+            assert buffer[size + 1:2 * size + 1].tolist() == tensor
+            assert buffer[size] == 7.0 and set(buffer[:size]) == {7.0}
+            assert set(buffer[2 * size + 1:]) == {7.0}
+            checked += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 100
+    with pytest.raises(IndexError):
+        observer.write_tensor(state, 0, buffer, 2 * size + 2)
+    with pytest.raises(IndexError):
+        observer.write_tensor(state, 0, buffer, -1)

@@ -9,7 +9,7 @@ from .setup_steps cimport SetupRules
 # not its attributes in the compiled build: the game's modules import the phases from base.py,
 # and rules.__getattr__ forwards them for code outside the game).
 cdef int SETUP, ACTIVATE, FLIP, PLACE, OVER, CHANCE, TERMINAL
-cdef int EMPTY, JOKER0, LOC_HELD, LOC_SUPPLY, N_AGENTS
+cdef int EMPTY, JOKER0, LOC_HELD, LOC_SUPPLY, N_AGENTS, N_COLOURS
 
 cdef class UndercoverState(SetupRules):
     @cython.locals(g=UndercoverTables, c=int, s=int)

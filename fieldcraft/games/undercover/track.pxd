@@ -3,6 +3,8 @@ cimport cython
 from .base cimport UndercoverTables
 from .grid cimport GridRules
 
+cdef int JOKER, N_COLOURS  # imported from grid.py: C values here, as the step computes with them
+
 @cython.locals(target=int, t=int)
 cpdef int classified_landing(list occ, int base, int p0, int steps, int end) except -1
 
@@ -18,3 +20,6 @@ cdef class TrackRules(GridRules):
     @cython.locals(g=UndercoverTables, n=int, pos=list, frozen=list, lane=int, last=int, s=int,
                    i=int, end=int, occ=list, base=int, rear=int, sp=int)
     cdef bint _anyone_can_move(self) except -1
+    @cython.locals(g=UndercoverTables, out=list, s=int, opp=int, total=int, lane=int, i=int,
+                   p=int, v=int)
+    cpdef list scores(self)

@@ -32,9 +32,8 @@ table order and colours in ring order (Purple, Blue, Green, Yellow, Orange, Red)
     taken          (n, 6)      standard only: the value of that token (0 without one)
     scores         (n,)        points as the final scoring would count them now
 
-Board coordinates are the observation's x, y (0..width-1, 0..height-1). The planes from
-``rules`` on change only in the setup and when a token is taken, so they are written once per
-distinct value and copied (a cache on the observer, keyed by exactly what they encode).
+Board coordinates are the observation's x, y (0..width-1, 0..height-1). ``tensor`` reads back
+what ``write_tensor`` writes into a buffer (a batched env's row), so the two cannot disagree.
 
 An ``agents`` row: on the board, held, top of pile k (P columns), hidden (in a pile below its
 top, or undealt), x, y (0 off the board), undercover side up, revealed (flipped before
@@ -48,9 +47,10 @@ board cell, then in hand, then pile tops, then hidden) and never from which twin
 
 from __future__ import annotations
 
-from operator import itemgetter
+from array import array
 from typing import Any
 
+from fieldcraft.core import fast
 from fieldcraft.core.view import Observer, Piece, Plane, plane_offsets
 
 from .base import OVER, PHASE_NAMES, SETUP
@@ -59,6 +59,7 @@ from .grid import (
     JOKER0,
     LOC_ABSENT,
     LOC_HELD,
+    LOC_PILE,
     LOC_SUPPLY,
     N_AGENTS,
     N_COLOURS,
@@ -114,30 +115,21 @@ class UndercoverView(Observer):
         super().__init__(game)
         g = game
         jokers = g.num_players if g.has_jokers else 0
-        self.agent_width = width = 19 + g.num_piles + g.num_players
-        # In two runs: what may change at every step, then what is fixed once the setup is done
-        # (the ruleset, colours) with the standard track's tokens, cached by them, then scores.
-        fixed = self._fixed_planes()
-        step = self._step_planes(width, jokers)
-        track = self._track_planes()
+        width = 19 + g.num_piles + g.num_players
+        # What may change at every step, then what the setup settles (the ruleset, colours),
+        # then the standard track's tokens, then the scores.
         scores = [Plane("scores", (g.num_players,),
                         "points as the final scoring would count them now")]
-        self._planes = tuple(step + fixed + track + scores)
+        self._planes = tuple(self._step_planes(width, jokers) + self._fixed_planes()
+                             + self._track_planes() + scores)
         self.offsets = plane_offsets(self._planes)
         """Where each plane starts in the flat tensor."""
         self._size = sum(plane.size for plane in self._planes)
-        self._step_size = sum(p.size for p in step)
-        self._slow0 = self._first_slow_run(sum(p.size for p in fixed))
-        self._slow_runs: dict[tuple[int | bool, ...], list[float]] = {}
-        """The slow run by its key (``tensor``), with the standard game's scores; cleared when
-        it grows large."""
-        self._step0 = [0.0] * self._step_size
-        self._make_lookups(width, jokers)
+        self._make_lookups(width)
 
     def _fixed_planes(self) -> list[Plane]:
-        """The planes of the slow run that the setup settles (the ruleset's constants, the
-        starting seat, the colours, the Headquarters), declared apart from the step's so that
-        they can be written once and cached."""
+        """The planes that the setup settles (the ruleset's constants, the starting seat, the
+        colours, the Headquarters)."""
         g = self.game
         n = g.num_players
         fixed = [
@@ -158,7 +150,7 @@ class UndercoverView(Observer):
 
     def _step_planes(self, width: int, jokers: int) -> list[Plane]:
         """The planes that may change at every step (whose turn, the clock, the Agents, the
-        Jokers, the piles, the hand, the Staffers): the run :meth:`tensor` writes afresh."""
+        Jokers, the piles, the hand, the Staffers)."""
         g = self.game
         n = g.num_players
         npiles = g.num_piles
@@ -191,8 +183,8 @@ class UndercoverView(Observer):
         return step
 
     def _track_planes(self) -> list[Plane]:
-        """The standard game's track planes, cached with the slow run (Classified Staffers
-        never freeze nor take tokens, so that game has none)."""
+        """The standard game's track planes (Classified Staffers never freeze nor take tokens,
+        so that game has none)."""
         g = self.game
         n = g.num_players
         if g.classified:
@@ -205,59 +197,54 @@ class UndercoverView(Observer):
                   "without one)"),
         ]
 
-    def _first_slow_run(self, size: int) -> list[float]:
-        """The slow run (``fixed`` and ``track``) before the setup is done: the ruleset's
-        constants and where the HQs stand; ``_slow`` adds the track. Written once here so each
-        slow run starts as a copy."""
+    def _make_lookups(self, width: int) -> None:
+        """What :func:`_fill` reads instead of computing at every step: the numbers and plane
+        offsets as one tuple of ints (``_starts``), a cell's x and y, where a tile is as one int,
+        the face that is down, and the ruleset's constants as (index, value) pairs."""
         g = self.game
         off = self.offsets
-        m = self._step_size
-        length = g.track_len
-        t = [0.0] * size
-        r = off["rules"] - m
-        t[r:r + 8] = [int(g.classified), g.num_players, g.width, g.height, length,
-                      0 if g.classified else g.tokens_to_end, g.black_line, int(g.blocked_last)]
-        if g.classified:
-            c = off["column_values"] - m
-            t[c:c + length] = g.column_values
-        for c in range(N_COLOURS):
-            x, y = g.cell_xy(g.hq_cell[c])
-            t[off["hq"] - m + 3 * c + 1] = x
-            t[off["hq"] - m + 3 * c + 2] = y
-        return t
-
-    def _make_lookups(self, width: int, jokers: int) -> None:
-        """The lists :meth:`tensor` reads instead of computing at every step: a cell's x and y,
-        where a tile is as one int, the ``agents`` column that place flags, each row's start,
-        the face that is down, the track's token cells, the step planes' offsets."""
-        g = self.game
-        off = self.offsets
-        length = g.track_len
-        self._xs = [a % g.width for a in range(g.num_cells)]
-        self._ys = [a // g.width for a in range(g.num_cells)]
         cells = g.num_cells
-        self._hidden = hidden = cells + 1 + g.num_piles
+        self._xs = [a % g.width for a in range(cells)]
+        self._ys = [a // g.width for a in range(cells)]
         # Where a tile is, as one int: its board cell (a = y * width + x), ``cells`` held,
-        # ``cells + 1 + k`` top of pile k, ``hidden``. By ``tcell`` value, its negative codes
-        # read from the end of the list.
+        # ``cells + 1 + k`` top of pile k, ``cells + 1 + P`` hidden. By ``tcell`` value, its
+        # negative codes read from the end of the list.
+        hidden = cells + 1 + g.num_piles
         self._where = [-1] * g.padded + [hidden, hidden, cells, hidden]
         for p, a in enumerate(g.p2a):
             if a >= 0:
                 self._where[p] = a
         assert self._where[LOC_HELD] == cells and self._where[LOC_SUPPLY] == hidden
-        self._place_col = [0] * cells + list(range(1, hidden - cells + 2))
-        """By where: the column of an ``agents`` row flagging it."""
-        self._agent_rows = [off["agents"] + r * width for r in range(N_AGENTS)]
-        self._other_face = [[agent_faces(a)[1], agent_faces(a)[0]] for a in range(N_AGENTS)]
-        """By Agent and ``up``: the colour of the face that is down."""
-        self._token_cells = itemgetter(*[lane * g.lane_size + sp for lane in range(N_COLOURS)
-                                         for sp in range(1, length + 1)])
-        self._column_value = [0] + g.column_values
-        """Classified: the points of a Staffer by its space."""
-        self._jokers = jokers
-        self._step_offsets = tuple(off[name] for name in (
-            "seat", "to_act", "phase", "clock", "end", "winners", "piles", "hand", "staffers"))
-        self._joker_offset = off["jokers"] if jokers else 0
+        assert self._where[LOC_PILE] == hidden
+        self._other_face = [agent_faces(a)[1 - u] for a in range(N_AGENTS) for u in (0, 1)]
+        """By ``2 * agent + up``: the colour of the face that is down."""
+        names = ("seat", "to_act", "phase", "clock", "end", "winners", "agents", "jokers",
+                 "piles", "hand", "staffers", "starting_seat", "colours", "opposite", "hq",
+                 "tokens", "frozen", "taken", "scores")
+        self._starts = (g.num_players, cells, g.num_piles, width, g.track_len, g.lane_size,
+                        int(g.evaluate_first_round), *(off.get(name, 0) for name in names))
+        """The numbers :func:`_fill` reads and the planes' offsets (0 for a plane this game
+        leaves out), unpacked there into C ints."""
+        length = g.track_len
+        at = off["rules"]
+        constants = {at + i: v for i, v in enumerate([
+            int(g.classified), g.num_players, g.width, g.height, length,
+            0 if g.classified else g.tokens_to_end, g.black_line, int(g.blocked_last)])}
+        if g.classified:
+            constants.update((off["column_values"] + i, v)
+                             for i, v in enumerate(g.column_values))
+        for c in range(N_COLOURS):
+            x, y = g.cell_xy(g.hq_cell[c])
+            constants[off["hq"] + 3 * c + 1] = x
+            constants[off["hq"] + 3 * c + 2] = y
+        constant_at = [i for i, v in constants.items() if v]
+        self._tables = (self._where, self._xs, self._ys, self._other_face, constant_at,
+                        [float(constants[i]) for i in constant_at])
+        """The lists :func:`_fill` reads, in one tuple (unpacked there, where an attribute
+        lookup on the view would cost more than a list's unpacking): ``_where``, ``_xs``,
+        ``_ys``, ``_other_face``, and the ruleset's nonzero constants in the tensor (the
+        ``rules`` plane, the Classified column values, where each Headquarters stands): where,
+        and what."""
 
     def planes(self) -> tuple[Plane, ...]:
         return self._planes
@@ -265,190 +252,18 @@ class UndercoverView(Observer):
     def tensor_size(self) -> int:
         return self._size
 
-    def _slow(self, state: UndercoverState) -> list[float]:
-        """The run fixed once the setup is done (the ruleset, starting seat, colours, which
-        Headquarters are on the board), then in the standard game the track's tokens, the
-        tokens taken and the scores they make."""
-        m = self._step_size
-        off = {name: at - m for name, at in self.offsets.items()}
-        out = self._slow0[:]
-        if state.start >= 0:
-            out[off["starting_seat"] + state.start] = 1
-        col = off["colours"]
-        opp = off["opposite"]
-        for c in state.colour:
-            if c >= 0:
-                out[col + c] = 1
-                out[opp + (c + 3) % N_COLOURS] = 1
-            col += N_COLOURS
-            opp += N_COLOURS
-        k = off["hq"]
-        for c in range(N_COLOURS):
-            if state.tcell[HQ0 + c] >= 0:
-                out[k + 3 * c] = 1
-        if self.game.classified:
-            return out
-        for v in self._token_cells(state.tokens):
-            if v >= 0:
-                out += (1, v)
-            else:
-                out += (0, 0)
-        taken = state.taken
-        out += [1 if v >= 0 else 0 for v in taken]
-        out += [v if v > 0 else 0 for v in taken]
-        out += state.scores()
-        return out
-
     def tensor(self, state: UndercoverState, seat: int) -> list[float]:
-        """Written straight from the state, reading only what :meth:`observation` shows: no
-        Agent's id unless it or its twin has been flipped, no pile's order below its top. The
-        step run is written in three parts (the clock, the Agents, what else is on the table),
-        then the slow run is copied from its cache and the Classified scores added."""
-        out = self._step0[:]
-        self._put_clock(out, state, seat)
-        rows = self._put_agents(out, state)
-        self._put_table(out, state, rows)
-        self._put_track(out, state)
-        return out
+        buffer = array("d", bytes(8 * self._size))
+        self.write_tensor(state, seat, buffer, 0)
+        return fast.float_list(buffer)
 
-    def _put_clock(self, out: list[float], state: UndercoverState, seat: int) -> None:
-        """The ``seat``, ``to_act``, ``phase``, ``clock``, ``end`` and ``winners`` planes."""
-        g = self.game
-        n = g.num_players
-        ph = state.phase
-        o_seat, o_act, o_phase, o_clock, o_end, o_win = self._step_offsets[:6]
-        out[o_seat + seat] = 1
-        cur = state.cur
-        if cur >= 0:
-            out[o_act + cur] = 1
-        out[o_phase + ph] = 1
-        turn = state.turn
-        out[o_clock] = turn
-        out[o_clock + 1] = turn // n + 1
-        if turn >= n or g.evaluate_first_round:
-            out[o_clock + 2] = 1
-        if state.end_trig:
-            out[o_end] = 1
-            if state.ended_by:
-                out[o_end + 1 + ENDED_BY.index(state.ended_by)] = 1
-        if ph == OVER:
-            for s in state.final_winners:
-                out[o_win + s] = 1
-
-    def _put_agents(self, out: list[float], state: UndercoverState) -> list[int]:
-        """The ``agents`` plane: where each Agent is, in rows that only tell twins apart once
-        one is flipped. Returns where each Agent's row starts (twins swapped when table order
-        says so), which the Files on Agents are written by."""
-        g = self.game
-        where = list(map(self._where.__getitem__, state.tcell[:N_AGENTS]))
-        cells = g.num_cells
-        if state.phase != SETUP:
-            k = cells + 1
-            for pile in state.piles:
-                if pile:
-                    where[pile[-1]] = k
-                k += 1
-        revealed = state.revealed
-        rows = self._agent_rows
-        swapped = False
-        for a in range(0, N_AGENTS, 2):
-            if where[a + 1] < where[a] and not revealed[a] and not revealed[a + 1]:
-                if not swapped:
-                    rows = rows[:]
-                    swapped = True
-                rows[a], rows[a + 1] = rows[a + 1], rows[a]
-        hidden = self._hidden
-        place_col = self._place_col
-        xs = self._xs
-        ys = self._ys
-        up = state.up
-        x_col = hidden - cells + 2  # an ``agents`` row's columns after its place flags
-        colour_col = x_col + 4
-        # (``tcol`` goes on past the Agents, to the HQs and Jokers)
-        for w, b, c, r, u, o in zip(where, rows, state.tcol, revealed, up, self._other_face,
-                                    strict=False):
-            out[b + place_col[w]] = 1
-            if w < hidden:
-                out[b + colour_col + c] = 1
-                if w < cells:
-                    out[b + x_col] = xs[w]
-                    out[b + x_col + 1] = ys[w]
-            if r:
-                out[b + x_col + 2] = u
-                out[b + x_col + 3] = 1
-                out[b + colour_col + N_COLOURS + o[u]] = 1
-        return rows
-
-    def _put_table(self, out: list[float], state: UndercoverState, rows: list[int]) -> None:
-        """The rest of the step run but the Staffers: each seat's File (on an Agent's row or
-        its Joker), the ``jokers``, ``piles`` and ``hand`` planes."""
-        g = self.game
-        xs = self._xs
-        ys = self._ys
-        o_piles, o_hand = self._step_offsets[6:8]
-        jk = self._joker_offset
-        # an ``agents`` row's File columns, after its place flags, x, y, up, revealed, colours
-        file_col = self._hidden - g.num_cells + 2 + 4 + 2 * N_COLOURS
-        s = 0
-        for f in state.files:
-            if f >= 0:
-                if f < N_AGENTS:
-                    out[rows[f] + file_col + s] = 1
-                elif f >= JOKER0:
-                    out[jk + 6 * (f - JOKER0) + 5] = 1
-            s += 1
-        if self._jokers:
-            for y in state.tcell[JOKER0:JOKER0 + g.num_players]:
-                if y == LOC_SUPPLY:
-                    out[jk] = 1
-                elif y == LOC_HELD:
-                    out[jk + 1] = 1
-                elif y >= 0:
-                    out[jk + 2] = 1
-                    w = self._where[y]
-                    out[jk + 3] = xs[w]
-                    out[jk + 4] = ys[w]
-                jk += 6
-        out[o_piles:o_piles + g.num_piles] = map(len, state.piles)
-        if state.origin >= 0:
-            w = self._where[state.origin]
-            out[o_hand] = 1
-            out[o_hand + 1] = xs[w]
-            out[o_hand + 2] = ys[w]
-        if state.flipped:
-            out[o_hand + 3] = 1
-
-    def _put_track(self, out: list[float], state: UndercoverState) -> None:
-        """The ``staffers`` plane, then the slow run (from its cache, made on a miss by
-        :meth:`_slow`), then the Classified game's scores, which the Staffers make at every
-        step."""
-        g = self.game
-        n = g.num_players
-        colour = state.colour
-        pos = state.pos
-        o_staff = self._step_offsets[8]
-        k = o_staff + n * N_COLOURS
-        out[o_staff:k] = pos
-        if g.classified:
-            key = (state.start, state.phase == SETUP, *colour)  # (HQs are laid as setup ends)
-        else:
-            key = (state.start, state.phase == SETUP, *colour, *state.tokens, *state.taken)
-        slow = self._slow_runs.get(key)
-        if slow is None:
-            if len(self._slow_runs) >= 4096:
-                self._slow_runs.clear()
-            slow = self._slow_runs[key] = self._slow(state)
-        out += slow
-        if g.classified:
-            value = self._column_value.__getitem__
-            double = g.multiplier - 1
-            i = 0
-            for c in colour:
-                total = sum(map(value, pos[i:i + N_COLOURS]))
-                if c >= 0:
-                    total += double * value(pos[i + (c + 3) % N_COLOURS])
-                out.append(total)
-                i += N_COLOURS
+    def write_tensor(self, state: UndercoverState, seat: int, buffer: array, at: int) -> None:
+        """:meth:`tensor` written over ``buffer[at:at + size]`` (an ``array.array("d")``) with
+        no list in between: a batched env's one write per decision, C functions on the state's
+        C fields in the compiled build. They read only what :meth:`observation` shows: no
+        Agent's id unless it or its twin has been flipped, no pile's order below its top."""
+        fast.zero_doubles(buffer, at, self._size)  # checks that the tensor fits
+        _fill(fast.doubles(buffer, at), self._starts, self._tables, state, seat)
 
     def tile_view(self, state: UndercoverState, t: int) -> dict[str, Any]:
         """What anyone at the table can see of a tile: never the hidden face of an Agent that
@@ -565,3 +380,201 @@ class UndercoverView(Observer):
                           "unused" if loc == LOC_SUPPLY else "held" if loc == LOC_HELD
                           else "placed")
         return jokers
+
+
+
+# The tensor's writers: each writes the nonzero entries of some planes through ``t`` (a C
+# pointer into a zeroed buffer in the compiled build, where these are C functions on the state's
+# C fields with C ints; a memoryview in the pure one).
+
+def _fill(t: Any, starts: tuple[int, ...], tables: tuple[list, ...], state: UndercoverState,
+          seat: int) -> None:
+    """``seat``'s tensor: ``starts`` (``UndercoverView._starts``) unpacked once into ints and
+    ``tables`` (``UndercoverView._tables``) into lists, the planes written in their groups."""
+    where, xs, ys, other_face, constant_at, constant_value = tables
+    (n, cells, npiles, width, length, lane_size, evaluate_first, o_seat, o_act, o_phase,
+     o_clock, o_end, o_win, o_agents, o_jokers, o_piles, o_hand, o_staff, o_start, o_colours,
+     o_opposite, o_hq, o_tokens, o_frozen, o_taken, o_scores) = starts
+    _fill_clock(t, state, seat, n, evaluate_first, o_seat, o_act, o_phase, o_clock, o_end,
+                o_win)
+    swaps = _fill_agents(t, state, where, xs, ys, other_face, cells, npiles, width, o_agents)
+    _fill_files(t, state, swaps, n, npiles, width, o_agents, o_jokers)
+    _fill_table(t, state, where, xs, ys, n, npiles, o_jokers, o_piles, o_hand, o_staff)
+    _fill_setup(t, state, constant_at, constant_value, n, o_start, o_colours, o_opposite, o_hq)
+    if o_tokens:
+        _fill_track(t, state, n, length, lane_size, o_tokens, o_frozen, o_taken)
+    scores = state.scores()
+    for s in range(n):
+        t[o_scores + s] = scores[s]
+
+
+def _fill_clock(t: Any, state: UndercoverState, seat: int, n: int, evaluate_first: int,
+                o_seat: int, o_act: int, o_phase: int, o_clock: int, o_end: int, o_win: int
+                ) -> None:
+    """The ``seat``, ``to_act``, ``phase``, ``clock``, ``end`` and ``winners`` planes."""
+    t[o_seat + seat] = 1.0
+    if state.cur >= 0:
+        t[o_act + state.cur] = 1.0
+    t[o_phase + state.phase] = 1.0
+    turn = state.turn
+    t[o_clock] = turn
+    t[o_clock + 1] = turn // n + 1
+    if turn >= n or evaluate_first:
+        t[o_clock + 2] = 1.0
+    if state.end_trig:
+        t[o_end] = 1.0
+        if state.ended_by:
+            t[o_end + 1 + ENDED_BY.index(state.ended_by)] = 1.0
+    if state.phase == OVER:
+        winners = state.final_winners
+        for i in range(len(winners)):
+            s = winners[i]
+            t[o_win + s] = 1.0
+
+
+def _place(state: UndercoverState, agent: int, where: list[int], cells: int, npiles: int
+           ) -> int:
+    """Where ``agent`` is, as one int (``UndercoverView._where``): hidden in a pile unless it
+    is on top of it after the deal (``cells + 1 + k`` for pile ``k``)."""
+    y = state.tcell[agent]
+    w = where[y]
+    if w == cells + 1 + npiles and state.phase != SETUP:
+        piles = state.piles
+        for k in range(npiles):
+            pile = piles[k]
+            if pile:
+                top = pile[len(pile) - 1]
+                if top == agent:
+                    return cells + 1 + k
+    return w
+
+
+def _fill_agents(t: Any, state: UndercoverState, where: list[int], xs: list[int],
+                 ys: list[int], other: list[int], cells: int, npiles: int, width: int,
+                 o_agents: int) -> int:
+    """The ``agents`` plane: where each Agent is, in rows that only tell twins apart once one
+    is flipped (while neither is, the one first in table order, by ``where``, takes the first
+    row). Returns which colours' twins swapped rows (bit c), for the Files on Agents."""
+    revealed = state.revealed
+    swaps = 0
+    for c in range(N_COLOURS):
+        a = 2 * c
+        wa = _place(state, a, where, cells, npiles)
+        wb = _place(state, a + 1, where, cells, npiles)
+        swap = wb < wa and not revealed[a] and not revealed[a + 1]
+        if swap:
+            swaps |= 1 << c
+        _fill_agent(t, state, a, wa, o_agents + width * (a + swap), xs, ys, other, cells,
+                    npiles)
+        _fill_agent(t, state, a + 1, wb, o_agents + width * (a + 1 - swap), xs, ys, other,
+                    cells, npiles)
+    return swaps
+
+
+def _fill_agent(t: Any, state: UndercoverState, agent: int, w: int, row: int, xs: list[int],
+                ys: list[int], other: list[int], cells: int, npiles: int) -> None:
+    """One ``agents`` row from ``row``: its place flag (board, held, top of pile k, hidden),
+    x, y, side up, revealed, visible colour, other face."""
+    x_col = npiles + 3  # the columns after the place flags
+    colour_col = x_col + 4
+    t[row + (0 if w < cells else w - cells + 1)] = 1.0
+    if w < cells + 1 + npiles:
+        c = state.tcol[agent]
+        t[row + colour_col + c] = 1.0
+        if w < cells:
+            t[row + x_col] = xs[w]
+            t[row + x_col + 1] = ys[w]
+    if state.revealed[agent]:
+        up = state.up[agent]
+        c = other[2 * agent + up]
+        t[row + x_col + 2] = up
+        t[row + x_col + 3] = 1.0
+        t[row + colour_col + N_COLOURS + c] = 1.0
+
+
+def _fill_files(t: Any, state: UndercoverState, swaps: int, n: int, npiles: int, width: int,
+                o_agents: int, o_jokers: int) -> None:
+    """Each seat's File: on an Agent's row (twins swapped as ``swaps`` says) or its Joker."""
+    file_col = npiles + 3 + 4 + 2 * N_COLOURS  # after place flags, x, y, up, revealed, colours
+    files = state.files
+    for s in range(n):
+        f = files[s]
+        if 0 <= f < N_AGENTS:
+            row = (f ^ 1) if (swaps >> (f // 2)) & 1 else f
+            t[o_agents + width * row + file_col + s] = 1.0
+        elif f >= JOKER0:
+            t[o_jokers + 6 * (f - JOKER0) + 5] = 1.0
+
+
+def _fill_table(t: Any, state: UndercoverState, where: list[int], xs: list[int], ys: list[int],
+                n: int, npiles: int, o_jokers: int, o_piles: int, o_hand: int, o_staff: int
+                ) -> None:
+    """The ``jokers`` (if the game has them), ``piles``, ``hand`` and ``staffers`` planes."""
+    if o_jokers:
+        for s in range(n):
+            y = state.tcell[JOKER0 + s]
+            at = o_jokers + 6 * s
+            if y == LOC_SUPPLY:
+                t[at] = 1.0
+            elif y == LOC_HELD:
+                t[at + 1] = 1.0
+            elif y >= 0:
+                w = where[y]
+                t[at + 2] = 1.0
+                t[at + 3] = xs[w]
+                t[at + 4] = ys[w]
+    piles = state.piles
+    for k in range(npiles):
+        t[o_piles + k] = len(piles[k])
+    if state.origin >= 0:
+        w = where[state.origin]
+        t[o_hand] = 1.0
+        t[o_hand + 1] = xs[w]
+        t[o_hand + 2] = ys[w]
+    if state.flipped:
+        t[o_hand + 3] = 1.0
+    pos = state.pos
+    for i in range(n * N_COLOURS):
+        t[o_staff + i] = pos[i]
+
+
+def _fill_setup(t: Any, state: UndercoverState, constant_at: list[int],
+                constant_value: list[float], n: int, o_start: int, o_colours: int,
+                o_opposite: int, o_hq: int) -> None:
+    """The ruleset's constants, the starting seat, each seat's colour and Opposite Side, and
+    which Headquarters are on the board."""
+    for i in range(len(constant_at)):
+        k = constant_at[i]
+        t[k] = constant_value[i]
+    if state.start >= 0:
+        t[o_start + state.start] = 1.0
+    colour = state.colour
+    for s in range(n):
+        c = colour[s]
+        if c >= 0:
+            t[o_colours + N_COLOURS * s + c] = 1.0
+            t[o_opposite + N_COLOURS * s + (c + 3) % N_COLOURS] = 1.0
+    for c in range(N_COLOURS):
+        y = state.tcell[HQ0 + c]
+        if y >= 0:
+            t[o_hq + 3 * c] = 1.0
+
+
+def _fill_track(t: Any, state: UndercoverState, n: int, length: int, lane_size: int,
+                o_tokens: int, o_frozen: int, o_taken: int) -> None:
+    """The standard game's ``tokens``, ``frozen`` and ``taken`` planes (a Staffer is frozen
+    once it holds a token)."""
+    tokens = state.tokens
+    for lane in range(N_COLOURS):
+        for sp in range(1, length + 1):
+            v = tokens[lane * lane_size + sp]
+            if v >= 0:
+                at = o_tokens + 2 * (lane * length + sp - 1)
+                t[at] = 1.0
+                t[at + 1] = v
+    taken = state.taken
+    for i in range(n * N_COLOURS):
+        v = taken[i]
+        if v >= 0:
+            t[o_frozen + i] = 1.0
+            t[o_taken + i] = v
