@@ -106,3 +106,39 @@ def test_replay_caption_names_cells_of_its_own_step(browser: Any, server: Server
                   if (a := caption(s, 0)) != (b := caption(s, total))]
         assert not differ, differ
         tp.check_clean()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_branchs_replay_shows_the_moves_before_it(browser: Any, server: ServerProcess,
+                                                    lang: str) -> None:
+    """A branch's own replay begins at the branch step; the moves before it are the original's,
+    shown above its events (as on the branch's table) with a link to the original's replay."""
+    original = finished_undercover(server)
+    step = httpx.get(f"{server.base}/api/tables/{original}/replay").json()["steps"] // 2
+    before = httpx.get(f"{server.base}/api/tables/{original}/replay",
+                       params={"step": step, "seat": 0}).json()
+    keys = [e["event"]["key"] for e in before["log"] if e["event"]]
+    assert keys
+    made = httpx.post(f"{server.base}/api/tables/{original}/branch",
+                      json={"step": step, "seat": 0, "bot": "random", "name": "Ann"})
+    assert made.status_code == 201, made.text
+    doc = made.json()
+    with table_page(browser, "phone") as tp:
+        page = tp.page
+        page.goto(f"{server.base}/?lang={lang}")
+        page.evaluate("([id, token]) => localStorage.setItem('fc-token-' + id, token)",
+                      [doc["id"], doc["token"]])
+        page.goto(f"{server.base}/t/{doc['id']}?lang={lang}")
+        tp.press(page.locator("#concede-button"))  # the stand-in bot plays the rest at once
+        tp.press(page.locator("#concede-yes"))
+        page.wait_for_function("() => document.body.dataset.status === 'finished'",
+                               timeout=60_000)
+        page.goto(f"{server.base}/t/{doc['id']}/replay?lang={lang}")
+        page.wait_for_selector("#branch-prelude-log li")
+        got = page.eval_on_selector_all("#branch-prelude-log li",
+                                        "ls => ls.map(l => l.dataset.key)")
+        assert got == keys
+        link = page.get_attribute("#branch-link", "href") or ""
+        assert link.startswith(f"/t/{original}/replay?step={step}"), link
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        tp.check_clean()
