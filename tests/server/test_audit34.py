@@ -1,8 +1,9 @@
 """Leftovers of issue 34 found in its audit: the lobby offers the four bot levels weakest first
 in every language (a level ranks above an agent without one), the "You are at seat 1" line is
 not shown beside the seat list that already marks "(you)", and a replay's "Last move" line names
-Undercover's cells in the frame of the step it shows, not the step shown before it. In chromium,
-with no console error or CSP violation."""
+Undercover's cells in the frame of the step it shows, not the step shown before it, and a
+branch's replay shows the original's moves before the branch step. In chromium, with no console
+error or CSP violation."""
 
 from __future__ import annotations
 
@@ -91,6 +92,10 @@ def test_replay_caption_names_cells_of_its_own_step(browser: Any, server: Server
         page.wait_for_function("() => document.body.dataset.step === '0'")
         total = int(page.get_attribute("#rp-slider", "max") or 0)
         assert total > 10
+        # finding 9: each step control once, and the title names the game, not the table id
+        labels = page.locator(".replay-controls button").all_text_contents()
+        assert len(labels) == len(set(labels)) == 5, labels
+        assert table not in (page.text_content("h1") or "")
 
         def caption(step: int, came_from: int) -> str:
             for target in (came_from, step):
