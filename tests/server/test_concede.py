@@ -159,20 +159,26 @@ def test_the_pages_say_it_in_every_language() -> None:
             assert words.get(key), (lang, key)
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_page_counts_the_banks_down_and_concedes_after_a_confirm(browser: Any,
-                                                                     tmp_path: Any) -> None:
+                                                                     tmp_path: Any,
+                                                                     lang: str) -> None:
     """The lobby's time bank, the running bank counting down on the page, and Concede: its
-    first click only asks, Keep playing takes it back, Yes concedes and the seat is marked."""
+    first click only asks, Keep playing takes it back, Yes concedes and the seat is marked. In
+    English and Japanese, with no console error or CSP violation (issue 34, item 9)."""
     from tests.server.helpers import ServerProcess
+    from tests.server.test_browser_csp import RECORD_VIOLATIONS
 
     srv = ServerProcess(f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0.05).start()
     try:
         context = browser.new_context(viewport={"width": 390, "height": 844})
+        context.add_init_script(RECORD_VIOLATIONS)
         page = context.new_page()
         page.set_default_timeout(20_000)
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(srv.base + "/")
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(f"{srv.base}/?lang={lang}")
         page.select_option("#game-select", "spy-tracker")
         page.select_option("#players-select", "3")
         for seat in (1, 2):
@@ -204,7 +210,7 @@ def test_the_page_counts_the_banks_down_and_concedes_after_a_confirm(browser: An
         page.wait_for_selector("#log .log-line.conceded")
         page.wait_for_selector("#conceded-you")
         assert page.locator("#choices-panel").is_hidden()
-        assert errors == []
+        assert errors == [] and page.evaluate("window.__csp || []") == []
         context.close()
     finally:
         srv.stop()

@@ -53,12 +53,16 @@ def pass_targets(page: Any) -> dict[int, int]:
     return out
 
 
-@pytest.mark.parametrize("size", ["phone", "wide"])
-def test_tap_the_card_then_the_player(browser: Any, server: ServerProcess, size: str) -> None:
+@pytest.mark.parametrize(("size", "lang"), [("phone", "en"), ("wide", "en"), ("phone", "ja")])
+def test_tap_the_card_then_the_player(browser: Any, server: ServerProcess, size: str,
+                                      lang: str) -> None:
+    """In Japanese too (issue 34 item 9): the page's own words change, the taps do not, and a
+    console error or CSP violation fails it in either language."""
     with table_page(browser, size) as tp:
         page = tp.page
         open_table(tp, server, {"game": "under-current", "players": 4, "seed": 7, "name": "Ann",
-                                "seats": ["human", "bot:random", "bot:random", "bot:random"]})
+                                "seats": ["human", "bot:random", "bot:random", "bot:random"]},
+                   lang=lang)
         page.wait_for_selector("#my-role")
         until_my_pass(tp, random.Random(1))
         card = page.locator("#board .hand .card.passable").first

@@ -220,13 +220,13 @@ function gameName(id) {
   return I18N[key] ? t(key) : id;
 }
 
-// Bots are named by strength in every language ("Easy", "Normal", "Strong"); the bot's name
+// Bots are named by strength in every language ("Easy", "Normal", "Strong", "Expert"); the bot's name
 // is the hover text. The web's names for the levels are "random", "heuristic" and "ismcts" (what
 // tables have always stored); the server plays each as that level's agent for the table's game
 // (fieldcraft/agents/levels.py), which need not be that agent: Against the Current's Strong is
 // an expectimax. The level names themselves ("easy", ...) come through the API as well. An
 // agent without a level keeps its name.
-const BOT_ORDER = ["random", "easy", "heuristic", "normal", "ismcts", "strong"];
+const BOT_ORDER = ["random", "easy", "heuristic", "normal", "ismcts", "strong", "expert"];
 function botLevel(spec) {
   const key = "bot.level." + String(spec || "").split(":")[0];
   return Object.prototype.hasOwnProperty.call(I18N, key) ? t(key) : String(spec || "");

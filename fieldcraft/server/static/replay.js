@@ -19,17 +19,13 @@
   let playing = null;
   let loading = null;
 
+  // One name for a seat, as on the table page (Boards.playerName): "Bot 2 (Normal)", "Ann".
   function playerName(seat) {
-    const s = seats[seat];
-    if (!s) return null;
-    if (s.kind === "bot") return t("table.bot_n", { n: seat + 1, level: botLevel(s.bot) });
-    return isolate(s.name) || null;
+    return seats[seat] ? Boards.playerName(seats, seat, null) : null;
   }
 
   function seatLabel(seat) {
-    const s = seats[seat];
-    const who = s ? (s.kind === "bot" ? t("table.bot") + " · " + botLevel(s.bot) : isolate(s.name) || "") : "";
-    return t("table.seat", { n: seat + 1 }) + (who ? " · " + who : "");
+    return Boards.playerName(seats, seat, null);
   }
 
   function show(target) {
@@ -51,6 +47,8 @@
     const seat = pov === "" ? null : Number(pov);
     const reader = { viewer: seat, names: playerName };
     Boards.reader = reader;
+    // this step's cell names (Undercover's frame follows the tiles) before the caption is worded
+    Boards.setFrame(TABLE.game, data.observation);
     const recent = LastMove.of(data.log);
     LastMove.caption($("last-move"), recent, Boards.textFor(reader), false);
     const board = clear($("board"));

@@ -312,6 +312,8 @@
     const who = $("who-am-i");
     who.replaceChildren(...(you ? [t("table.you_are", { n: you.seat + 1 }), ...(you.name ? [" · ", bdi(you.name)] : [])]
       : [t("table.spectating")]));
+    // Seated, the seat list already marks "(you)": the line stays for screen readers only.
+    who.classList.toggle("visually-hidden", !!you);
     const mine = you && view.seats[you.seat];
     $("away-panel").hidden = !(mine && mine.away);
     renderConcede(mine);
