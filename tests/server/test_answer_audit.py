@@ -276,6 +276,8 @@ class Asker:
         for s in [None, -1, n, *range(n)]:
             yield (("POST", "/api/tables/{table_id}/join"), "POST", f"/api/tables/{tid}/join",
                    {} if s is None else {"seat": s})
+        yield (("GET", "/api/tables/{table_id}/branch"), "GET",
+               f"/api/tables/{tid}/branch", None)
         for step in steps:
             for s in range(n):
                 yield (("POST", "/api/tables/{table_id}/branch"), "POST",
