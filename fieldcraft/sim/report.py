@@ -174,6 +174,37 @@ def _endings_chart(plt: Any, endings: dict[int, dict[str, int]], out_dir: Path
     return _save(plt, fig, ax, out_dir, "How games end", "endings.png")
 
 
+def _no_winner_share(summary: dict[str, Any], p: int) -> Rate:
+    return rate(summary["no_winner"].get(p, 0), summary["games"].get(p, 0))
+
+
+def _no_winner_note(summary: dict[str, Any]) -> list[str]:
+    """Below the seat table: games nobody won pull every seat's rate down, so a reader
+    comparing them with 1/players would see every seat behind (Under Current at 3 players)."""
+    shares = [f"{p} players {summary['no_winner'][p]} of {summary['games'][p]} "
+              f"({_pct(r['rate'])}, {_pct(r['low'])} – {_pct(r['high'])})"
+              for p in summary["no_winner"] if (r := _no_winner_share(summary, p))["wins"]]
+    if not shares:
+        return []
+    return ["", "No winner: " + "; ".join(shares) + ". Those games count as a loss for every "
+            "seat, so the seats' rates add up to less than one and an even share is the mean "
+            "seat win rate, not 1/players."]
+
+
+def _endings_section(summary: dict[str, Any]) -> list[str]:
+    """How games end, each ending as a share of the games at its count, and the games with no
+    winner as their own row: they end in some way too, but "nobody won" is the designer's
+    question, and it belongs beside the endings rather than only in the length table."""
+    body = [[how, str(p), str(n), _pct(n / summary["games"][p])]
+            for p, c in summary["endings"].items() for how, n in c.items()]
+    for p in summary["games"]:
+        r = _no_winner_share(summary, p)
+        if r["wins"]:
+            body.append(["no winner (any ending)", str(p), str(r["wins"]),
+                         f"{_pct(r['rate'])} ({_pct(r['low'])} – {_pct(r['high'])})"])
+    return _table(["ending:decided_by", "players", "games", "share of games (95% CI)"], body)
+
+
 def _sections(summary: dict[str, Any], meta: dict[str, Any],
               rulesets: dict[str, Any]) -> list[tuple[str, list[str]]]:
     """Report body as (heading, Markdown lines) sections, shared by the .md and .html files."""
@@ -202,7 +233,8 @@ def _sections(summary: dict[str, Any], meta: dict[str, Any],
             ["side", "players", "wins", "games", "win rate", "95% CI"], body)))
     body = [[str(seat), str(p), *_rate_cells(r)] for (p, seat), r in summary["seats"].items()]
     sections.append(("Win rate by seat", _table(
-        ["seat", "players", "wins", "games", "win rate", "95% CI"], body)))
+        ["seat", "players", "wins", "games", "win rate", "95% CI"], body)
+        + _no_winner_note(summary)))
     if len(summary["agents"]) > 1:
         body = [[f"`{spec}`", *_rate_cells(r)] for spec, r in summary["agents"].items()]
         sections.append(("Win rate by agent (per seat played)", _table(
@@ -223,11 +255,8 @@ def _sections(summary: dict[str, Any], meta: dict[str, Any],
             + ["", "Rounds or turns as the game itself counts them (its outcome), which is "
                    "how long a game feels at the table; actions and decisions count every "
                    "card and choice."]))
-    if summary["endings"]:
-        body = [[how, str(p), str(n)] for p, c in summary["endings"].items()
-                for how, n in c.items()]
-        sections.append(("How games end", _table(["ending:decided_by", "players", "games"],
-                                                 body)))
+    if summary["endings"] or any(summary["no_winner"].values()):
+        sections.append(("How games end", _endings_section(summary)))
     if summary.get("unmask"):
         sections.append(("Time to unmask", unmask.section(summary["unmask"])))
     if summary.get("actions"):
