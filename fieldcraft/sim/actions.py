@@ -33,6 +33,8 @@ SEP = " · "
 # Ruleset keys tied to an action kind whose play shows the rule came into play (a few clear
 # cases, declared here since the games do not say it themselves): (game, key) -> action keys.
 RULE_ACTIONS: dict[tuple[str, str], tuple[str, ...]] = {
+    # The Green players name the Informers only under this rule, whoever the naming helps.
+    ("under-current", "green_declaration"): ("name",),
     ("spy-tracker", "bidder_chooses_next"): ("next",),
     ("spy-tracker", "spot_points"): ("spot",),
     ("undercover", "jokers_per_player"): ("joker",),
