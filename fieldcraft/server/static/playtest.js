@@ -108,13 +108,20 @@
     return parts;
   }
 
+  // A ruleset key named as confusing, in the designer's own language (the report carries the
+  // English words; the page's catalogue has every key's, as the players' picker had).
+  function ruleWords(c) {
+    const key = c.id.startsWith("key:") ? "feedback.rule." + c.id.slice(4) : null;
+    return key && t(key) !== key ? t(key) : c.label;
+  }
+
   function questionnaire(fb) {
     const parts = [el("h3", {}, t("playtest.r_questionnaire", { n: fb.count }))];
     if (!fb.count) return parts;
     parts.push(el("ul", {}, ...Object.entries(fb.scales).map(([key, s]) => el("li", {},
       t("feedback." + key) + " " + s.mean.toFixed(2) + (s.low !== null ? " [" + s.low.toFixed(2) + ", " + s.high.toFixed(2) + "]" : "") + " (n=" + s.n + ")")),
       el("li", {}, t("feedback.length") + " " + Object.entries(fb.length).map(([k, r]) => t("feedback.length." + k) + " " + pct(r.rate)).join(", ")),
-      ...fb.confusing.map((c) => el("li", {}, t("playtest.r_confusing", { rule: c.label, n: c.wins, of: c.games })))));
+      ...fb.confusing.map((c) => el("li", {}, t("playtest.r_confusing", { rule: ruleWords(c), n: c.wins, of: c.games })))));
     if (fb.comments.length) parts.push(el("ul", {}, ...fb.comments.map((c) => el("li", { dir: "auto" }, c.text))));
     return parts;
   }
