@@ -36,3 +36,26 @@ def test_seat_table_says_why_its_rates_fall_short_of_one_over_players() -> None:
     assert "No winner: 3 players 10 of 40 (25.0%" in text
     assert "mean seat win rate" in text
     assert "No winner" not in _section(_rows(3, 40, 0), "Win rate by seat")
+
+
+def test_the_endings_chart_stays_readable_at_six_player_counts(tmp_path) -> None:
+    """Under Current at 3-8 players has eight endings: one bar per ending and count side by
+    side made a 3,636 x 360 px strip. One bar per count keeps the width a page shows."""
+    import pytest
+
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.image
+    import matplotlib.pyplot as plt
+
+    from fieldcraft.sim.report import _endings_chart
+
+    kinds = [f"{end}:{how}" for end in ("deck_out", "retire")
+             for how in ("green_card", "green_declaration", "majority", "yellow_balance")]
+    endings = {p: {k: 1 + (i + p) % 5 for i, k in enumerate(kinds)} for p in range(3, 9)}
+    _endings_chart(plt, endings, tmp_path)
+    height, width = matplotlib.image.imread(tmp_path / "endings.png").shape[:2]
+    assert width <= 800 and height >= 300
+    assert width / height < 2.5
