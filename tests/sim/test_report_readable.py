@@ -59,3 +59,33 @@ def test_the_endings_chart_stays_readable_at_six_player_counts(tmp_path) -> None
     height, width = matplotlib.image.imread(tmp_path / "endings.png").shape[:2]
     assert width <= 800 and height >= 300
     assert width / height < 2.5
+
+
+def test_small_multiples_wrap_into_rows_a_page_can_show(tmp_path) -> None:
+    """Win rates by seat and the unmask curves at 3-8 players: six panels in one row were
+    2,155 and 1,728 px wide strips; they wrap into rows instead, every panel still drawn."""
+    import pytest
+
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.image
+    import matplotlib.pyplot as plt
+
+    from fieldcraft.sim import metrics_report, unmask
+    from fieldcraft.sim.stats import rate
+
+    groups = {p: [(f"seat {s}", rate(s % 3 + 1, 20)) for s in range(p)] for p in range(3, 9)}
+    colours = metrics_report.side_colours(None, [f"seat {s}" for s in range(8)])
+    metrics_report.rate_chart(plt, tmp_path, "seats", "seats.png", groups, colours,
+                              {p: 1 / p for p in groups})
+    curve = {"curve": [(0, 1.0), (3, 0.5)], "last": 9}
+    unmask.chart(plt, tmp_path, {(p, side): curve for p in range(3, 9)
+                                 for side in ("Blue", "Red")}, {"Blue": "blue", "Red": "red"})
+    for name in ("seats.png", "time_to_unmask.png"):
+        height, width = matplotlib.image.imread(tmp_path / name).shape[:2]
+        assert width <= 900 and height >= 500, (name, width, height)
+    fig_axes = plt.subplots(1, 1)  # the charts closed their figures: none left open
+    assert plt.get_fignums() == [fig_axes[0].number]
+    plt.close("all")
