@@ -160,6 +160,21 @@
     return parts.concat(closeness(report.closeness), questionnaire(report.feedback));
   }
 
+  // For the designer only: each answer under its game's replay link, so a comment or a low
+  // score can be read against the game it was about.
+  function answersBesideReplays(answers) {
+    for (const item of document.querySelectorAll("#finished-list li[data-table]")) {
+      const old = item.querySelector(".beside-replay");
+      if (old) old.remove();
+      const mine = answers.filter((a) => a.table === item.dataset.table);
+      if (!mine.length) continue;
+      item.append(el("ul", { class: "beside-replay" }, ...mine.map((a) => el("li", {},
+        t("feedback.beside_replay", { seat: t("playtest.seat", { n: a.seat + 1 }), fun: a.fun, clarity: a.clarity,
+          close: a.close, length: t("feedback.length." + a.length) }),
+        ...(a.comment ? [" · ", el("q", { dir: "auto" }, a.comment)] : [])))));
+    }
+  }
+
   function designer() {
     const match = /(?:^#|&)designer=([^&]+)/.exec(window.location.hash);
     if (!match) return;
@@ -176,6 +191,7 @@
         const shown = document.getElementById("designer-tables");
         clear(shown).append(...drawReport(report), el("details", {}, el("summary", {}, t("playtest.r_text")), text));
         shown.hidden = false;
+        answersBesideReplays(report.answers || []);
       } catch (e) { error.textContent = errorText(e.code, e.message); }
     });
     const close = document.getElementById("close-button");
