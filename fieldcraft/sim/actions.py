@@ -42,6 +42,8 @@ RULE_ACTIONS: dict[tuple[str, str], tuple[str, ...]] = {
     ("against-the-current", "echolocation_change"): (f"boost{SEP}Echolocation",),
     ("against-the-current", "migration_burst_spaces"): (f"boost{SEP}Migration Burst",),
     ("against-the-current", "event_deck"): ("attempt",),
+    # A Pressure ability places the terrain this key gives each animal.
+    ("against-the-current", "pressure_terrain"): ("pressure",),
 }
 
 SeatTally = dict[str, int]

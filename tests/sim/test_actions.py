@@ -121,3 +121,12 @@ def test_under_current_green_declaration_counts_when_the_greens_name_informers()
     assert "name" in seen["seen_as"]
     off = rules_in_play("under-current", rows, {"4": {"informer_removal": True}})
     assert "green_declaration" not in off.get(4, {})
+
+
+def test_against_the_current_pressure_terrain_counts_when_a_pressure_is_placed() -> None:
+    rulesets = {"2": {"pressure_terrain": {"Axolotl": "Water Plants"}, "event_deck": {}}}
+    rows = [{"players": 2, "actions": [{"pressure": 1, f"pressure{SEP}Water Plants": 1}, {}]},
+            {"players": 2, "actions": [{"move": 9}, {"move": 8}]}]
+    seen = rules_in_play("against-the-current", rows, rulesets)[2]
+    assert (seen["pressure_terrain"]["games"], seen["pressure_terrain"]["of"]) == (1, 2)
+    assert seen["event_deck"]["games"] == 0  # a key in the list but never seen: 0, not absent
