@@ -89,3 +89,12 @@ def test_small_multiples_wrap_into_rows_a_page_can_show(tmp_path) -> None:
     fig_axes = plt.subplots(1, 1)  # the charts closed their figures: none left open
     assert plt.get_fignums() == [fig_axes[0].number]
     plt.close("all")
+
+
+def test_the_headline_says_how_often_nobody_wins() -> None:
+    from fieldcraft.sim.metrics_report import verdict
+
+    rows = _rows(3, 40, 10) + _rows(4, 40, 0) + _rows(5, 40, 2)
+    text = verdict(summarize(rows), None)
+    assert text.endswith(" Nobody wins 25% of games at 3 players, 5% at 5.")
+    assert "Nobody" not in verdict(summarize(_rows(3, 40, 0)), None)
