@@ -223,3 +223,24 @@ def test_a_constant_baseline_gives_a_real_interval_even_when_every_game_agrees()
     assert gain["low"] == pytest.approx(-1 / 3) and gain["high"] == pytest.approx(
         wilson(0, 4)[1] - 1 / 3)
     assert gain["high"] > 0.1
+
+
+def test_the_legend_leaves_the_verdict_label_and_the_points_readable() -> None:
+    """When search stops paying at the smallest budget, its label sits top left, where the
+    legend once covered it; the legend now sits below the plot, inside the saved figure."""
+    from fieldcraft.sim.skill import figure
+
+    trace = _hand_trace(6, [3, 5, 2], [10, 20, 40])
+    assert chart_note(trace["players"]["2"]) == ("stops paying", 10)
+    fig, _ = figure(trace)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    (ax,) = fig.axes
+    legend = ax.get_legend().get_window_extent(renderer)
+    labels = [t for t in ax.texts if t.get_text() == "stops paying"]
+    assert labels
+    for label in labels:
+        assert not legend.overlaps(label.get_window_extent(renderer))
+    assert not legend.overlaps(ax.get_window_extent(renderer))
+    whole = fig.bbox
+    assert whole.x0 <= legend.x0 and legend.x1 <= whole.x1 and whole.y0 <= legend.y0

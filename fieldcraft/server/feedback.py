@@ -29,7 +29,7 @@ from sqlalchemy.engine import Connection, Engine
 from fieldcraft.core import text
 from fieldcraft.core.registry import default_ruleset, game_spec
 from fieldcraft.core.ruleset import FIXED_KEYS
-from fieldcraft.server import catalogue, store
+from fieldcraft.server import catalogue, i18n, store
 from fieldcraft.server import errors as E
 from fieldcraft.server.errors import TableError
 from fieldcraft.server.models import feedback
@@ -66,15 +66,23 @@ def rule_choices(game: str, lang: str = text.DEFAULT) -> list[dict[str, str]]:
     """The rules a person can say confused them: each ``##`` section of the game's rules page
     (``section:<n>``, from 1, labelled in ``lang`` when that page has the same sections as the
     English one, which the ids are counted on) and each changeable ruleset key (``key:<name>``,
-    labelled by its name, as the lobby shows it). Ids, not labels, are stored, so answers
+    labelled in ``lang`` by :func:`rule_label`). Ids, not labels, are stored, so answers
     given in three languages pool in one report."""
     english = _sections(game, text.DEFAULT)
     local = _sections(game, lang)
     labels = local if len(local) == len(english) else english
     out = [{"id": f"section:{i}", "label": label} for i, label in enumerate(labels, 1)]
-    out += [{"id": f"key:{key}", "label": key} for key in default_ruleset(game)
+    out += [{"id": f"key:{key}", "label": rule_label(key, lang)} for key in default_ruleset(game)
             if key not in FIXED_KEYS]
     return out
+
+
+@cache
+def rule_label(key: str, lang: str = text.DEFAULT) -> str:
+    """A ruleset key in words a player reads (``feedback.rule.<key>`` of the page catalogue,
+    English when ``lang`` lacks it): a person asked which rule confused them does not know
+    ``points_to_win``. A key with no words at all shows as itself, so it stays pickable."""
+    return i18n.catalogue(lang).get(f"feedback.rule.{key}", key)
 
 
 def _bad(message: str) -> TableError:

@@ -33,6 +33,8 @@ SEP = " · "
 # Ruleset keys tied to an action kind whose play shows the rule came into play (a few clear
 # cases, declared here since the games do not say it themselves): (game, key) -> action keys.
 RULE_ACTIONS: dict[tuple[str, str], tuple[str, ...]] = {
+    # The Green players name the Informers only under this rule, whoever the naming helps.
+    ("under-current", "green_declaration"): ("name",),
     ("spy-tracker", "bidder_chooses_next"): ("next",),
     ("spy-tracker", "spot_points"): ("spot",),
     ("undercover", "jokers_per_player"): ("joker",),
@@ -40,6 +42,8 @@ RULE_ACTIONS: dict[tuple[str, str], tuple[str, ...]] = {
     ("against-the-current", "echolocation_change"): (f"boost{SEP}Echolocation",),
     ("against-the-current", "migration_burst_spaces"): (f"boost{SEP}Migration Burst",),
     ("against-the-current", "event_deck"): ("attempt",),
+    # A Pressure ability places the terrain this key gives each animal.
+    ("against-the-current", "pressure_terrain"): ("pressure",),
 }
 
 SeatTally = dict[str, int]

@@ -22,6 +22,9 @@ Chart = tuple[str, str, str]  # title, file name, definition
 # Named colours that are unreadable on white are drawn a shade darker.
 _READABLE = {"yellow": "gold", "white": "lightgrey"}
 
+PAGE_INCHES = 9.5
+"""The widest a chart of small multiples gets before its panels wrap (855 px at 90 dpi)."""
+
 
 def side_colours(game: str | None, sides: Iterable[str]) -> dict[str, str]:
     """A fixed colour per side: the game's ``SPEC.side_colours``, else a colour the side's name
@@ -171,7 +174,21 @@ def verdict(summary: dict[str, Any], metrics: dict[str, Any] | None) -> str:
             parts.append(part)
         joined = "; ".join(parts)
         text += " " + joined[0].upper() + joined[1:] + "."
-    return text
+    return text + _no_winner_clause(summary)
+
+
+def _no_winner_clause(summary: dict[str, Any]) -> str:
+    """" Nobody wins 25% of games at 3 players, 18% at 4.": a side's rate reads differently
+    when a quarter of the games have no winner, so the headline says so beside it."""
+    games = summary.get("games", {})
+    shares = [(p, n / games[p]) for p, n in summary.get("no_winner", {}).items()
+              if n and games.get(p)]
+    if not shares:
+        return ""
+    first, *rest = shares
+    words = [f"{first[1]:.0%} of games at {first[0]} players"]
+    words += [f"{share:.0%} at {p}" for p, share in rest]
+    return " Nobody wins " + ", ".join(words) + "."
 
 
 def _ci(x: dict[str, Any] | None, pct: bool = False, digits: int = 2) -> str:
@@ -282,14 +299,19 @@ def rate_chart(plt: Any, out_dir: Path, title: str, fname: str,
                groups: dict[int, list[tuple[str, Rate]]], colours: dict[str, str],
                even: dict[int, float]) -> None:
     """Win rates as small multiples, one panel per player count, each side in its colour, the
-    even share dashed, Wilson 95% intervals as error bars."""
+    even share dashed, Wilson 95% intervals as error bars. Panels wrap into rows no wider
+    than a page: in one row, Under Current's seats at 3-8 players were a 2,155 x 342 px strip."""
     counts = list(groups)
-    width = sum(max(2.0, 0.55 * len(v) + 0.8) for v in groups.values())
-    fig, axes = plt.subplots(1, len(counts), figsize=(max(5.0, width + 1), 3.8), sharey=True,
-                             squeeze=False,
-                             gridspec_kw={"width_ratios": [max(1, len(v)) for v in
-                                                           groups.values()]})
-    for ax, p in zip(axes[0], counts, strict=True):
+    panel = max(2.0, 0.42 * max(len(v) for v in groups.values()) + 0.8)
+    cols = max(1, min(len(counts), int(PAGE_INCHES // panel)))
+    rows = -(-len(counts) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(max(5.0, cols * panel + 1), 3.3 * rows + 0.5),
+                             sharey=True, squeeze=False)
+    for i, ax in enumerate(axes.flat):
+        if i >= len(counts):
+            ax.set_visible(False)
+            continue
+        p = counts[i]
         items = groups[p]
         xs = list(range(len(items)))
         rates = [r["rate"] for _, r in items]
@@ -298,9 +320,11 @@ def rate_chart(plt: Any, out_dir: Path, title: str, fname: str,
                edgecolor="#333", linewidth=0.6)
         ax.axhline(even[p], color="#333", linestyle="--", linewidth=0.8)
         ax.set_xticks(xs, [name for name, _ in items], rotation=45, ha="right", fontsize=8)
+        ax.set_xlim(-0.6, max(len(v) for v in groups.values()) - 0.4)
         ax.set_title(f"{p} players", fontsize=9)
         ax.set_ylim(0, 1)
-    axes[0][0].set_ylabel("win rate (Wilson 95%)")
+    for row in axes:
+        row[0].set_ylabel("win rate (Wilson 95%)")
     fig.suptitle(title, fontsize=10)
     fig.text(0.99, 0.01, "dashed: an even share", ha="right", fontsize=7, color="#333")
     fig.tight_layout()

@@ -161,17 +161,62 @@ def _length_chart(plt: Any, lengths: dict[int, list[int]], out_dir: Path) -> tup
 
 def _endings_chart(plt: Any, endings: dict[int, dict[str, int]], out_dir: Path
                    ) -> tuple[str, str]:
+    """One horizontal bar per player count, split into its endings' shares of the games. Its
+    size grows with the player counts only, by a bar's height: one group of bars per ending and
+    count side by side made the chart 3,636 px wide at 3-8 players, unreadable at any width a
+    page shows it."""
     kinds = sorted({k for c in endings.values() for k in c})
-    counts = list(endings.items())
-    fig, ax = plt.subplots(figsize=(max(5.0, 0.8 * len(kinds) * len(counts) + 2), 4))
-    width = 0.8 / len(counts)
-    for i, (p, c) in enumerate(counts):
-        ax.bar([j + i * width for j in range(len(kinds))], [c.get(k, 0) for k in kinds],
-               width=width, label=f"{p} players")
-    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(kinds))], kinds, rotation=30,
-                  ha="right", fontsize=8)
-    ax.set_ylabel("games")
-    return _save(plt, fig, ax, out_dir, "How games end", "endings.png")
+    counts = list(endings)
+    colours = plt.get_cmap("tab20").colors
+    fig, ax = plt.subplots(figsize=(7.5, 1.9 + 0.45 * len(counts) + 0.12 * len(kinds)),
+                           layout="constrained")
+    left = [0.0] * len(counts)
+    for j, kind in enumerate(kinds):
+        shares = [endings[p].get(kind, 0) / max(1, sum(endings[p].values())) for p in counts]
+        ax.barh(range(len(counts)), shares, left=left, color=colours[j % len(colours)],
+                label=kind, edgecolor="white", linewidth=0.5)
+        left = [a + b for a, b in zip(left, shares, strict=True)]
+    ax.set_yticks(range(len(counts)), [f"{p} players" for p in counts], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: f"{100 * x:.0f}%"))
+    ax.set_xlabel("share of the games that ended (ending:decided_by)")
+    ax.set_title("How games end")
+    fig.legend(fontsize=7, loc="outside lower center", ncol=min(3, len(kinds)), frameon=False)
+    fig.savefig(out_dir / "endings.png", dpi=90)
+    plt.close(fig)
+    return "How games end", "endings.png"
+
+
+def _no_winner_share(summary: dict[str, Any], p: int) -> Rate:
+    return rate(summary["no_winner"].get(p, 0), summary["games"].get(p, 0))
+
+
+def _no_winner_note(summary: dict[str, Any]) -> list[str]:
+    """Below the seat table: games nobody won pull every seat's rate down, so a reader
+    comparing them with 1/players would see every seat behind (Under Current at 3 players)."""
+    shares = [f"{p} players {summary['no_winner'][p]} of {summary['games'][p]} "
+              f"({_pct(r['rate'])}, {_pct(r['low'])} – {_pct(r['high'])})"
+              for p in summary["no_winner"] if (r := _no_winner_share(summary, p))["wins"]]
+    if not shares:
+        return []
+    return ["", "No winner: " + "; ".join(shares) + ". Those games count as a loss for every "
+            "seat, so the seats' rates add up to less than one and an even share is the mean "
+            "seat win rate, not 1/players."]
+
+
+def _endings_section(summary: dict[str, Any]) -> list[str]:
+    """How games end, each ending as a share of the games at its count, and the games with no
+    winner as their own row: they end in some way too, but "nobody won" is the designer's
+    question, and it belongs beside the endings rather than only in the length table."""
+    body = [[how, str(p), str(n), _pct(n / summary["games"][p])]
+            for p, c in summary["endings"].items() for how, n in c.items()]
+    for p in summary["games"]:
+        r = _no_winner_share(summary, p)
+        if r["wins"]:
+            body.append(["no winner (any ending)", str(p), str(r["wins"]),
+                         f"{_pct(r['rate'])} ({_pct(r['low'])} – {_pct(r['high'])})"])
+    return _table(["ending:decided_by", "players", "games", "share of games (95% CI)"], body)
 
 
 def _sections(summary: dict[str, Any], meta: dict[str, Any],
@@ -202,7 +247,8 @@ def _sections(summary: dict[str, Any], meta: dict[str, Any],
             ["side", "players", "wins", "games", "win rate", "95% CI"], body)))
     body = [[str(seat), str(p), *_rate_cells(r)] for (p, seat), r in summary["seats"].items()]
     sections.append(("Win rate by seat", _table(
-        ["seat", "players", "wins", "games", "win rate", "95% CI"], body)))
+        ["seat", "players", "wins", "games", "win rate", "95% CI"], body)
+        + _no_winner_note(summary)))
     if len(summary["agents"]) > 1:
         body = [[f"`{spec}`", *_rate_cells(r)] for spec, r in summary["agents"].items()]
         sections.append(("Win rate by agent (per seat played)", _table(
@@ -223,11 +269,8 @@ def _sections(summary: dict[str, Any], meta: dict[str, Any],
             + ["", "Rounds or turns as the game itself counts them (its outcome), which is "
                    "how long a game feels at the table; actions and decisions count every "
                    "card and choice."]))
-    if summary["endings"]:
-        body = [[how, str(p), str(n)] for p, c in summary["endings"].items()
-                for how, n in c.items()]
-        sections.append(("How games end", _table(["ending:decided_by", "players", "games"],
-                                                 body)))
+    if summary["endings"] or any(summary["no_winner"].values()):
+        sections.append(("How games end", _endings_section(summary)))
     if summary.get("unmask"):
         sections.append(("Time to unmask", unmask.section(summary["unmask"])))
     if summary.get("actions"):

@@ -341,12 +341,22 @@ def chart(trace: dict[str, Any], out_dir: Path) -> list[tuple[str, str]]:
     """``skill_trace.png``: win rate per budget (log scale, one line per player count) with
     Wilson intervals, each count's heuristic baseline as a dashed line in its colour and the
     even share 1/p dotted. Returns the (title, file) pair for the report."""
+    import matplotlib.pyplot as plt
+
+    fig, title = figure(trace)
+    fig.savefig(Path(out_dir) / "skill_trace.png", dpi=90)
+    plt.close(fig)
+    return [(title, "skill_trace.png")]
+
+
+def figure(trace: dict[str, Any]) -> tuple[Any, str]:
+    """The skill trace's figure and title, unsaved (:func:`chart` saves it)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig, ax = plt.subplots(figsize=(7, 4.6))
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     budgets = trace["budgets"]
     counts = len(trace["players"])
@@ -382,8 +392,9 @@ def chart(trace: dict[str, Any], out_dir: Path) -> list[tuple[str, str]]:
     game = f" in {trace['game']}" if trace.get("game") else ""
     title = f"Skill trace: ISMCTS against the heuristic bot{game}"
     ax.set_title(title)
-    ax.legend(fontsize=7, loc="upper left")
+    # Below the plot, not in it: inside, it covered the verdict's label whenever search stopped
+    # paying at the smallest budget (top left, where the legend sat).
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2,
+              frameon=False)
     fig.tight_layout()
-    fig.savefig(Path(out_dir) / "skill_trace.png", dpi=90)
-    plt.close(fig)
-    return [(title, "skill_trace.png")]
+    return fig, title

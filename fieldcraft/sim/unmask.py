@@ -85,11 +85,16 @@ def section(data: dict[tuple[int, str], dict[str, Any]]) -> list[str]:
 
 def chart(plt: Any, out_dir: Path, data: dict[tuple[int, str], dict[str, Any]],
           colours: dict[str, str]) -> tuple[str, str, str]:
-    """The survival curves, one panel per player count, one step line per faction."""
+    """The survival curves, one panel per player count, one step line per faction; at most
+    three panels a row (six in one row were 1,728 px wide)."""
     counts = sorted({p for p, _ in data})
-    fig, axes = plt.subplots(1, len(counts), figsize=(max(5.0, 3.2 * len(counts)), 3.6),
+    cols = min(3, len(counts))
+    rows = -(-len(counts) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(max(5.0, 3.2 * cols), 3.3 * rows + 0.3),
                              sharey=True, squeeze=False)
-    for ax, p in zip(axes[0], counts, strict=True):
+    for ax in axes.flat[len(counts):]:
+        ax.set_visible(False)
+    for ax, p in zip(axes.flat, counts, strict=False):
         for (q, label), d in data.items():
             if q != p:
                 continue
@@ -101,7 +106,8 @@ def chart(plt: Any, out_dir: Path, data: dict[tuple[int, str], dict[str, Any]],
         ax.set_xlabel("turn")
         ax.set_ylim(0, 1.05)
         ax.legend(fontsize=7)
-    axes[0][0].set_ylabel("share of seats still hidden")
+    for row in axes:
+        row[0].set_ylabel("share of seats still hidden")
     title = "Time to unmask by side and player count"
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()

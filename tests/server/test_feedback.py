@@ -211,3 +211,25 @@ def test_the_finished_table_page_asks_and_stores_the_answers(tmp_path: Path) -> 
                                       "confusing": ["section:2"], "comment": "fine"}
     finally:
         server.stop()
+
+
+def test_the_confusing_rule_picker_words_every_key_in_the_readers_language() -> None:
+    """A person asked which rule confused them reads words, not ``points_to_win``: every
+    changeable key of every game has its own label in each language, and the form uses it."""
+    from fieldcraft.core.registry import default_ruleset, list_games
+    from fieldcraft.core.ruleset import FIXED_KEYS
+    from fieldcraft.server import i18n
+    from fieldcraft.server.feedback import rule_choices
+
+    for lang in i18n.LANGUAGES:
+        own = i18n._load_frame(lang)
+        for game in list_games():
+            keys = [k for k in default_ruleset(game) if k not in FIXED_KEYS]
+            words = {c["id"]: c["label"] for c in rule_choices(game, lang)}
+            for key in keys:
+                assert f"feedback.rule.{key}" in own, (lang, game, key)
+                assert words[f"key:{key}"] == own[f"feedback.rule.{key}"] != key
+    assert {c["id"]: c["label"] for c in rule_choices("spy-tracker", "ja")}[
+        "key:points_to_win"] == "勝利に必要な得点"
+    english = {c["id"]: c["label"] for c in rule_choices("spy-tracker", "en")}
+    assert english["key:points_to_win"] == "Points needed to win"

@@ -100,14 +100,17 @@ def test_a_taken_name_is_refused(fast: TestClient) -> None:
 
 
 # -- the public page and Play -----------------------------------------------------------------
-@pytest.mark.parametrize("lang, words", [("en", "Play"), ("ja", "遊ぶ"), ("zh-Hant", "開始玩")])
+@pytest.mark.parametrize("lang, words, rule", [
+    ("en", "Play", "Points needed to win"), ("ja", "遊ぶ", "勝利に必要な得点"),
+    ("zh-Hant", "開始玩", "獲勝所需的分數")])
 def test_the_page_shows_the_changes_the_rules_and_play(fast: TestClient, lang: str,
-                                                       words: str) -> None:
+                                                       words: str, rule: str) -> None:
     made_playtest(fast)
     res = fast.get(f"/p/one-point?lang={lang}")
     assert res.status_code == 200
     html = res.text
     assert words in html and 'data-key="points_to_win"' in html
+    assert f'<span class="rule-words">{rule}</span>' in html  # the change in words, then its key
     assert 'href="/games/spy-tracker/rules"' in html and "/static/playtest.js" in html
 
 

@@ -104,3 +104,29 @@ def test_rules_in_play_from_the_outcome_and_from_tied_actions() -> None:
     assert seen[3]["bidder_chooses_next"]["games"] == 1
     assert seen[3]["bidder_chooses_next"]["of"] == 2
     assert "spot_points" not in seen[3]  # not a key of that ruleset: not reported
+
+
+def test_under_current_green_declaration_counts_when_the_greens_name_informers() -> None:
+    """The declaration comes into play whenever the Greens name the Informers, also when the
+    naming is wrong and the game goes on to Yellow's balance: the outcome alone misses those."""
+    rulesets = {"4": {"green_declaration": True, "informer_removal": True}}
+    rows = [{"players": 4, "ending": "deck_out", "decided_by": "majority",
+             "actions": [{"name": 1, f"name{SEP}Red": 1}, {}, {}, {}]},
+            {"players": 4, "ending": "deck_out", "decided_by": "green_card",
+             "actions": [{"pass": 3}, {}, {}, {}]},
+            {"players": 4, "ending": "retire", "decided_by": "green_declaration",
+             "actions": [{}, {"name": 2}, {}, {}]}]
+    seen = rules_in_play("under-current", rows, rulesets)[4]["green_declaration"]
+    assert (seen["games"], seen["of"]) == (2, 3)
+    assert "name" in seen["seen_as"]
+    off = rules_in_play("under-current", rows, {"4": {"informer_removal": True}})
+    assert "green_declaration" not in off.get(4, {})
+
+
+def test_against_the_current_pressure_terrain_counts_when_a_pressure_is_placed() -> None:
+    rulesets = {"2": {"pressure_terrain": {"Axolotl": "Water Plants"}, "event_deck": {}}}
+    rows = [{"players": 2, "actions": [{"pressure": 1, f"pressure{SEP}Water Plants": 1}, {}]},
+            {"players": 2, "actions": [{"move": 9}, {"move": 8}]}]
+    seen = rules_in_play("against-the-current", rows, rulesets)[2]
+    assert (seen["pressure_terrain"]["games"], seen["pressure_terrain"]["of"]) == (1, 2)
+    assert seen["event_deck"]["games"] == 0  # a key in the list but never seen: 0, not absent

@@ -197,3 +197,18 @@ def test_export_writes_games_and_answers_that_read_back(
     assert {a["confusing"] for a in parquet} == {"section:3"}
     by_table = {g["table"]: g["drama"] for g in report["games"]}
     assert all(a["game_drama"] == by_table[a["table"]] for a in parquet)
+
+
+def test_the_command_says_it_is_playing_the_prediction_before_it_does(
+        played: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A prediction with a search bot's mix takes minutes and prints nothing until it is done;
+    the command says what it is playing first (stderr, so --json stays clean)."""
+    assert main(["playtest", "report", "lab", "--db", played, "--bot-games", "2",
+                 "--robustness-games", "1", "--robustness-bot", "ismcts(iterations=10)",
+                 "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["bots"]["run"] is True
+    assert "playing the bots' prediction: 2 games per player count" in err
+    assert "then 1 with one ismcts(iterations=10)" in err
+    assert main(["playtest", "report", "lab", "--db", played, "--bot-games", "0"]) == 0
+    assert "playing" not in capsys.readouterr().err

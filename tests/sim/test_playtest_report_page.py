@@ -44,7 +44,8 @@ def _play(db: str) -> str:
                 time.sleep(0.01)
             res = client.post(f"/api/tables/{made['id']}/feedback", json={
                 "token": made["token"], "answers": {"fun": 4, "clarity": 2, "close": 1 + i,
-                                                    "length": "right"}})
+                                                    "length": "right",
+                                                    "confusing": ["key:points_to_win"][:i % 2]}})
             assert res.status_code == 201, res.text
     return token
 
@@ -87,5 +88,22 @@ def test_the_designer_sees_the_bots_beside_people_and_the_flag(
             assert not page.locator("#designer-report").is_visible()  # folded text
             page.click("#designer-tables summary")
             assert "Bots' prediction" in page.locator("#designer-report").inner_text()
+            assert "Points needed to win" in tables.inner_text()  # a key in words, not its name
+            # Each game's answers beside its replay link, for the designer only.
+            games = page.locator("#finished-list li[data-table]")
+            assert games.count() == 4
+            beside = [games.nth(i).locator(".beside-replay").inner_text() for i in range(4)]
+            assert all("fun 4, clarity 2" in b for b in beside)
+            assert sorted(int(b.split("felt close ")[1][0]) for b in beside) == [1, 2, 3, 4]
+            # The confusing rule in the designer's language, as the players picked it in theirs.
+            public = browser.new_page()
+            public.goto(f"{server.base}/p/page")
+            public.wait_for_selector("#finished-list li[data-table]")
+            assert public.locator(".beside-replay").count() == 0  # no token: no answers
+            page.goto(f"{server.base}/p/page?lang=ja#designer={token}")
+            page.click("#report-button")
+            page.wait_for_selector("#designer-tables:not([hidden])")
+            text = page.locator("#designer-tables").inner_text()
+            assert "勝利に必要な得点" in text and "points_to_win" not in text
     finally:
         server.stop()

@@ -108,13 +108,20 @@
     return parts;
   }
 
+  // A ruleset key named as confusing, in the designer's own language (the report carries the
+  // English words; the page's catalogue has every key's, as the players' picker had).
+  function ruleWords(c) {
+    const key = c.id.startsWith("key:") ? "feedback.rule." + c.id.slice(4) : null;
+    return key && t(key) !== key ? t(key) : c.label;
+  }
+
   function questionnaire(fb) {
     const parts = [el("h3", {}, t("playtest.r_questionnaire", { n: fb.count }))];
     if (!fb.count) return parts;
     parts.push(el("ul", {}, ...Object.entries(fb.scales).map(([key, s]) => el("li", {},
       t("feedback." + key) + " " + s.mean.toFixed(2) + (s.low !== null ? " [" + s.low.toFixed(2) + ", " + s.high.toFixed(2) + "]" : "") + " (n=" + s.n + ")")),
       el("li", {}, t("feedback.length") + " " + Object.entries(fb.length).map(([k, r]) => t("feedback.length." + k) + " " + pct(r.rate)).join(", ")),
-      ...fb.confusing.map((c) => el("li", {}, t("playtest.r_confusing", { rule: c.label, n: c.wins, of: c.games })))));
+      ...fb.confusing.map((c) => el("li", {}, t("playtest.r_confusing", { rule: ruleWords(c), n: c.wins, of: c.games })))));
     if (fb.comments.length) parts.push(el("ul", {}, ...fb.comments.map((c) => el("li", { dir: "auto" }, c.text))));
     return parts;
   }
@@ -153,6 +160,21 @@
     return parts.concat(closeness(report.closeness), questionnaire(report.feedback));
   }
 
+  // For the designer only: each answer under its game's replay link, so a comment or a low
+  // score can be read against the game it was about.
+  function answersBesideReplays(answers) {
+    for (const item of document.querySelectorAll("#finished-list li[data-table]")) {
+      const old = item.querySelector(".beside-replay");
+      if (old) old.remove();
+      const mine = answers.filter((a) => a.table === item.dataset.table);
+      if (!mine.length) continue;
+      item.append(el("ul", { class: "beside-replay" }, ...mine.map((a) => el("li", {},
+        t("feedback.beside_replay", { seat: t("playtest.seat", { n: a.seat + 1 }), fun: a.fun, clarity: a.clarity,
+          close: a.close, length: t("feedback.length." + a.length) }),
+        ...(a.comment ? [" · ", el("q", { dir: "auto" }, a.comment)] : [])))));
+    }
+  }
+
   function designer() {
     const match = /(?:^#|&)designer=([^&]+)/.exec(window.location.hash);
     if (!match) return;
@@ -169,6 +191,7 @@
         const shown = document.getElementById("designer-tables");
         clear(shown).append(...drawReport(report), el("details", {}, el("summary", {}, t("playtest.r_text")), text));
         shown.hidden = false;
+        answersBesideReplays(report.answers || []);
       } catch (e) { error.textContent = errorText(e.code, e.message); }
     });
     const close = document.getElementById("close-button");
