@@ -1171,3 +1171,21 @@ def test_a_setback_without_a_stall_from_start_derives_no_bound():
                                          "terrain_table": table, "round_limit": None})
     assert setback_possible(game) and start_stall(game) is None
     assert game.info().max_game_length is None
+
+
+def test_outcome_counts_the_rounds_the_table_played():
+    """A study's length in rounds reads the outcome (issue #33: Against the Current's had none,
+    so its report gave only actions and decisions): the outcome names the rounds the whole
+    table finished, which only ever grow, one at a time, as the last seat of a round ends its
+    turn."""
+    for players in (2, 4):
+        rng = random.Random(players)
+        state = load_game(GAME, players=players).new_initial_state()
+        seen = [0]
+        while not state.is_terminal():
+            state.apply_action(sample_chance(state, rng) if state.is_chance_node()
+                               else rng.choice(state.legal_actions()))
+            if state.rounds != seen[-1]:
+                seen.append(state.rounds)
+        assert seen == list(range(len(seen)))  # 0, 1, 2, ... with no step skipped
+        assert state.outcome()["rounds"] == seen[-1] >= 1

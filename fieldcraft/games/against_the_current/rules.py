@@ -340,6 +340,7 @@ class AgainstTheCurrentState(EventDeck):
             "scores": scores,
             "animals": [ANIMALS[a] if a >= 0 else None for a in self.animal],
             "finish_order": self.finish[:],
+            "rounds": self.rounds,  # rounds the whole table finished (a study's length unit)
             "tie_break": self._ranked()[1] if self.phase == END else None,
             "tributaries": [
                 [g.tributaries[self.trib_of[t]] for t in range(TOKENS * s, TOKENS * s + TOKENS)
