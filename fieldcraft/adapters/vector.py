@@ -26,8 +26,10 @@ naming the env and seat, before any env moves: the whole batch is refused and no
 
 Speed: the observation and mask buffers are allocated once and written in place (each row by
 the game's ``Observer.write_tensor`` where it has one, straight from the state with no list in
-between; the masks with one fancy-index assignment for the batch); the returned arrays are those
-buffers, overwritten by the next call, so copy what you keep.
+between; the masks marked from the legal-action lists); the loops over the envs (apply and play
+chance, write the rows, check the actions) are ``fieldcraft.core.fast`` functions, one call a
+batch, compiled with it. The returned arrays are those buffers, overwritten by the next call,
+so copy what you keep.
 
 :class:`GymVectorEnv` wraps it as a ``gymnasium.vector.VectorEnv`` for code that takes one.
 """
