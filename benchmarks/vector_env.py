@@ -9,8 +9,9 @@ times; CPU time much less).
 Rounds interleave the yardstick and the games so that a busy machine slows both alike; the
 medians and their ratio are printed. ``env only`` is the share of the loop spent in
 ``VectorEnv.step`` (the rest is the random policy over the mask, done in numpy).
-``--before`` also times :class:`ListVectorEnv` (the env's first way of writing its buffers)
-in the same rounds, for a before/after in one run. ``--profile GAME`` prints cProfile's top
+``--before`` also times :class:`LoopVectorEnv` (the env before its per-game loops moved into
+``fieldcraft.core.fast``) and :class:`ListVectorEnv` (its first way of writing its buffers) in
+the same rounds, for a before/after in one run. ``--profile GAME`` prints cProfile's top
 entries for that game's loop instead; ``--breakdown``
 the microseconds per decision of the tensor written into the buffer, the legal actions marked,
 and a whole step (random policy included), per game.
@@ -34,6 +35,8 @@ from typing import Any
 import numpy as np
 
 from fieldcraft.adapters.vector import VectorEnv
+from fieldcraft.core import fast
+from fieldcraft.core.api import CHANCE, TERMINAL
 from fieldcraft.core.registry import list_games
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -66,14 +69,87 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return flat[np.cumsum(counts) - counts + k] % width
 
 
-class ListVectorEnv(VectorEnv):
-    """The env as it wrote its buffers before ``write_tensor`` (issue #36's first version),
-    kept to time beside the current one in the same run: each tensor built as a Python list
-    and packed into its float32 row by ``struct``, every action checked by the game's
-    ``is_legal``, the masks set by one fancy-index assignment of the concatenated lists."""
+class LoopVectorEnv(VectorEnv):
+    """The env as it stepped before its per-game loops moved into ``fieldcraft.core.fast``
+    (issue #36 item 4), kept to time beside the current one in the same run: the actions
+    applied and the rows written by loops in this module (Python, whichever build), the
+    batch's actions checked by half a dozen numpy calls."""
 
-    def _check(self, acts: np.ndarray) -> None:
-        for i, (state, action) in enumerate(zip(self.states, acts.tolist(), strict=True)):
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                          dict[str, Any]]:
+        states = self.states
+        acts = np.asarray(actions)
+        acts_list: list[int] = acts.tolist()
+        self._check(acts, acts_list)
+        rewards, terminated, truncated = self._rewards, self._terminated, self._truncated
+        if self.finished:
+            rewards.fill(0.0)
+            terminated.fill(False)
+            truncated.fill(False)
+        self.finished = []
+        decisions, cap, rngs = self._decisions, self.cap, self._rngs
+        for i, state in enumerate(states):
+            state._apply(acts_list[i])
+            decisions[i] += 1
+            rng = rngs[i]
+            player = state.current_player()
+            while player == CHANCE:
+                state.play_chance(rng)
+                player = state.current_player()
+            if player == TERMINAL:
+                rewards[i] = state.returns()
+                terminated[i] = True
+            elif cap is not None and decisions[i] >= cap:
+                truncated[i] = True
+            else:
+                continue
+            self.finished.append((i, state, self._seats[i]))
+            states[i] = self._new_game(i)
+            decisions[i] = 0
+        self._write_all()
+        info: dict[str, Any] = {"seat": self._seat, "truncated": truncated}
+        if self.finished:
+            info["final_returns"] = rewards
+        return self._obs, self._mask, rewards, terminated, info
+
+    def _check(self, acts: np.ndarray, acts_list: list[int]) -> None:
+        inside = (acts >= 0) & (acts < self.num_actions)
+        ok = inside.copy()
+        ok[inside] = self._legal[self._rows[inside], acts[inside]] == 1
+        if not ok.all():
+            raise ValueError(f"env {int(np.flatnonzero(~ok)[0])}: illegal action")
+
+    def _write_all(self) -> None:
+        seats, flat, size, write = self._seats, self._flat, self.obs_size, self._write
+        flags, width = self._flags, self.num_actions
+        put_flags, put_doubles, tensor = fast.put_flags, fast.put_doubles, self._tensor
+        self._legal.fill(0)
+        at = 0
+        row = 0
+        for i, state in enumerate(self.states):
+            seat = state.current_player()
+            seats[i] = seat
+            if write is not None:
+                write(state, seat, flat, at)
+            else:
+                put_doubles(flat, at, tensor(state, seat))
+            put_flags(flags, row, width, state.legal_actions())
+            at += size
+            row += width
+        np.copyto(self._obs, self._wide, casting="same_kind")
+        np.copyto(self._mask, self._legal)
+        self._seat[:] = seats
+
+
+class ListVectorEnv(LoopVectorEnv):
+    """The env as it wrote its buffers before ``write_tensor`` (issue #36's first version,
+    stepping as :class:`LoopVectorEnv` does), kept to time beside the current one in the same
+    run: each tensor built as a Python list and packed into its float32 row by ``struct``,
+    every action checked by the game's ``is_legal``, the masks set by one fancy-index
+    assignment of the concatenated lists."""
+
+    def _check(self, acts: np.ndarray, acts_list: list[int]) -> None:
+        for i, (state, action) in enumerate(zip(self.states, acts_list, strict=True)):
             if not state.is_legal(action):
                 raise ValueError(f"env {i}: illegal action {action}")
 
@@ -94,7 +170,6 @@ class ListVectorEnv(VectorEnv):
         self._seat[:] = seats
         self._mask.fill(0)
         self._mask[np.repeat(self._rows, counts), cols] = 1
-
 
 def vector_rate(game: str, envs: int, seconds: float, kind: type[VectorEnv] = VectorEnv
                 ) -> tuple[float, float]:
@@ -122,8 +197,6 @@ def breakdown(game: str, envs: int, repeat: int = 20) -> dict[str, float]:
     batch after a few random steps: the game's tensor written into the env's buffer (its
     ``write_tensor``, or its list copied in), the legal actions marked into the flags, and the
     whole step (rules, chance, the casts and the random policy included)."""
-    from fieldcraft.core import fast
-
     env = VectorEnv(game, envs, seed=0)
     rng = np.random.default_rng(0)
     _, mask, _ = env.reset()
@@ -199,6 +272,7 @@ def main(argv: Any = None) -> None:
     runs = [(f"{g} VectorEnv", g, VectorEnv) for g in args.games]
     if args.before:
         runs = [r for g in args.games for r in ((f"{g} VectorEnv", g, VectorEnv),
+                                                (f"{g} before (loops)", g, LoopVectorEnv),
                                                 (f"{g} before (lists)", g, ListVectorEnv))]
     compare(runs, args.envs, args.seconds, args.rounds)
 

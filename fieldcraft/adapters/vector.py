@@ -26,8 +26,10 @@ naming the env and seat, before any env moves: the whole batch is refused and no
 
 Speed: the observation and mask buffers are allocated once and written in place (each row by
 the game's ``Observer.write_tensor`` where it has one, straight from the state with no list in
-between; the masks with one fancy-index assignment for the batch); the returned arrays are those
-buffers, overwritten by the next call, so copy what you keep.
+between; the masks marked from the legal-action lists); the loops over the envs (apply and play
+chance, write the rows, check the actions) are ``fieldcraft.core.fast`` functions, one call a
+batch, compiled with it. The returned arrays are those buffers, overwritten by the next call,
+so copy what you keep.
 
 :class:`GymVectorEnv` wraps it as a ``gymnasium.vector.VectorEnv`` for code that takes one.
 """
@@ -142,29 +144,22 @@ class VectorEnv:
             raise ValueError(f"actions must be {self.num_envs} integers, one per env; got "
                              f"shape {acts.shape} of {acts.dtype}")
         acts_list: list[int] = acts.tolist()
-        self._check(acts)
+        self._check(acts, acts_list)
         rewards, terminated, truncated = self._rewards, self._terminated, self._truncated
         if self.finished:  # only rows that were set last time need clearing
             rewards.fill(0.0)
             terminated.fill(False)
             truncated.fill(False)
         self.finished = []
-        decisions, cap, rngs = self._decisions, self.cap, self._rngs
-        for i, state in enumerate(states):
-            state._apply(acts_list[i])
-            decisions[i] += 1
-            rng = rngs[i]
-            player = state.current_player()
-            while player == CHANCE:
-                state.play_chance(rng)
-                player = state.current_player()
-            if player == TERMINAL:
+        decisions = self._decisions
+        for i in fast.advance(states, acts_list, self._rngs, decisions, self.cap or 0, CHANCE,
+                              TERMINAL):
+            state = states[i]
+            if state.current_player() == TERMINAL:
                 rewards[i] = state.returns()
                 terminated[i] = True
-            elif cap is not None and decisions[i] >= cap:
+            else:  # made its cap of decisions
                 truncated[i] = True
-            else:
-                continue
             self.finished.append((i, state, self._seats[i]))
             states[i] = self._new_game(i)
             decisions[i] = 0
@@ -179,18 +174,21 @@ class VectorEnv:
         return self.states[env].legal_actions()
 
     # -- inside -------------------------------------------------------------------------------
-    def _check(self, acts: np.ndarray) -> None:
+    def _check(self, acts: np.ndarray, acts_list: list[int]) -> None:
         """Refuse the batch if any action is not legal in its env, before anything moves: one
-        lookup in the legal flags for the whole batch (they hold exactly each game's
+        pass over the legal flags for the whole batch (they hold exactly each game's
         ``legal_actions``), the game's own message for the first bad one."""
-        inside = (acts >= 0) & (acts < self.num_actions)
-        ok = inside.copy()
-        ok[inside] = self._legal[self._rows[inside], acts[inside]] == 1
-        if not ok.all():
-            i = int(np.flatnonzero(~ok)[0])
-            action = int(acts[i])
-            raise IllegalActionError(f"env {i}, seat {self._seats[i]}: "
-                                     f"{self.states[i]._illegal_message(action)}")
+        try:
+            bad = fast.first_illegal(self._flags, self.num_actions, acts_list)
+        except OverflowError:  # an action beyond a C integer (the compiled loop's): numpy's
+            inside = (acts >= 0) & (acts < self.num_actions)
+            ok = inside.copy()
+            ok[inside] = self._legal[self._rows[inside], acts[inside]] == 1
+            bad = int(np.flatnonzero(~ok)[0])
+        if bad >= 0:
+            action = acts_list[bad]
+            raise IllegalActionError(f"env {bad}, seat {self._seats[bad]}: "
+                                     f"{self.states[bad]._illegal_message(action)}")
 
     def _new_game(self, i: int) -> State:
         """A fresh game in env ``i``, chance played up to its first decision."""
@@ -208,25 +206,11 @@ class VectorEnv:
         (each is at a decision): the tensors straight into one buffer of doubles (the game's
         ``write_tensor`` where it has one, else its list copied in), cast to float32 in one
         numpy call; the flags marked in C from each legal-action list."""
-        seats, flat, size, write = self._seats, self._flat, self.obs_size, self._write
-        flags, width = self._flags, self.num_actions
-        put_flags, put_doubles, tensor = fast.put_flags, fast.put_doubles, self._tensor
-        self._legal.fill(0)
-        at = 0
-        row = 0
-        for i, state in enumerate(self.states):
-            seat = state.current_player()
-            seats[i] = seat
-            if write is not None:
-                write(state, seat, flat, at)
-            else:
-                put_doubles(flat, at, tensor(state, seat))
-            put_flags(flags, row, width, state.legal_actions())
-            at += size
-            row += width
+        fast.write_rows(self.states, self._seats, self._write, self._tensor, self._flat,
+                        self.obs_size, self._flags, self.num_actions)
         np.copyto(self._obs, self._wide, casting="same_kind")
         np.copyto(self._mask, self._legal)
-        self._seat[:] = seats
+        self._seat[:] = self._seats
 
 
 if gymnasium is not None:

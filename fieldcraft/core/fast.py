@@ -30,13 +30,17 @@ What is here:
   ``zero_doubles(buffer, at, n)`` clears ``n`` of them (``memset``); ``float_list(buffer)``
   reads one back as a list (the zeros all one shared ``0.0``, as ``[0.0] * n`` makes them);
 - ``put_flags(buffer, at, width, items)``: a legal-action mask row, an ``array.array("b")``,
-  marked 1 at each of ``items`` (a C loop instead of numpy's conversion of the list).
+  marked 1 at each of ``items`` (a C loop instead of numpy's conversion of the list);
+- ``advance``, ``write_rows``, ``first_illegal``: the vector env's per-game loops (apply the
+  actions and play chance; write every row's seat, tensor and mask; check a batch of actions
+  against the masks), one call per batch, so the compiled build loops in C.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable
+from typing import Any
 
 try:
     import cython
@@ -52,9 +56,10 @@ Board = list
 """A field annotated ``fast.Board`` holds what :func:`board` makes: a list in the pure build, an
 ``array.array`` in the compiled one (its C field type there, see ``fieldcraft.core.fields``)."""
 
-__all__ = ["Board", "RowSums", "accepted_sorted", "bisect_left", "board", "cells8", "cells16",
-           "doubles", "exp", "float_list", "gather", "insort", "put_doubles", "put_flags",
-           "remove", "row_sums", "sqrt", "zero_doubles"]
+__all__ = ["Board", "RowSums", "accepted_sorted", "advance", "bisect_left", "board", "cells8",
+           "cells16", "doubles", "exp", "first_illegal", "float_list", "gather", "insort",
+           "put_doubles", "put_flags", "remove", "row_sums", "sqrt", "write_rows",
+           "zero_doubles"]
 
 MAX_SORTED = 256
 """The longest list ``accepted_sorted`` sorts in a C array; a longer one is sorted by Python."""
@@ -298,6 +303,96 @@ def put_flags(buffer: array, at: int, width: int, items: list[int]) -> None:
                 raise IndexError(f"action {a} outside a mask of {width}")
             buffer[at + a] = 1
 
+
+
+@cython.boundscheck(False)  # i < n, and n * w <= len(flags) is checked first
+@cython.wraparound(False)
+@cython.locals(n=cython.Py_ssize_t, w=cython.Py_ssize_t, i=cython.Py_ssize_t,
+               a=cython.Py_ssize_t, row=cython.p_schar)
+def first_illegal(flags: array, width: int, actions: list) -> int:
+    """The first ``i`` whose ``actions[i]`` is not marked 1 in row ``i`` of ``flags`` (an
+    ``array.array("b")`` of rows of ``width``, end to end, as :func:`put_flags` marks them), or
+    -1: a batch of actions checked against its legal-action masks in one loop, where numpy
+    takes half a dozen calls. An action too large for a C integer raises ``OverflowError`` in
+    the compiled build (it is illegal, and the caller says so)."""
+    n = len(actions)
+    w = width
+    if w < 0 or n * w > len(flags):
+        raise IndexError(f"{n} rows of {w} do not fit in a buffer of {len(flags)}")
+    row = cells8(flags)
+    for i in range(n):
+        a = actions[i]
+        if a < 0 or a >= w or row[i * w + a] != 1:
+            return i
+    return -1
+
+
+@cython.boundscheck(False)  # i < n <= len(states), len(seats); the buffers' fit is checked
+@cython.wraparound(False)
+@cython.locals(n=cython.Py_ssize_t, i=cython.Py_ssize_t, size=cython.Py_ssize_t,
+               width=cython.Py_ssize_t, at=cython.Py_ssize_t, row=cython.Py_ssize_t,
+               states=list, seats=list)
+def write_rows(states: list, seats: list, write: Any, tensor: Any, flat: array, size: int,
+               flags: array, width: int) -> None:
+    """A batch of games written into its buffers, game ``i`` into row ``i``: ``seats[i]`` the
+    seat to move, its observation tensor into ``flat`` (``write(state, seat, flat, at)`` where
+    the game has a writer, else ``tensor(state, seat)``'s list copied in) and its legal actions
+    marked in ``flags``, cleared first. One loop for the whole batch, so the compiled build
+    pays the interpreter's dispatch once per batch instead of per game."""
+    n = len(states)
+    if len(seats) < n or size < 0 or width < 0 or n * size > len(flat) or n * width > len(flags):
+        raise IndexError(f"{n} games do not fit in the buffers given")
+    if cython.compiled:
+        memset(cells8(flags), 0, n * width)
+    else:
+        flags[:n * width] = array("b", bytes(n * width))
+    at = 0
+    row = 0
+    for i in range(n):
+        state = states[i]
+        seat = state.current_player()
+        seats[i] = seat
+        if write is None:
+            put_doubles(flat, at, tensor(state, seat))
+        else:
+            write(state, seat, flat, at)
+        put_flags(flags, row, width, state.legal_actions())
+        at += size
+        row += width
+
+
+@cython.boundscheck(False)  # i < n <= len of every list, checked first
+@cython.wraparound(False)
+@cython.locals(n=cython.Py_ssize_t, i=cython.Py_ssize_t, d=cython.Py_ssize_t,
+               c=cython.Py_ssize_t, player=cython.Py_ssize_t, chance=cython.Py_ssize_t,
+               terminal=cython.Py_ssize_t, states=list, actions=list, rngs=list,
+               decisions=list, ended=list)
+def advance(states: list, actions: list, rngs: list, decisions: list, cap: int, chance: int,
+            terminal: int) -> list:
+    """``states[i]._apply(actions[i])`` for each game of a batch, then its chance outcomes
+    drawn with ``rngs[i]`` up to the next decision (``play_chance``), ``decisions[i]`` counted
+    up. Returns, in order, the games now over: at ``terminal``, or (``cap`` > 0) having made
+    ``cap`` decisions. The vector env's step as one loop (see :func:`write_rows`)."""
+    n = len(states)
+    if len(actions) < n or len(rngs) < n or len(decisions) < n:
+        raise IndexError(f"actions, generators and counts for {n} games expected")
+    c = cap
+    ended = []
+    for i in range(n):
+        state = states[i]
+        state._apply(actions[i])
+        d = decisions[i]
+        d += 1
+        decisions[i] = d
+        player = state.current_player()
+        if player == chance:
+            rng = rngs[i]
+            while player == chance:
+                state.play_chance(rng)
+                player = state.current_player()
+        if player == terminal or (c > 0 and d >= c):
+            ended.append(i)
+    return ended
 
 if cython.compiled:
     # What a module running as Python beside this compiled one (a game folder copied to start

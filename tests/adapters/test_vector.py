@@ -171,6 +171,42 @@ def test_actions_are_checked_against_the_games_not_the_mask_handed_out() -> None
     env.step(actions)  # legal in every game, whatever the caller did to its copy
 
 
+
+def test_an_action_beyond_any_c_integer_is_refused_after_earlier_illegal_ones() -> None:
+    """The batch check runs in C on the compiled build, where 2**64 - 1 does not fit: it is
+    refused like any illegal action, and the first bad env is still the one named."""
+    env = VectorEnv("spy-tracker", N, seed=5)
+    obs, mask, _ = env.reset()
+    actions = random_actions(mask, np.random.default_rng(2)).astype(np.uint64)
+    before = [state.to_json() for state in env.states]
+    huge = actions.copy()
+    huge[3] = 2**64 - 1
+    with pytest.raises(IllegalActionError, match=r"^env 3, "):
+        env.step(huge)
+    huge[1] = int(np.flatnonzero(mask[1] == 0)[0])
+    with pytest.raises(IllegalActionError, match=r"^env 1, "):
+        env.step(huge)
+    assert [state.to_json() for state in env.states] == before
+    env.step(actions)  # unsigned actions that fit are taken
+
+
+def test_a_game_reaching_the_cap_is_truncated_with_no_reward_and_replaced() -> None:
+    """An env whose game makes ``cap`` decisions without ending is cut: truncated, not
+    terminated, rewards 0, a fresh game in its row, and its count starts again."""
+    env = VectorEnv("spy-tracker", N, players=2, seed=3)
+    env.cap = 3
+    rng = np.random.default_rng(6)
+    _, mask, _ = env.reset()
+    for step in range(1, 7):
+        _, mask, rewards, terminated, info = env.step(random_actions(mask, rng))
+        assert not terminated.any(), "a game ended within 6 decisions"
+        assert info["truncated"].tolist() == [step % 3 == 0] * N
+        assert not rewards.any()
+        if step % 3 == 0:
+            assert sorted(i for i, _, _ in env.finished) == list(range(N))
+            assert all(len(state.history()) < len(old.history())
+                       for (_, old, _), state in zip(env.finished, env.states, strict=True))
+
 def test_write_tensor_at_an_offset_is_the_tensor_and_leaves_the_rest_alone() -> None:
     """Spy Tracker's buffer writer, at every seat of random positions, written between two
     sentinel-filled stretches of a larger buffer: exactly ``tensor`` there, nothing beside
