@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -191,3 +192,18 @@ def migration_head() -> str:
     head = ScriptDirectory.from_config(cfg).get_current_head()
     assert head is not None
     return head
+
+
+class LatinWords:
+    """Three Latin letters in a row outside a player's name: the page isolates every name in
+    U+2068...U+2069, and a name is the person's own, not text left untranslated."""
+
+    words = re.compile(r"[A-Za-z]{3,}")
+    names = re.compile("\u2068[^\u2069]*\u2069")
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.words.search(self.names.sub("", text))
+
+
+ENGLISH = LatinWords()
+"""What a Japanese page must not show: English left untranslated (names aside)."""

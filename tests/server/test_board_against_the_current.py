@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,24 +38,12 @@ from fieldcraft.games.against_the_current.layout import (
     EVENTS,
     TERRAINS,
 )
-from tests.server.helpers import ServerProcess
+from tests.server.helpers import ENGLISH, ServerProcess
 
 GAME = "against-the-current"
 PLAYERS = 2
 
 
-class _Latin:
-    """Three Latin letters in a row outside a player's name: the page isolates every name in
-    U+2068...U+2069, and a name is the person's own, not text left untranslated."""
-
-    words = re.compile(r"[A-Za-z]{3,}")
-    names = re.compile("\u2068[^\u2069]*\u2069")
-
-    def search(self, text: str) -> re.Match[str] | None:
-        return self.words.search(self.names.sub("", text))
-
-
-ENGLISH = _Latin()
 NAMES = {"en": "Ann", "ja": "花子"}
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +23,7 @@ from fieldcraft.core import load_game
 from fieldcraft.core.registry import game_spec
 from fieldcraft.core.text import Text, game_messages
 from fieldcraft.server import store
-from tests.server.helpers import ServerProcess
+from tests.server.helpers import ENGLISH, ServerProcess
 
 GAME = "spy-tracker"
 # Three players with two Sources each: a game of a few rounds, in which the person hands the
@@ -34,18 +33,6 @@ PLAYERS = 3
 TABLE_SEEDS = {"en": 5, "ja": 6}
 
 
-class _Latin:
-    """Three Latin letters in a row outside a player's name: the page isolates every name in
-    U+2068...U+2069, and a name is the person's own, not text left untranslated."""
-
-    words = re.compile(r"[A-Za-z]{3,}")
-    names = re.compile("\u2068[^\u2069]*\u2069")
-
-    def search(self, text: str) -> re.Match[str] | None:
-        return self.words.search(self.names.sub("", text))
-
-
-ENGLISH = _Latin()
 PLAYABLE = "#board .playable"
 
 

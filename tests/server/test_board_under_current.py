@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ import pytest
 
 from fieldcraft.core.registry import load_game
 from fieldcraft.server import store
-from tests.server.helpers import CHROMIUM, ServerProcess
+from tests.server.helpers import CHROMIUM, ENGLISH, ServerProcess
 
 pytestmark = [pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not "
                                  "installed (apt-get install chromium)"),
@@ -37,18 +36,6 @@ GAME = "under-current"
 PLAYERS = 3
 
 
-class _Latin:
-    """Three Latin letters in a row outside a player's name: the page isolates every name in
-    U+2068...U+2069, and a name is the person's own, not text left untranslated."""
-
-    words = re.compile(r"[A-Za-z]{3,}")
-    names = re.compile("\u2068[^\u2069]*\u2069")
-
-    def search(self, text: str) -> re.Match[str] | None:
-        return self.words.search(self.names.sub("", text))
-
-
-ENGLISH = _Latin()
 SHOT_AT = 6  # from this move of the person on, the first passed card is pictured
 
 
