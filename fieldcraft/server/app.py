@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 from collections.abc import AsyncIterator, Callable, Iterable
 from importlib import resources
@@ -27,6 +26,7 @@ from fieldcraft.server import errors as E
 from fieldcraft.server import store
 from fieldcraft.server.analysis import ITERATIONS as ANALYSIS_ITERATIONS
 from fieldcraft.server.analysis import Analyser
+from fieldcraft.server.collector import CollectorClock
 from fieldcraft.server.errors import TableError
 from fieldcraft.server.guard import DEFAULT_ALLOWED_HOSTS, SECURITY_HEADERS, EdgeGuard
 from fieldcraft.server.hub import Hub
@@ -42,24 +42,6 @@ from fieldcraft.server.routes import (
     tables,
 )
 from fieldcraft.server.routes.requests import hub_of
-
-
-def tune_gc() -> None:
-    """Make garbage-collection pauses short and rare in the server process.
-
-    Measured with 500 live tables: with CPython's default thresholds the full (generation 2)
-    collections paused the event loop for up to 290 ms each and cost ~10% of the CPU, which
-    alone breaks a 100 ms latency target. Freezing what exists after start-up and collecting
-    the young generation less often removed the full collections (longest pause ~50 ms) and
-    raised throughput by about a third. Our hot path frees its garbage by reference counting;
-    the cyclic collector is still there, just run less often. (Collecting the young generation
-    every 0.1-0.25 s and freezing what survived cut the longest pause at 1,000 tables from
-    64 to 13-17 ms of CPU but tripled the collector's CPU, and p99 got worse on a busy
-    machine: docs/web.md, "Memory and the collector".)
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 50, 100)
 
 
 def _answer(exc: FieldcraftError, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -96,7 +78,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6, synchronous
                analysis_iterations: int | None = ANALYSIS_ITERATIONS) -> FastAPI:
     """Build the app. ``db_url`` defaults to the SQLite file in the user's data folder;
     ``bot_delay`` is the pause before each bot move so people can follow the table;
-    ``gc_tuning`` (for a dedicated server process only) applies :func:`tune_gc`;
+    ``gc_tuning`` (for a dedicated server process only) runs the :class:`CollectorClock`;
     ``allow_seeded_tables`` lets a create request carry a ``seed`` (predictable deals, for
     tests and demos; off by default because the host could then foresee every hidden card);
     ``limits`` are the abuse limits (default :class:`LimitSettings`), timed by ``clock``
@@ -146,13 +128,18 @@ def _lifespan(url: str, synchronous: str, make_hub: Callable[[Any, store.Writer]
         app.state.hub = hub
         resumed = await hub.resume()
         hub.start_sweeper()
+        collector = None
         if gc_tuning:
-            tune_gc()
+            clock = app.state.collector = CollectorClock()
+            clock.start()
+            collector = asyncio.get_running_loop().create_task(clock.run())
         if announce:
             print(f"{announce} (resumed {resumed} table(s))", flush=True)
         try:
             yield
         finally:
+            if collector is not None:
+                collector.cancel()
             await hub.close()
             app.state.analyser.close()
             await asyncio.to_thread(writer.close)
