@@ -1,8 +1,9 @@
 """A table the hub has let go of is freed at once, by reference counting alone.
 
-The server runs with a tuned cyclic collector (``app.tune_gc``: start-up objects frozen, young
-collections rare), which in practice never reached rooms caught in a reference cycle: a server
-that played 3,000 bot games grew from 85 to 796 MB. So every test here plays with the cyclic
+The server runs with a tuned cyclic collector (once ``app.tune_gc``: start-up objects frozen,
+young collections rare; now ``collector.CollectorClock``, which freezes what is new and collects
+everything only on growth), which in practice never reached rooms caught in a reference cycle: a
+server that played 3,000 bot games grew from 85 to 796 MB. So every test here plays with the cyclic
 collector switched off and checks, with weak references, that the evicted room, its table and
 its driver are gone: anything still alive is held by a cycle (or a real leak).
 """
