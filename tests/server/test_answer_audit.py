@@ -225,7 +225,8 @@ class Asker:
         for text in texts:
             yield False, {"type": "act", **tok, "version": now, "action_text": text}
         for doc in ({"type": "back"}, {"type": "ping", "id": 7}, {"type": "chat", "phrase": "gg"},
-                    {"type": "chat", "text": "hello"}, {"type": "chat", "text": " "}):
+                    {"type": "chat", "text": "hello"}, {"type": "chat", "text": " "},
+                    {"type": "concede"}, {"type": "concede", "id": "c"}):
             yield False, {**doc, **tok}
         yield False, {"type": "sync", "token": "not-a-seat-token", "last_version": now}
 
