@@ -239,12 +239,14 @@ def cached_baseline(found: P.Playtest) -> dict[str, Any] | None:
 
 
 def bot_baseline(found: P.Playtest, games: int, seed: int = 0, robustness_games: int = 0,
-                 search: str | None = None) -> dict[str, Any]:
+                 search: str | None = None, robustness_seconds: float | None = None
+                 ) -> dict[str, Any]:
     """``games`` games per player count of the playtest, its bot at every seat, each row made
     exactly as a study makes it (:func:`fieldcraft.sim.study._row`, seeded as a study seeds
     game ``i``, the all-seeing metrics traced), summarised as people's games are, and stored for
     later reports (:func:`cached_baseline`). With ``robustness_games`` the same conclusions are
-    checked with a second bot mix (:mod:`fieldcraft.sim.robustness`)."""
+    checked with a second bot mix (:mod:`fieldcraft.sim.robustness`), no game of it starting
+    after ``robustness_seconds``."""
     from fieldcraft.sim import robustness
     from fieldcraft.sim.study import _row as study_row
     from fieldcraft.sim.study import study_seed
@@ -264,7 +266,8 @@ def bot_baseline(found: P.Playtest, games: int, seed: int = 0, robustness_games:
                         "picture (more games, the perceived metrics)"}
     if robustness_games > 0:
         baseline["robustness"] = robustness.check(found.game, counts, found.overrides,
-                                                  [found.bot], rows, robustness_games, search)
+                                                  [found.bot], rows, robustness_games, search,
+                                                  seconds=robustness_seconds)
     path = cache_dir() / f"{prediction_key(found)}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(baseline, default=str), encoding="utf-8")
@@ -364,21 +367,24 @@ def closeness(rows: list[dict[str, Any]], answers: list[F.Answer]) -> dict[str, 
 
 
 def _bots(found: P.Playtest, bot_games: int | None, robustness_games: int,
-          search: str | None) -> dict[str, Any]:
+          search: str | None, robustness_seconds: float | None) -> dict[str, Any]:
     """The bots' prediction: played (``bot_games`` > 0), else the cached one for this effective
     ruleset (``None``: the default), else only the study that would give it."""
     if bot_games:
-        return bot_baseline(found, bot_games, robustness_games=robustness_games, search=search)
+        return bot_baseline(found, bot_games, robustness_games=robustness_games, search=search,
+                            robustness_seconds=robustness_seconds)
     cached = cached_baseline(found) if bot_games is None else None
     return cached if cached is not None else bots_stub(found)
 
 
 def playtest_report(engine: Engine, name: str, bot_games: int | None = None,
-                    robustness_games: int = 0, search: str | None = None) -> dict[str, Any]:
+                    robustness_games: int = 0, search: str | None = None,
+                    robustness_seconds: float | None = None) -> dict[str, Any]:
     """The report of playtest ``name`` as JSON-able data (with its text as ``text``).
     ``bot_games`` > 0 plays that bot prediction (:func:`bot_baseline`, with
-    ``robustness_games`` of a second bot mix), ``None`` reuses a cached one if there is one,
-    0 only names the study; the people's figures are flagged against the bots'."""
+    ``robustness_games`` of a second bot mix within ``robustness_seconds``), ``None`` reuses a
+    cached one if there is one, 0 only names the study; the people's figures are flagged
+    against the bots'."""
     found = P.require(engine, name)
     games = list(reversed(P.finished_tables(engine, name, limit=None)))  # oldest first
     rows = [_row(engine, found, g) for g in games]
@@ -406,7 +412,7 @@ def playtest_report(engine: Engine, name: str, bot_games: int | None = None,
         "metrics": metric_means(rows),
         "feedback": feedback_summary(answers, found.game),
         "closeness": closeness(rows, answers),
-        "bots": _bots(found, bot_games, robustness_games, search),
+        "bots": _bots(found, bot_games, robustness_games, search, robustness_seconds),
         "flags": 0,
         "games": game_rows(rows, minutes, answers),
         "answers": answer_rows(rows, answers),
