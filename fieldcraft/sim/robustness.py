@@ -201,11 +201,14 @@ def check(game: str, counts: list[int], overrides: dict[str, Any], agents: list[
                       out_dir, seconds)
     played = {str(p): sum(r["players"] == p for r in sample) for p in counts}
     flips = compare(summarize(rows), summarize(sample))
-    return {"games_per_count": games, "played": played, "seconds": seconds,
-            "cut_by_time": any(n < games for n in played.values()),
+    specs = set(by_count.values())
+    # ``games_per_count`` and ``search`` stay one number and one string (what the playtest
+    # page prints): the fewest games a count got, and each count's spec when they differ.
+    return {"asked": games, "games_per_count": min(played.values()), "played": played,
+            "seconds": seconds, "cut_by_time": any(n < games for n in played.values()),
             "elapsed": round(time.monotonic() - started, 1), "seed": seed,
-            "search": search or (by_count[counts[0]] if len(set(by_count.values())) == 1
-                                 else None),
+            "search": specs.pop() if len(specs) == 1 else ", ".join(
+                f"{s} at {p} players" for p, s in by_count.items()),
             "search_by_count": {str(p): s for p, s in by_count.items()}, "base": agents[0],
             "mix": {str(p): second_mix(agents[0], by_count[p], p) for p in counts},
             "conclusions": [{"players": p, "side": s, **c}
@@ -249,8 +252,8 @@ KIND_TEXT = {
 
 def _sample_text(result: dict[str, Any]) -> str:
     """How many games the sample had: the asked count, or per count what the budget allowed."""
-    asked = result["games_per_count"]
-    played = result.get("played")  # absent from checks stored before the time budget
+    asked = result.get("asked", result["games_per_count"])
+    played = result.get("played")  # both absent from checks stored before the time budget
     if not played or not result.get("cut_by_time"):
         return f"{asked} games per player count"
     each = ", ".join(f"{n} at {p} players" for p, n in sorted(played.items(), key=lambda x:
@@ -261,9 +264,9 @@ def _sample_text(result: dict[str, Any]) -> str:
 
 def _search_text(result: dict[str, Any]) -> str:
     """The search bot, or each count's where the level changes spec with the count."""
-    if result.get("search"):
+    by_count = result.get("search_by_count") or {}
+    if len(set(by_count.values())) < 2:
         return f"`{result['search']}`"
-    by_count = result.get("search_by_count", {})
     return "Strong search bot (" + ", ".join(f"`{s}` at {p} players"
                                              for p, s in by_count.items()) + ")"
 

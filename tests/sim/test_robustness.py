@@ -95,7 +95,8 @@ def test_a_check_seats_each_counts_own_search_bot(monkeypatch: pytest.MonkeyPatc
                      workers=1)
     assert result["mix"] == {"2": ["ismcts(iterations=10)", "random"],
                              "3": ["ismcts(iterations=15)", "random", "random"]}
-    assert result["search"] is None
+    assert result["search"] == "ismcts(iterations=10) at 2 players, ismcts(iterations=15) at " \
+        "3 players"  # one string still, for the playtest page
     assert result["search_by_count"] == {"2": "ismcts(iterations=10)",
                                          "3": "ismcts(iterations=15)"}
     assert result["played"] == {"2": 2, "3": 2} and not result["cut_by_time"]
@@ -119,6 +120,7 @@ def test_the_time_budget_keeps_the_first_games_of_every_count() -> None:
     result = R.check("spy-tracker", [2, 3], {"points_to_win": 1}, ["random"], [], 6, cheap,
                      seconds=0.0)
     assert result["played"] == {"2": 1, "3": 1} and result["cut_by_time"]
+    assert result["asked"] == 6 and result["games_per_count"] == 1  # the fewest a count got
     text = "\n".join(R.section(result))
     assert "1 at 2 players, 1 at 3 players (of 6 asked" in text and "0 s budget" in text
 
