@@ -217,14 +217,37 @@ def cache_dir() -> Path:
 
 
 def prediction_key(found: P.Playtest) -> str:
-    """The effective ruleset of the playtest at each of its counts, and its bot: two playtests
-    (or one reopened under another name) that play the same rules share a prediction."""
+    """The effective ruleset of the playtest at each of its counts, its bot, and the version
+    of the bots (:func:`bots_version`): two playtests (or one reopened under another name)
+    that play the same rules with the same bots share a prediction, and a prediction made
+    by bots since changed is not reused."""
     from fieldcraft.sim.study import ruleset_hash
 
+    counts = range(found.min_players, found.max_players + 1)
     rules = {str(p): ruleset_hash(load_game(found.game, players=p, **found.overrides).ruleset)
-             for p in range(found.min_players, found.max_players + 1)}
-    text = json.dumps({"game": found.game, "bot": found.bot, "rules": rules}, sort_keys=True)
+             for p in counts}
+    text = json.dumps({"game": found.game, "bot": found.bot, "rules": rules,
+                       "bots": bots_version(found.game, list(counts))}, sort_keys=True)
     return f"{found.game}-{hashlib.sha256(text.encode()).hexdigest()[:24]}"
+
+
+def bots_version(game: str, counts: list[int]) -> str:
+    """What the prediction's bots are made of: the package version, every level's spec at
+    each count (the level table can change a level's spec, and Strong is the second mix's
+    search bot) and the source of the agents and of the game (a heuristic or an evaluation
+    edited without a version bump still changes how the bots play). A short hash."""
+    import fieldcraft
+    from fieldcraft.agents.levels import LEVELS, level_spec
+
+    digest = hashlib.sha256(fieldcraft.__version__.encode())
+    digest.update(json.dumps({p: [level_spec(game, lv, p) for lv in LEVELS] for p in counts},
+                             sort_keys=True).encode())
+    game_dir = Path(type(load_game(game, players=counts[0])).__module__.replace(".", "/"))
+    root = Path(fieldcraft.__file__).parent.parent
+    for folder in (Path("fieldcraft/agents"), game_dir.parent):
+        for source in sorted((root / folder).glob("*.py")):
+            digest.update(source.name.encode() + source.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def cached_baseline(found: P.Playtest) -> dict[str, Any] | None:
@@ -260,7 +283,7 @@ def bot_baseline(found: P.Playtest, games: int, seed: int = 0, robustness_games:
                                   study_seed(seed, players, index), [found.bot] * players, "",
                                   MetricsOptions(samples=0)))
     baseline = {**bots_stub(found), "run": True, "agent": found.bot, "games_per_count": games,
-                "seed": seed, **_counted(rows),
+                "seed": seed, "bots_version": bots_version(found.game, counts), **_counted(rows),
                 "note": f"{games} games per player count, {found.bot} at every seat, played "
                         "for a report of this ruleset; the study command gives the full "
                         "picture (more games, the perceived metrics)"}
