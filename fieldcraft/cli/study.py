@@ -13,9 +13,10 @@ from fieldcraft.core.api import FieldcraftError
 ROBUSTNESS_GAMES = 20
 """Games per player count of a study's robustness check by default (docs/designers.md)."""
 ROBUSTNESS_SECONDS = 300.0
-"""Its time budget by default: a search bot plays a game in about a second (Spy Tracker, Against
-the Current, Under Current at two cores) to twelve (Undercover), so 20 games of 4 counts fit in
-it except in Undercover, which gets its first dozen or so per count (docs/designers.md)."""
+"""Its time budget by default: a game of the second mix took 0.4-7 s in Spy Tracker, Against the
+Current and Under Current and 10-21 s in two-player Undercover (compiled, one process), so with
+two workers 20 games at 4 counts fit in it except in Undercover, which gets its first dozen or
+so per count; a default study takes minutes itself (docs/designers.md, "Robustness")."""
 
 
 def _cmd_study(args: argparse.Namespace) -> int:
