@@ -66,8 +66,12 @@ def _cmd_study(args: argparse.Namespace) -> int:
     meta = json.loads((out / "study.json").read_text())
     if args.skill_trace and not meta.get("interrupted"):
         _skill_trace(args, budgets, players, out, console)
+    stopped = False
     if not meta.get("interrupted"):
-        _robustness(args, out, console)
+        try:
+            _robustness(args, out, console)
+        except KeyboardInterrupt:  # the study's games are kept; the check is not stored
+            stopped = True
     html, md = write_report(out)
     meta = json.loads((out / "study.json").read_text())
     if meta.get("until_ci"):
@@ -77,6 +81,10 @@ def _cmd_study(args: argparse.Namespace) -> int:
     console.print(f"results: {out / 'results.parquet'}\nreport: {html}\n        {md}")
     if meta.get("interrupted") or meta.get("skill_trace", {}).get("interrupted"):
         console.print("[yellow]interrupted: the report covers the games that finished[/]")
+        return 130
+    if stopped:
+        console.print("[yellow]robustness check interrupted: the report says it was not "
+                      "checked[/]")
         return 130
     return 0
 

@@ -250,3 +250,21 @@ def test_the_study_command_runs_the_second_mix(tmp_path: Path) -> None:
     stored = json.loads((out / "study.json").read_text())["robustness"]
     assert stored["games_per_count"] == 4 and stored["search"] == "ismcts(iterations=10)"
     assert "one `ismcts(iterations=10)` among `random` bots" in (out / "report.md").read_text()
+
+
+def test_ctrl_c_in_the_check_keeps_the_study_and_says_it_was_not_checked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("matplotlib")
+    from fieldcraft.cli import main
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(R, "add_to_study", interrupted)
+    out = tmp_path / "stopped"
+    assert main(["study", "spy-tracker", "--players", "2", "--games", "6", "--workers", "1",
+                 "--no-metrics", "--out", str(out)]) == 130
+    meta = json.loads((out / "study.json").read_text())
+    assert meta["games_played"] == 6 and "robustness" not in meta
+    assert "Not checked" in (out / "report.md").read_text()
