@@ -29,6 +29,7 @@ each count got and whether the budget cut it, and the report prints both.
 from __future__ import annotations
 
 import json
+import os
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
@@ -218,14 +219,15 @@ def check(game: str, counts: list[int], overrides: dict[str, Any], agents: list[
 
 def add_to_study(out_dir: Path, games: int, search: str | None = None,
                  workers: int | None = None, seconds: float | None = None) -> dict[str, Any]:
-    """Check the study in ``out_dir`` (:func:`check`; the sample's own studies go to
-    ``out_dir/robustness``) and store the result in its ``study.json`` for the report."""
+    """Check the study in ``out_dir`` (:func:`check`, in ``workers`` processes, default one
+    per core, as a study; the sample's own studies go to ``out_dir/robustness``) and store the
+    result in its ``study.json`` for the report."""
     out_dir = Path(out_dir)
     rows, meta = load_results(out_dir)
     counts = sorted({int(r["players"]) for r in rows})
     result = check(meta["game"], counts, meta.get("overrides", {}), list(meta["agents"]), rows,
-                   games, search, workers=workers, out_dir=out_dir / "robustness",
-                   seconds=seconds)
+                   games, search, workers=workers or os.cpu_count() or 1,
+                   out_dir=out_dir / "robustness", seconds=seconds)
     _store(out_dir, result)
     return result
 
