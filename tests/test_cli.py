@@ -205,10 +205,11 @@ def test_study_and_compare_commands(tmp_path, capsys):
     pytest.importorskip("pyarrow")
     a, b = tmp_path / "a", tmp_path / "b"
     assert main(["study", "under-current", "--players", "3-4", "--games", "12", "--seed", "1",
-                 "--workers", "1", "--out", str(a)]) == 0
+                 "--workers", "1", "--robustness-games", "0", "--out", str(a)]) == 0
     assert (a / "results.parquet").exists() and (a / "report.html").exists()
     assert main(["study", "under-current", "--players", "3-4", "--games", "12", "--seed", "2",
-                 "--workers", "1", "--set", "hand_size=1", "--out", str(b)]) == 0
+                 "--workers", "1", "--set", "hand_size=1", "--robustness-games", "0",
+                 "--out", str(b)]) == 0
     capsys.readouterr()
     result = run_json(capsys, "compare", str(a), str(b), "--json")
     assert result["metrics"] and all("verdict" in m for m in result["metrics"])

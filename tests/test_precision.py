@@ -64,7 +64,7 @@ def test_until_ci_respects_the_cap_and_the_cli_says_what_it_took(tmp_path: Path,
     out = tmp_path / "cap"
     assert main(["study", "spy-tracker", "--players", "2", "--games", "10", "--seed", "1",
                  "--workers", "1", "--until-ci", "0.01", "--max-games", "45",
-                 "--out", str(out)]) == 0
+                 "--robustness-games", "0", "--out", str(out)]) == 0
     text = " ".join(capsys.readouterr().out.split())  # Rich wraps long lines
     assert "not reached (cap 45 games per count)" in text and "45 games at 2p" in text
     meta = json.loads((out / "study.json").read_text())

@@ -102,7 +102,7 @@ def test_study_skill_trace_cli(tmp_path: Path, capsys) -> None:
     out = tmp_path / "s"
     assert main(["study", "spy-tracker", "--players", "2", "--agents", "heuristic", "--games",
                  "4", "--workers", "1", "--skill-trace", "--skill-games", "4",
-                 "--skill-budgets", "4,8", "--out", str(out)]) == 0
+                 "--skill-budgets", "4,8", "--robustness-games", "0", "--out", str(out)]) == 0
     meta = json.loads((out / "study.json").read_text())
     assert [p["games"] for p in meta["skill_trace"]["players"]["2"]["points"]] == [4, 4, 4]
     assert "Skill trace" in (out / "report.md").read_text()

@@ -39,7 +39,7 @@ def test_cli_ray_auto_end_to_end(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "fieldcraft.cli", "study", "under-current", "--players", "3-4",
          "--agents", "random,heuristic", "--games", "40", "--seed", "7", "--ray", "auto",
-         "--workers", "1", "--out", str(out)],
+         "--workers", "1", "--robustness-games", "0", "--out", str(out)],
         capture_output=True, text=True, timeout=180, env=env)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr

@@ -14,6 +14,7 @@ import json
 import sys
 from typing import Any
 
+from fieldcraft.cli.study import ROBUSTNESS_GAMES, ROBUSTNESS_SECONDS
 from fieldcraft.core.api import FieldcraftError
 
 
@@ -64,20 +65,23 @@ def _cmd_create(args: argparse.Namespace) -> int:
 def _cmd_report(args: argparse.Namespace) -> int:
     from fieldcraft.sim.playtest_report import playtest_report
 
-    if (args.bot_games is not None and args.bot_games < 0) or args.robustness_games < 0:
-        raise FieldcraftError("--bot-games and --robustness-games must be 0 or more")
+    if (args.bot_games is not None and args.bot_games < 0) or args.robustness_games < 0 \
+            or args.robustness_seconds < 0:
+        raise FieldcraftError("--bot-games, --robustness-games and --robustness-seconds must "
+                              "be 0 or more")
     if args.bot_games:
         # The prediction runs before anything is printed, minutes with the search bot's mix
         # (2 min 23 s for 20 + 20 Spy Tracker games at 3-4 players): say so, not a silent wait.
-        mix = (f", then {args.robustness_games} with one "
-               f"{args.robustness_bot or 'Strong-level search bot'} among them (the slow part)"
-               if args.robustness_games else "")
+        limit = f", {args.robustness_seconds:g} s at most" if args.robustness_seconds else ""
+        mix = (f", then up to {args.robustness_games} with one "
+               f"{args.robustness_bot or 'Strong-level search bot'} among them (the slow "
+               f"part{limit})" if args.robustness_games else "")
         print(f"playing the bots' prediction: {args.bot_games} games per player count{mix}; "
               "kept for later reports", file=sys.stderr, flush=True)
     engine = _engine(args.db)
     try:
         report = playtest_report(engine, args.name, args.bot_games, args.robustness_games,
-                                 args.robustness_bot)
+                                 args.robustness_bot, args.robustness_seconds or None)
     finally:
         engine.dispose()
     if args.out:
@@ -131,9 +135,13 @@ def add(sub: Any) -> None:
                    help="play N bot games per player count as the bots' prediction and keep "
                    "it for later reports (default: reuse the kept one for this ruleset if "
                    "any, else name the study; 0: neither)")
-    r.add_argument("--robustness-games", type=int, default=20, metavar="M",
-                   help="with --bot-games: re-play M games per count with one search bot "
-                   "among the bots and flag conclusions that flip (default 20; 0: skip)")
+    r.add_argument("--robustness-games", type=int, default=ROBUSTNESS_GAMES, metavar="M",
+                   help="with --bot-games: re-play up to M games per count with one search bot "
+                   "among the bots and flag conclusions that flip (default "
+                   f"{ROBUSTNESS_GAMES}; 0: skip)")
+    r.add_argument("--robustness-seconds", type=float, default=ROBUSTNESS_SECONDS, metavar="S",
+                   help="start no game of that second mix after S seconds; the report says "
+                   f"how many each count got (default {ROBUSTNESS_SECONDS:g}; 0: no limit)")
     r.add_argument("--robustness-bot", default=None, metavar="SPEC",
                    help="the search bot of that second mix (default: the game's Strong level)")
     r.add_argument("--out", default=None, metavar="DIR",

@@ -10,6 +10,14 @@ from fieldcraft.agents.specs import describe_levels, resolve_for_counts, split_a
 from fieldcraft.cli.args import parse_player_range, parse_sets
 from fieldcraft.core.api import FieldcraftError
 
+ROBUSTNESS_GAMES = 20
+"""Games per player count of a study's robustness check by default (docs/designers.md)."""
+ROBUSTNESS_SECONDS = 300.0
+"""Its time budget by default: a game of the second mix took 0.4-7 s in Spy Tracker, Against the
+Current and Under Current and 10-21 s in two-player Undercover (compiled, one process), so with
+two workers 20 games at 4 counts fit in it except in Undercover, which gets its first dozen or
+so per count; a default study takes minutes itself (docs/designers.md, "Robustness")."""
+
 
 def _cmd_study(args: argparse.Namespace) -> int:
     from pathlib import Path
@@ -58,12 +66,12 @@ def _cmd_study(args: argparse.Namespace) -> int:
     meta = json.loads((out / "study.json").read_text())
     if args.skill_trace and not meta.get("interrupted"):
         _skill_trace(args, budgets, players, out, console)
-    if args.robustness_games and not meta.get("interrupted"):
-        from fieldcraft.sim.robustness import add_to_study
-
-        console.print(f"robustness: {args.robustness_games} games per player count with a "
-                      "second bot mix")
-        add_to_study(out, args.robustness_games, args.robustness_bot, args.workers)
+    stopped = False
+    if not meta.get("interrupted"):
+        try:
+            _robustness(args, out, console)
+        except KeyboardInterrupt:  # the study's games are kept; the check is not stored
+            stopped = True
     html, md = write_report(out)
     meta = json.loads((out / "study.json").read_text())
     if meta.get("until_ci"):
@@ -74,7 +82,28 @@ def _cmd_study(args: argparse.Namespace) -> int:
     if meta.get("interrupted") or meta.get("skill_trace", {}).get("interrupted"):
         console.print("[yellow]interrupted: the report covers the games that finished[/]")
         return 130
+    if stopped:
+        console.print("[yellow]robustness check interrupted: the report says it was not "
+                      "checked[/]")
+        return 130
     return 0
+
+
+def _robustness(args: argparse.Namespace, out: Any, console: Any) -> None:
+    """The second bot mix (:mod:`fieldcraft.sim.robustness`), or the note that it was switched
+    off, stored in the study for its report."""
+    from fieldcraft.sim import robustness
+
+    if not args.robustness_games:
+        robustness.switched_off(out)
+        return
+    console.print(f"robustness: up to {args.robustness_games} games per player count with one "
+                  f"search bot among the study's (at most {args.robustness_seconds:g} s; "
+                  "--robustness-games 0 skips it)")
+    result = robustness.add_to_study(out, args.robustness_games, args.robustness_bot,
+                                     args.workers, args.robustness_seconds or None)
+    played = ", ".join(f"{n} at {p}p" for p, n in result["played"].items())
+    console.print(f"robustness: {played}; {len(result['flips'])} conclusion(s) flip")
 
 
 def study_agents(game: str, text: str, counts: list[int]) -> list[Any]:
@@ -107,6 +136,8 @@ def _study_options(args: argparse.Namespace) -> tuple[list[float], list[int], An
     players = parse_player_range(args.players)
     if args.perceived_samples < 0 or args.perceived_every < 0:
         raise FieldcraftError("--perceived-samples and --perceived-every must be >= 0")
+    if args.robustness_games < 0 or args.robustness_seconds < 0:
+        raise FieldcraftError("--robustness-games and --robustness-seconds must be >= 0")
     metrics = None if args.no_metrics else MetricsOptions(args.perceived_samples,
                                                           args.perceived_every)
     return budgets, players, metrics
@@ -214,10 +245,15 @@ def add(sub: Any) -> None:
                    metavar="K", help="resamples of a seat's view per decision for the "
                    f"perceived metrics (0: none; default {DEFAULT_METRICS.samples}, the "
                    "smallest count at which they are stable: docs/designers.md)")
-    p.add_argument("--robustness-games", type=int, default=0, metavar="N",
-                   help="re-play N games per player count with one search bot among the "
-                        "study's bots and flag the conclusions that flip (default 0: the "
-                        "report says it was not checked)")
+    p.add_argument("--robustness-games", type=int, default=ROBUSTNESS_GAMES, metavar="N",
+                   help="re-play up to N games per player count with one search bot (the "
+                        "game's Strong level at that count) among the study's bots and flag "
+                        f"the conclusions that flip (default {ROBUSTNESS_GAMES}; 0 switches "
+                        "it off and the report says so)")
+    p.add_argument("--robustness-seconds", type=float, default=ROBUSTNESS_SECONDS,
+                   metavar="S", help="start no game of that check after S seconds, so the "
+                   "slow search bot cannot stretch a study; the report says how many games "
+                   f"each count got (default {ROBUSTNESS_SECONDS:g}; 0: no limit)")
     p.add_argument("--robustness-bot", default=None, metavar="SPEC",
                    help="the search bot of that second mix (default: the game's Strong level)")
     p.add_argument("--perceived-every", type=int, default=DEFAULT_METRICS.every, metavar="M",

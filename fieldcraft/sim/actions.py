@@ -46,7 +46,24 @@ RULE_ACTIONS: dict[tuple[str, str], tuple[str, ...]] = {
     ("against-the-current", "pressure_terrain"): ("pressure",),
 }
 
+# Ruleset keys whose coming into play only the end of a game shows, as a count the game's
+# outcome reports (0: it did not): (game, key) -> (outcome key, what the report calls it). The
+# study keeps these counts in its row (``outcome_counts``, :func:`outcome_counts`).
+OUTCOME_RULES: dict[tuple[str, str], tuple[str, str]] = {
+    # A retired Informer takes its colour's cards out of the row when scoring starts.
+    ("under-current", "informer_removal"): ("informer_removed", "an Informer's colour removed"),
+}
+
 SeatTally = dict[str, int]
+
+
+def outcome_counts(game: str, outcome: dict[str, Any]) -> dict[str, int] | None:
+    """The counts of ``outcome`` that :data:`OUTCOME_RULES` reads for ``game`` (``None``: the
+    game has none), for a study's row."""
+    keys = [okey for (name, _), (okey, _) in OUTCOME_RULES.items() if name == game]
+    if not keys:
+        return None
+    return {k: int(outcome[k]) for k in keys if isinstance(outcome.get(k), int)}
 
 
 def classify(kind: str, args: dict[str, Any]) -> list[str]:
@@ -123,11 +140,13 @@ def rules_in_play(game: str, rows: Sequence[dict[str, Any]],
     """Per player count, per ruleset key the engine can tie to something seen in play: the share
     of games in which that rule came into play.
 
-    Two sources, both read from what the games record rather than from English: a key the
-    outcome names as how the game ended or was decided (``decided_by: green_declaration``), and
-    the actions :data:`RULE_ACTIONS` ties to a key. Only keys of the resolved ruleset count.
-    "Came into play" is not a counterfactual: a game where a joker was taken might have gone
-    the same way without it, so this bounds from above the share where the rule changed the result.
+    Three sources, all read from what the games record rather than from English: a key the
+    outcome names as how the game ended or was decided (``decided_by: green_declaration``), the
+    actions :data:`RULE_ACTIONS` ties to a key, and the outcome counts :data:`OUTCOME_RULES`
+    ties to one (rows without them, from older studies, are left out of that share). Only keys
+    of the resolved ruleset count. "Came into play" is not a counterfactual: a game where a
+    joker was taken might have gone the same way without it, so this bounds from above the
+    share where the rule changed the result.
     """
     by_count: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
@@ -148,6 +167,13 @@ def rules_in_play(game: str, rows: Sequence[dict[str, Any]],
             n = sum(any(k in seat for seat in r["actions"] for k in kinds) for r in tallied)
             found[key] = {"games": n, "of": len(tallied), "share": n / len(tallied),
                           "seen_as": "played: " + ", ".join(kinds)}
+        counted = [r for r in games if r.get("outcome_counts") is not None]
+        for (name, key), (okey, seen) in OUTCOME_RULES.items():
+            if name != game or key not in keys or not counted:
+                continue
+            n = sum(r["outcome_counts"].get(okey, 0) > 0 for r in counted)
+            found[key] = {"games": n, "of": len(counted), "share": n / len(counted),
+                          "seen_as": seen}
         if found:
             out[p] = dict(sorted(found.items()))
     return out

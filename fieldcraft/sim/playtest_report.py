@@ -217,14 +217,37 @@ def cache_dir() -> Path:
 
 
 def prediction_key(found: P.Playtest) -> str:
-    """The effective ruleset of the playtest at each of its counts, and its bot: two playtests
-    (or one reopened under another name) that play the same rules share a prediction."""
+    """The effective ruleset of the playtest at each of its counts, its bot, and the version
+    of the bots (:func:`bots_version`): two playtests (or one reopened under another name)
+    that play the same rules with the same bots share a prediction, and a prediction made
+    by bots since changed is not reused."""
     from fieldcraft.sim.study import ruleset_hash
 
+    counts = range(found.min_players, found.max_players + 1)
     rules = {str(p): ruleset_hash(load_game(found.game, players=p, **found.overrides).ruleset)
-             for p in range(found.min_players, found.max_players + 1)}
-    text = json.dumps({"game": found.game, "bot": found.bot, "rules": rules}, sort_keys=True)
+             for p in counts}
+    text = json.dumps({"game": found.game, "bot": found.bot, "rules": rules,
+                       "bots": bots_version(found.game, list(counts))}, sort_keys=True)
     return f"{found.game}-{hashlib.sha256(text.encode()).hexdigest()[:24]}"
+
+
+def bots_version(game: str, counts: list[int]) -> str:
+    """What the prediction's bots are made of: the package version, every level's spec at
+    each count (the level table can change a level's spec, and Strong is the second mix's
+    search bot) and the source of the agents and of the game (a heuristic or an evaluation
+    edited without a version bump still changes how the bots play). A short hash."""
+    import fieldcraft
+    from fieldcraft.agents.levels import LEVELS, level_spec
+
+    digest = hashlib.sha256(fieldcraft.__version__.encode())
+    digest.update(json.dumps({p: [level_spec(game, lv, p) for lv in LEVELS] for p in counts},
+                             sort_keys=True).encode())
+    game_dir = Path(type(load_game(game, players=counts[0])).__module__.replace(".", "/"))
+    root = Path(fieldcraft.__file__).parent.parent
+    for folder in (Path("fieldcraft/agents"), game_dir.parent):
+        for source in sorted((root / folder).glob("*.py")):
+            digest.update(source.name.encode() + source.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def cached_baseline(found: P.Playtest) -> dict[str, Any] | None:
@@ -239,12 +262,14 @@ def cached_baseline(found: P.Playtest) -> dict[str, Any] | None:
 
 
 def bot_baseline(found: P.Playtest, games: int, seed: int = 0, robustness_games: int = 0,
-                 search: str | None = None) -> dict[str, Any]:
+                 search: str | None = None, robustness_seconds: float | None = None
+                 ) -> dict[str, Any]:
     """``games`` games per player count of the playtest, its bot at every seat, each row made
     exactly as a study makes it (:func:`fieldcraft.sim.study._row`, seeded as a study seeds
     game ``i``, the all-seeing metrics traced), summarised as people's games are, and stored for
     later reports (:func:`cached_baseline`). With ``robustness_games`` the same conclusions are
-    checked with a second bot mix (:mod:`fieldcraft.sim.robustness`)."""
+    checked with a second bot mix (:mod:`fieldcraft.sim.robustness`), no game of it starting
+    after ``robustness_seconds``."""
     from fieldcraft.sim import robustness
     from fieldcraft.sim.study import _row as study_row
     from fieldcraft.sim.study import study_seed
@@ -258,13 +283,14 @@ def bot_baseline(found: P.Playtest, games: int, seed: int = 0, robustness_games:
                                   study_seed(seed, players, index), [found.bot] * players, "",
                                   MetricsOptions(samples=0)))
     baseline = {**bots_stub(found), "run": True, "agent": found.bot, "games_per_count": games,
-                "seed": seed, **_counted(rows),
+                "seed": seed, "bots_version": bots_version(found.game, counts), **_counted(rows),
                 "note": f"{games} games per player count, {found.bot} at every seat, played "
                         "for a report of this ruleset; the study command gives the full "
                         "picture (more games, the perceived metrics)"}
     if robustness_games > 0:
         baseline["robustness"] = robustness.check(found.game, counts, found.overrides,
-                                                  [found.bot], rows, robustness_games, search)
+                                                  [found.bot], rows, robustness_games, search,
+                                                  seconds=robustness_seconds)
     path = cache_dir() / f"{prediction_key(found)}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(baseline, default=str), encoding="utf-8")
@@ -364,21 +390,24 @@ def closeness(rows: list[dict[str, Any]], answers: list[F.Answer]) -> dict[str, 
 
 
 def _bots(found: P.Playtest, bot_games: int | None, robustness_games: int,
-          search: str | None) -> dict[str, Any]:
+          search: str | None, robustness_seconds: float | None) -> dict[str, Any]:
     """The bots' prediction: played (``bot_games`` > 0), else the cached one for this effective
     ruleset (``None``: the default), else only the study that would give it."""
     if bot_games:
-        return bot_baseline(found, bot_games, robustness_games=robustness_games, search=search)
+        return bot_baseline(found, bot_games, robustness_games=robustness_games, search=search,
+                            robustness_seconds=robustness_seconds)
     cached = cached_baseline(found) if bot_games is None else None
     return cached if cached is not None else bots_stub(found)
 
 
 def playtest_report(engine: Engine, name: str, bot_games: int | None = None,
-                    robustness_games: int = 0, search: str | None = None) -> dict[str, Any]:
+                    robustness_games: int = 0, search: str | None = None,
+                    robustness_seconds: float | None = None) -> dict[str, Any]:
     """The report of playtest ``name`` as JSON-able data (with its text as ``text``).
     ``bot_games`` > 0 plays that bot prediction (:func:`bot_baseline`, with
-    ``robustness_games`` of a second bot mix), ``None`` reuses a cached one if there is one,
-    0 only names the study; the people's figures are flagged against the bots'."""
+    ``robustness_games`` of a second bot mix within ``robustness_seconds``), ``None`` reuses a
+    cached one if there is one, 0 only names the study; the people's figures are flagged
+    against the bots'."""
     found = P.require(engine, name)
     games = list(reversed(P.finished_tables(engine, name, limit=None)))  # oldest first
     rows = [_row(engine, found, g) for g in games]
@@ -406,7 +435,7 @@ def playtest_report(engine: Engine, name: str, bot_games: int | None = None,
         "metrics": metric_means(rows),
         "feedback": feedback_summary(answers, found.game),
         "closeness": closeness(rows, answers),
-        "bots": _bots(found, bot_games, robustness_games, search),
+        "bots": _bots(found, bot_games, robustness_games, search, robustness_seconds),
         "flags": 0,
         "games": game_rows(rows, minutes, answers),
         "answers": answer_rows(rows, answers),

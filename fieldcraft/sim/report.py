@@ -339,12 +339,17 @@ def write_report(out_dir: Path) -> tuple[Path, Path]:
 
 
 def _robustness(meta: dict[str, Any]) -> list[str]:
-    """The robustness section: the second mix's flips (:mod:`fieldcraft.sim.robustness`), or
-    that it was not run and how to run it."""
-    if meta.get("robustness"):
+    """The robustness section: the second mix's flips (:mod:`fieldcraft.sim.robustness`), that
+    it was switched off, or (a study made without the command) that it was not run and how."""
+    result = meta.get("robustness")
+    if result and result.get("off"):
+        return ["Switched off (`--robustness-games 0`): every conclusion above is about these "
+                "bots only. Without that option the study re-plays a sample with one search bot "
+                "among them and flags the conclusions that flip."]
+    if result:
         from fieldcraft.sim.robustness import section
 
-        return section(meta["robustness"])
+        return section(result)
     return ["Not checked: every conclusion above is about these bots. `fieldcraft study ... "
             "--robustness-games 20` re-plays 20 games per player count with one search bot "
             "among them and flags the conclusions that flip."]

@@ -29,7 +29,7 @@ from typing import Any
 from fieldcraft.agents import make_agent
 from fieldcraft.core.api import FieldcraftError, Game, RulesetError
 from fieldcraft.core.registry import load_game
-from fieldcraft.sim.actions import rules_in_play, tally
+from fieldcraft.sim.actions import outcome_counts, rules_in_play, tally
 from fieldcraft.sim.actions import summary as action_summary
 from fieldcraft.sim.metrics import DEFAULT_METRICS, MetricsOptions, aggregate
 from fieldcraft.sim.simulate import game_seed, play_game
@@ -105,6 +105,8 @@ def _row(game: Game, name: str, players: int, index: int, seed: int, specs: list
            for k in _LENGTH_KEYS},
         "ending": str(ending) if ending is not None else None,
         "decided_by": str(decided) if decided is not None else None,
+        # What only the end shows of a rule in play (an Informer's colour removed), counted.
+        "outcome_counts": outcome_counts(name, outcome),
         "metrics": tracer.metrics(winners) if tracer is not None else None,
         "unmask": _unmask(game, state),
         # What each seat played, by kind (fieldcraft.sim.actions); with the metrics, since a
@@ -323,11 +325,14 @@ def _write_results(rows: list[dict[str, Any]], path: Path, meta: dict[str, Any])
         ("turns", pa.int64()),  # the outcome's turns taken, or null
         ("ending", pa.string()),
         ("decided_by", pa.string()),
+        ("outcome_counts", pa.string()),  # outcome counts as JSON (sim.actions), or null
         ("metrics", pa.string()),  # per-game metrics as JSON (fieldcraft.sim.metrics)
         ("unmask", pa.string()),  # time-to-unmask per seat as JSON (core.deduction), or null
         ("actions", pa.string()),  # decisions per seat by kind as JSON (sim.actions), or null
     ], metadata={b"fieldcraft_study": json.dumps(meta, sort_keys=True).encode()})
     rows = [{"rounds": None, "turns": None, **r,
+             "outcome_counts": json.dumps(r["outcome_counts"])
+             if r.get("outcome_counts") is not None else None,
              "metrics": json.dumps(r["metrics"]) if r.get("metrics") is not None
              else None, "unmask": json.dumps(r["unmask"]) if r.get("unmask") is not None
              else None, "actions": json.dumps(r["actions"]) if r.get("actions") is not None
@@ -498,6 +503,8 @@ def load_results(out_dir: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         r["unmask"] = json.loads(raw_unmask) if raw_unmask else None
         raw_actions = r.get("actions")  # likewise absent from older studies
         r["actions"] = json.loads(raw_actions) if raw_actions else None
+        raw_counts = r.get("outcome_counts")  # and so are these
+        r["outcome_counts"] = json.loads(raw_counts) if raw_counts else None
         for key in _LENGTH_KEYS:  # absent from studies written before they were recorded
             r.setdefault(key, None)
     rows.sort(key=lambda r: (r["players"], r["index"]))

@@ -224,7 +224,7 @@ def test_study_command_metrics_options(tmp_path: Path) -> None:
     from fieldcraft.cli import main
 
     args = ["study", "spy-tracker", "--players", "3", "--agents", "heuristic", "--games", "6",
-            "--workers", "1"]
+            "--workers", "1", "--robustness-games", "0"]
     assert main([*args, "--perceived-samples", "1", "--perceived-every", "2",
                  "--out", str(tmp_path / "a")]) == 0
     meta = json.loads((tmp_path / "a" / "study.json").read_text())

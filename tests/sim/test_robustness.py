@@ -73,6 +73,58 @@ def test_the_second_mix_seats_one_search_bot_everywhere() -> None:
     assert R.search_bot("spy-tracker") == "ismcts(iterations=4000)"
 
 
+def test_the_search_bot_is_the_strong_the_web_seats_at_that_count() -> None:
+    """Undercover's Strong changes spec from 5 players up (levels.BY_COUNT): the second mix
+    at 5 and 6 players must use that spec, below it the base row's."""
+    from fieldcraft.agents.levels import BY_COUNT, LEVEL_TABLE
+
+    big = BY_COUNT["undercover"][5]["strong"]
+    assert big != LEVEL_TABLE["undercover"]["strong"]
+    assert [R.search_bot("undercover", p) for p in (2, 4, 5, 6)] == \
+        [LEVEL_TABLE["undercover"]["strong"]] * 2 + [big] * 2
+    assert R.search_bot("under-current", 6) == BY_COUNT["under-current"][6]["strong"]
+    assert R.search_bot("spy-tracker", 4) == LEVEL_TABLE["spy-tracker"]["strong"]
+
+
+def test_a_check_seats_each_counts_own_search_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without ``search`` the check asks :func:`search_bot` per count and seats its answer
+    (a cheap stand-in here, one spec per count), naming each in the result."""
+    monkeypatch.setattr(R, "search_bot", lambda game, players=None:
+                        f"ismcts(iterations={5 * players})")
+    result = R.check("spy-tracker", [2, 3], {"points_to_win": 1}, ["random"], [], 2,
+                     workers=1)
+    assert result["mix"] == {"2": ["ismcts(iterations=10)", "random"],
+                             "3": ["ismcts(iterations=15)", "random", "random"]}
+    assert result["search"] == "ismcts(iterations=10) at 2 players, ismcts(iterations=15) at " \
+        "3 players"  # one string still, for the playtest page
+    assert result["search_by_count"] == {"2": "ismcts(iterations=10)",
+                                         "3": "ismcts(iterations=15)"}
+    assert result["played"] == {"2": 2, "3": 2} and not result["cut_by_time"]
+    text = "\n".join(R.section(result))
+    assert "`ismcts(iterations=10)` at 2 players, `ismcts(iterations=15)` at 3 players" in text
+
+
+def test_the_time_budget_keeps_the_first_games_of_every_count() -> None:
+    """A spent budget still plays the first round (one game per count), starts nothing after
+    it, and the games kept are each count's first: a seed and a count say which they were."""
+    cheap = "ismcts(iterations=5)"
+    rows = R.play_mix("spy-tracker", [2, 3], {"points_to_win": 1}, "random", cheap, 6,
+                      seconds=0.0)
+    assert [(r["players"], r["index"]) for r in rows] == [(2, 0), (3, 0)]
+    full = R.play_mix("spy-tracker", [2, 3], {"points_to_win": 1}, "random", cheap, 3,
+                      workers=2, seconds=None)
+    assert [(r["players"], r["index"]) for r in full] == [(p, k) for p in (2, 3)
+                                                          for k in range(3)]
+    assert [r["agents"] for r in full if r["players"] == 2] == [
+        [cheap, "random"], ["random", cheap], [cheap, "random"]]
+    result = R.check("spy-tracker", [2, 3], {"points_to_win": 1}, ["random"], [], 6, cheap,
+                     seconds=0.0)
+    assert result["played"] == {"2": 1, "3": 1} and result["cut_by_time"]
+    assert result["asked"] == 6 and result["games_per_count"] == 1  # the fewest a count got
+    text = "\n".join(R.section(result))
+    assert "1 at 2 players, 1 at 3 players (of 6 asked" in text and "0 s budget" in text
+
+
 def test_a_study_report_says_what_the_second_mix_changed(tmp_path: Path) -> None:
     """A real study, then its check with a second mix (a cheap search bot): the stored
     result's conclusions are those of the sample's games, and the report prints them."""
@@ -145,6 +197,47 @@ def test_each_perceived_metric_has_its_caveat_in_the_report() -> None:
     assert all(f"caveat, perceived {k.replace('_', ' ')}" in lines for k in few)
 
 
+def test_a_default_study_checks_a_sample_with_a_second_mix(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without any robustness option a study re-plays a sample with the second mix and its
+    report says how many games (the search bot is a cheap stand-in, the rest the defaults);
+    ``--robustness-games 0`` switches it off and the report says that, not "Not checked"."""
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("matplotlib")
+    from fieldcraft.cli import main
+    from fieldcraft.cli.study import ROBUSTNESS_GAMES, ROBUSTNESS_SECONDS
+
+    monkeypatch.setattr(R, "search_bot", lambda game, players=None: "ismcts(iterations=10)")
+    base = ["study", "spy-tracker", "--players", "2", "--games", "12", "--workers", "1",
+            "--set", "points_to_win=1", "--no-metrics"]
+    out = tmp_path / "default"
+    assert main([*base, "--out", str(out)]) == 0
+    stored = json.loads((out / "study.json").read_text())["robustness"]
+    assert stored["games_per_count"] == ROBUSTNESS_GAMES > 0
+    assert stored["seconds"] == ROBUSTNESS_SECONDS > 0
+    assert stored["played"] == {"2": ROBUSTNESS_GAMES}  # 20 cheap games fit the budget
+    report = (out / "report.md").read_text()
+    assert f"re-played {ROBUSTNESS_GAMES} games per player count" in report
+    assert "Not checked" not in report
+    off = tmp_path / "off"
+    assert main([*base, "--robustness-games", "0", "--out", str(off)]) == 0
+    assert json.loads((off / "study.json").read_text())["robustness"] == {"off": True}
+    assert not (off / "robustness").exists()
+    text = (off / "report.md").read_text()
+    assert "Switched off (`--robustness-games 0`)" in text and "Not checked" not in text
+
+
+def test_a_bad_robustness_option_stops_the_study_before_it_plays(tmp_path: Path,
+                                                                 capsys) -> None:
+    from fieldcraft.cli import main
+
+    out = tmp_path / "bad"
+    assert main(["study", "spy-tracker", "--players", "2", "--games", "2",
+                 "--robustness-seconds", "-1", "--out", str(out)]) == 2
+    assert "--robustness-games and --robustness-seconds must be >= 0" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_the_study_command_runs_the_second_mix(tmp_path: Path) -> None:
     pytest.importorskip("pyarrow")
     pytest.importorskip("matplotlib")
@@ -157,3 +250,21 @@ def test_the_study_command_runs_the_second_mix(tmp_path: Path) -> None:
     stored = json.loads((out / "study.json").read_text())["robustness"]
     assert stored["games_per_count"] == 4 and stored["search"] == "ismcts(iterations=10)"
     assert "one `ismcts(iterations=10)` among `random` bots" in (out / "report.md").read_text()
+
+
+def test_ctrl_c_in_the_check_keeps_the_study_and_says_it_was_not_checked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("matplotlib")
+    from fieldcraft.cli import main
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(R, "add_to_study", interrupted)
+    out = tmp_path / "stopped"
+    assert main(["study", "spy-tracker", "--players", "2", "--games", "6", "--workers", "1",
+                 "--no-metrics", "--out", str(out)]) == 130
+    meta = json.loads((out / "study.json").read_text())
+    assert meta["games_played"] == 6 and "robustness" not in meta
+    assert "Not checked" in (out / "report.md").read_text()

@@ -49,7 +49,7 @@ try:
 except ImportError:  # pure build without Cython installed
     from fieldcraft.core import _cython_shim as cython
 
-from fieldcraft.core.api import CHANCE, TERMINAL, FieldcraftError
+from fieldcraft.core.api import CHANCE, TERMINAL, FieldcraftError, State
 
 from .constants import (
     CHOOSE_START,
@@ -130,6 +130,7 @@ class UnderCurrentRules(TurnRules):
         self.turn = 0
         self.final_left = -1
         self.eliminated = -1
+        self.informer_removed = 0
         self.green_queue = []
         self.declarations = []
         self.winner_faction = -1
@@ -543,11 +544,17 @@ class UnderCurrentState(UnderCurrentRules):
             "ending": ending or None,
             "decided_by": reason or None,
             "eliminated": self.eliminated if self.eliminated >= 0 else None,
+            "informer_removed": self.informer_removed,
             "row": {FACTIONS[f]: colours.count(f) for f in range(4)},
             "roles": [g.role_names[r] for r in self.roles[: g.num_players]],
             "factions": [self.seat_label(s) for s in range(g.num_players)],
             "turns": self.turn,
         }
+
+    def _load_fields(self, fields: dict[str, Any]) -> None:
+        """A state saved before ``informer_removed`` existed (a branch's stored first position)
+        lacks it; such a position is mid-game, so no Informer has taken cards yet: 0."""
+        State._load_fields(self, {"informer_removed": 0, **fields})
 
     def check_invariants(self) -> None:
         g = self.game

@@ -155,6 +155,10 @@ class TurnRules(State, metaclass=StateMeta):
     final_left: int
     """Turns left in the extra round once the deck ran out; -1 before."""
     eliminated: int
+    informer_removed: int
+    """Row cards a retired Informer took out of the row at scoring (``informer_removal``); 0
+    when none did. Kept because the row at the end no longer shows it, and a study counts the
+    games where that rule came into play."""
     green_queue: list[int]
     declarations: list[list[int]]
     """``[seat, red position, blue position]`` per Green declaration."""
@@ -474,6 +478,7 @@ class TurnRules(State, metaclass=StateMeta):
                             self.removed.append(c)
                     self.row = keep
                     self.row_up = [1] * len(keep)
+                    self.informer_removed = removed
                 self._learn(INFORMER_CHECKED, removed, informer)
         if GREEN in [g.card_colour[c] for c in self.row]:  # 3. a Green card
             self._finish(GREEN, "green_card")
