@@ -178,8 +178,15 @@ const Boards = (function () {
   }
 
   // -- choices ----------------------------------------------------------------------------------
-  // The legal choices as buttons, grouped by kind; a large group (Spy Tracker's bids) becomes a
-  // drop-down with one button.
+  // The legal choices as buttons, grouped by kind. A group too large to read at a glance (Spy
+  // Tracker's opening bids: a hundred or more) is folded into a <details> of the same buttons,
+  // named by the game's "group.<kind>" and its count, so the panel never mixes buttons with a
+  // drop-down: the board's own controls (the bid maker) are the quick way, and the whole list
+  // stays one Tab and one Enter away for keyboards and screen readers. A fold the person opened
+  // stays open across redraws (the panel is redrawn on every update, a bot's move included).
+  const FOLD_AT = { list: 14, group: 8 };
+  const openFolds = new Set();
+
   function choices(list, act, disabled) {
     const box = el("div", { class: "choices" });
     const text = textFor(Boards.reader);
@@ -188,20 +195,21 @@ const Boards = (function () {
       if (!groups.has(choice.kind)) groups.set(choice.kind, []);
       groups.get(choice.kind).push(choice);
     }
-    const many = list.length > 14;
+    const many = list.length > FOLD_AT.list;
+    const button = (c) => el("button", { type: "button", class: "choice", "data-action": c.action,
+      "data-kind": c.kind, "data-label": c.label, disabled, onclick: () => act(c.action) }, text.choice(c));
     for (const [kind, items] of groups) {
       const group = el("div", { class: "choice-group", "data-group": kind });
-      if (many && items.length > 8) {
-        const select = el("select", { class: "choice-select", "data-group": kind, "aria-label": kind, disabled },
-          items.map((c) => el("option", { value: c.action }, text.choice(c))));
-        group.appendChild(select);
-        group.appendChild(el("button", { type: "button", class: "choice choose", "data-group": kind, disabled,
-          onclick: () => act(Number(select.value)) }, t("table.choose")));
+      if (many && items.length > FOLD_AT.group) {
+        const what = text.has("group." + kind) ? text.key("group." + kind) : t("table.more_choices");
+        const fold = el("details", { class: "choice-fold", "data-group": kind },
+          el("summary", { class: "choice-fold-summary" }, t("table.choice_fold", { what, n: items.length })),
+          el("div", { class: "choice-group" }, items.map(button)));
+        fold.open = openFolds.has(kind);
+        fold.addEventListener("toggle", () => { if (fold.open) openFolds.add(kind); else openFolds.delete(kind); });
+        group.appendChild(fold);
       } else {
-        for (const c of items) {
-          group.appendChild(el("button", { type: "button", class: "choice", "data-action": c.action,
-            "data-kind": c.kind, "data-label": c.label, disabled, onclick: () => act(c.action) }, text.choice(c)));
-        }
+        items.forEach((c) => group.appendChild(button(c)));
       }
       box.appendChild(group);
     }
