@@ -160,6 +160,17 @@ class ServerProcess:
             self.proc.stdout.close()
 
 
+OPEN_FOLDS = ("() => document.querySelectorAll('#choices details.choice-fold')"
+              ".forEach(d => { d.open = true; })")
+"""Opens every folded group of choices (boards.js folds a group of more than 8 in a list of more
+than 14, as Spy Tracker's opening bids, into a <details>), so a test that plays random choices
+from the list finds each one visible; the page keeps a fold open across redraws."""
+
+
+def open_choice_folds(page: Any) -> None:
+    page.evaluate(OPEN_FOLDS)
+
+
 CHROMIUM = Path("/usr/bin/chromium")
 """Debian's chromium: Playwright's own browser download does not work on the CI machine."""
 CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",

@@ -75,7 +75,7 @@ def wait_for_turn(tp: TablePage) -> bool:
     """Until the person may move on the board (True) or the game is over (False)."""
     tp.page.wait_for_function(
         "() => (document.querySelector('#board .playable') && "
-        "document.querySelector('#choices button.choice:not([disabled]), #choices select')) || "
+        "document.querySelector('#choices button.choice:not([disabled])')) || "
         "document.body.dataset.status === 'finished'")
     return tp.page.evaluate("document.body.dataset.status") != "finished"
 

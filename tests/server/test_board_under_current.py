@@ -67,9 +67,7 @@ def board_actions(page: Any) -> set[int]:
 def fallback_actions(page: Any) -> set[int]:
     return set(page.evaluate("""() => [
         ...[...document.querySelectorAll('#choices button.choice[data-action]')]
-            .map(b => Number(b.dataset.action)),
-        ...[...document.querySelectorAll('#choices select.choice-select option')]
-            .map(o => Number(o.value))]"""))
+            .map(b => Number(b.dataset.action))]"""))
 
 
 def assert_no_english(page: Any) -> None:
@@ -77,7 +75,7 @@ def assert_no_english(page: Any) -> None:
         ...[...document.querySelectorAll('.log-line')].map(e => e.textContent),
         ...[...document.querySelectorAll('#board .playable')]
             .map(e => e.getAttribute('aria-label')),
-        ...[...document.querySelectorAll('#choices button.choice, #choices option')]
+        ...[...document.querySelectorAll('#choices button.choice, #choices summary')]
             .map(e => e.textContent)]""")
     english = [text for text in texts if ENGLISH.search(text or "")]
     assert not english, english

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.helpers import CHROMIUM, ServerProcess
+from tests.server.helpers import CHROMIUM, ServerProcess, open_choice_folds
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="/usr/bin/chromium is not installed (apt-get install "
@@ -49,6 +49,7 @@ def take_turn(page: Any, rng: random.Random, timeout: float = 20_000) -> bool:
     if page.evaluate("document.body.dataset.status") == "finished":
         return False
     version = page.evaluate("document.body.dataset.version")
+    open_choice_folds(page)
     buttons = page.locator(CHOICE)
     buttons.nth(rng.randrange(buttons.count())).click()
     page.wait_for_function(f"() => document.body.dataset.version !== '{version}'", timeout=timeout)
@@ -261,7 +262,7 @@ def test_restart_mid_game_resumes_in_the_page(browser: Any, tmp_path: Path) -> N
         page.wait_for_function("() => document.body.dataset.connected === 'no'")
         srv = ServerProcess(srv.db_url, port=srv.port, bot_delay=0.02).start()
         page.wait_for_function("() => document.body.dataset.connected === 'yes'", timeout=30_000)
-        page.wait_for_selector(CHOICE)
+        page.wait_for_selector(CHOICE, state="attached")
         assert page.evaluate("document.body.dataset.version") == version
         again = page.locator("#my-hand .card").evaluate_all(
             "els => els.map(e => e.dataset.card)")

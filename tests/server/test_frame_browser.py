@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from fieldcraft.core.text import Text
-from tests.server.helpers import CHROMIUM, ServerProcess
+from tests.server.helpers import CHROMIUM, ServerProcess, open_choice_folds
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="/usr/bin/chromium is not installed (apt-get install "
@@ -56,6 +56,7 @@ def play_to_the_end(page: Any) -> None:
         if page.evaluate("document.body.dataset.status") == "finished":
             return
         version = page.evaluate("document.body.dataset.version")
+        open_choice_folds(page)
         page.locator(CHOICE).first.click()
         page.wait_for_function(f"() => document.body.dataset.version !== '{version}'")
     raise AssertionError("the game did not end")
@@ -189,6 +190,10 @@ def test_a_few_moves_with_the_keyboard_alone(browser: Any, server: ServerProcess
             for _ in range(120):
                 page.keyboard.press("Tab")
                 if page.evaluate("document.activeElement.matches("
+                                 "'#choices details.choice-fold:not([open]) > summary')"):
+                    page.keyboard.press("Enter")  # a folded group (the bids) opens in place
+                    continue
+                if page.evaluate("document.activeElement.matches("
                                  f"'{CHOICE}, #board .playable')"):
                     break
             else:
@@ -240,10 +245,11 @@ def test_offline_banner_and_a_move_lost_with_the_socket_is_asked_again(
         page.evaluate("([id, token]) => localStorage.setItem('fc-token-' + id, token)",
                       [made["id"], made["token"]])
         page.goto(server.base + made["url"])
-        page.wait_for_selector(CHOICE)
+        page.wait_for_selector(CHOICE, state="attached")
         assert page.locator("#offline-banner").is_hidden()
         version = page.evaluate("document.body.dataset.version")
         state["swallow"] = True
+        open_choice_folds(page)
         page.locator(CHOICE).first.click()
         page.wait_for_function("() => document.body.dataset.connected === 'no'")
         assert page.locator("#offline-banner").is_visible()
@@ -262,7 +268,7 @@ def test_offline_banner_and_a_move_lost_with_the_socket_is_asked_again(
         assert page.text_content("#move-notice") == "Your move was not sent, please choose again."
         assert page.evaluate("document.body.dataset.version") == version
         assert page.locator("#offline-banner").is_hidden()
-        page.wait_for_selector(CHOICE)
+        page.wait_for_selector(CHOICE, state="attached")
         assert not errors, errors
     finally:
         context.close()
@@ -275,7 +281,7 @@ def test_end_screen_is_in_view_and_rematch_opens_a_new_table(browser: Any,
         "game": "spy-tracker", "players": 3, "seats": ["human", "bot:random", "bot:heuristic"],
         "overrides": {"points_to_win": 1}})
     try:
-        page.wait_for_selector(CHOICE)
+        page.wait_for_selector(CHOICE, state="attached")
         assert page.title() == "▶ Your turn · Spy Tracker"
         play_to_the_end(page)
         page.wait_for_selector("#result:not([hidden]) [data-testid=final-scores]")

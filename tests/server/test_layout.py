@@ -56,7 +56,7 @@ COVERED = """
     + (typeof n.className === 'string' && n.className
       ? '.' + n.className.trim().split(/\\s+/).join('.') : '');
   const nodes = [...document.querySelectorAll(only || (
-    '#board .playable, #choices button:not([disabled]), #choices select, '
+    '#board .playable, #choices button:not([disabled]), #choices summary, '
     + '#result a, #result button, .play-menu button'))];
   const bad = [];
   let seen = 0;
@@ -91,7 +91,7 @@ WIDTH = """
 })
 """
 ON_SCREEN = """
-() => [...document.querySelectorAll('#choices button.choice, #choices select')].some(n => {
+() => [...document.querySelectorAll('#choices button.choice, #choices summary')].some(n => {
   const r = n.getBoundingClientRect();
   return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
 })
@@ -203,7 +203,7 @@ def test_the_table_fits_and_every_playable_takes_a_tap(
         page.wait_for_function("() => document.body.dataset.connected === 'yes'")
         page.wait_for_selector("#board > *")
         if phase == "mid":
-            page.wait_for_selector("#choices button.choice:not([disabled]), #choices select")
+            page.wait_for_selector("#choices button.choice:not([disabled])", state="attached")
         else:
             page.wait_for_selector("[data-testid='final-scores']")
         where = f"{game} {phase} at {size} ({lang})"

@@ -130,3 +130,92 @@ def test_bots_keep_the_servers_pace(tmp_path: Path) -> None:
     assert len(arrivals) >= 3, arrivals
     gaps = [b - a for a, b in zip(arrivals, arrivals[1:], strict=False)]
     assert min(gaps) >= delay * 0.8, gaps
+
+
+# -- a token travels the river (Against the Current) ----------------------------------------------
+ATC = {"game": "against-the-current", "players": 3, "seed": 5, "name": "Ann",
+       "seats": ["human", "bot:random", "bot:random"]}
+TOKENS_AT = """() => Object.fromEntries(
+  [...document.querySelectorAll('#board .atc-token[data-motion]')]
+    .map(n => [n.dataset.motion, Number(n.dataset.motionAt.split(':')[1])]))"""
+TOKEN_RUNNING = """() => [...document.querySelectorAll('#board .atc-token')]
+    .some(n => n.getAnimations().some(a => a.id === 'fc-motion'))"""
+# Each token running the table's animation: the space it was on (from `before`), the one it is on,
+# its keyframes' count, and how far (px) each in-between keyframe puts the token's centre from the
+# centre of the space it should pass, in the river's order (the animation is cancelled to measure
+# where the token rests).
+TRAVELS = """(before) => [...document.querySelectorAll('#board .atc-token[data-motion]')]
+.flatMap(n => {
+  const a = n.getAnimations().find(x => x.id === 'fc-motion');
+  if (!a) return [];
+  const was = before[n.dataset.motion], now = Number(n.dataset.motionAt.split(':')[1]);
+  const frames = a.effect.getKeyframes();
+  a.cancel();
+  const r = n.getBoundingClientRect(), cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+  const step = Math.sign(now - was);
+  const off = frames.slice(1, -1).map((f, i) => {
+    const m = /translate\\(([-\\d.e]+)px, ([-\\d.e]+)px\\)/.exec(f.transform);
+    const s = document.querySelector(`#board .atc-space[data-space="${was + step * (i + 1)}"]`);
+    if (!m || !s) return Infinity;
+    const q = s.getBoundingClientRect();
+    return Math.hypot(cx + Number(m[1]) - (q.left + q.width / 2),
+                      cy + Number(m[2]) - (q.top + q.height / 2));
+  });
+  return [{key: n.dataset.motion, was, now, frames: frames.length, off}];
+})"""
+
+
+@BROWSER
+@pytest.mark.parametrize("size", ["phone", "wide"])
+def test_a_token_travels_the_river_through_the_spaces_it_passes(
+        browser: Any, server: ServerProcess, size: str) -> None:
+    """A token moved more than one space runs keyframes through the centre of every space in
+    between, in order (more than two keyframes); a move of one space is a plain slide."""
+    with table_page(browser, size) as tp:
+        open_table(tp, server, ATC)
+        tp.page.evaluate(LONG_MOTION)
+        rng = random.Random(3)
+        found = []
+        for _ in range(30):
+            if not wait_for_turn(tp):
+                break
+            before = tp.page.evaluate(TOKENS_AT)
+            random_move(tp, rng)
+            try:
+                tp.page.wait_for_function(TOKEN_RUNNING, timeout=1500)
+            except Exception:  # no token moved (an animal picked, a die face chosen)
+                continue
+            travels = tp.page.evaluate(TRAVELS, before)
+            found += [t for t in travels if abs(t["now"] - t["was"]) >= 2
+                      and t["frames"] == abs(t["now"] - t["was"]) + 1]
+            if found:
+                break
+        assert found, "no token moved more than one space within 30 moves"
+        travel = found[0]
+        assert travel["frames"] > 2
+        assert all(d < 2 for d in travel["off"]), travel
+        tp.check_clean()
+
+
+@BROWSER
+def test_a_token_does_not_travel_under_reduced_motion(browser: Any,
+                                                     server: ServerProcess) -> None:
+    with table_page(browser, "wide", reduced_motion="reduce") as tp:
+        open_table(tp, server, ATC)
+        tp.page.evaluate(LONG_MOTION)
+        rng = random.Random(3)
+        far = 0
+        for _ in range(30):
+            if not wait_for_turn(tp):
+                break
+            before = tp.page.evaluate(TOKENS_AT)
+            random_move(tp, rng)
+            tp.page.wait_for_timeout(150)
+            after = tp.page.evaluate(TOKENS_AT)
+            far += sum(1 for k, v in after.items() if k in before and abs(v - before[k]) >= 2)
+            assert tp.page.evaluate(RUNNING) == 0
+            if far:
+                break
+        assert far, "no token moved more than one space within 30 moves"
+        assert tp.page.evaluate("document.body.dataset.motions") is None
+        tp.check_clean()

@@ -81,7 +81,7 @@ def opened(browser: Any, server: ServerProcess, made: dict[str, Any], size: str,
     page.wait_for_function("() => document.body.dataset.connected === 'yes'")
     page.wait_for_selector("#board > *")
     if phase == "mid":
-        page.wait_for_selector("#choices button.choice:not([disabled]), #choices select")
+        page.wait_for_selector("#choices button.choice:not([disabled])", state="attached")
     else:
         page.wait_for_selector("[data-testid='final-scores']")
     return context, page, errors

@@ -166,8 +166,9 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     const isEnd = !isStart && !space && i === (obs.spaces || []).length + 1;
     const terrain = space && space.card !== null ? space.terrain : null;
     const kind = isStart ? "start" : isEnd ? "sanctuary" : terrain ? "terrain-" + cls(terrain) : "back";
+    // data-motion-stop: a stop on the river's path, which a moved token travels (boards.js Motion)
     const node = el("div", { class: "atc-space " + kind + (h.recentSpace(i) ? " recent" : ""), "data-space": i,
-      "data-terrain": terrain || "" });
+      "data-terrain": terrain || "", "data-motion-stop": "river:" + i });
     const head = el("div", { class: "atc-space-head" }, el("span", { class: "atc-no" }, isStart || isEnd ? "" : String(i)));
     if (terrain) head.appendChild(el("span", { class: "atc-sym", "aria-hidden": "true" }, SYMBOL[terrain] || "?"));
     node.appendChild(head);
@@ -187,7 +188,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       node.appendChild(el("span", { class: "atc-pmarker seat-" + (o % 4), title: text.render("ui", "pressure_on", { seat: o }) }, SHAPES[o % 4], "P"));
     }
     const row = el("div", { class: "atc-tokens" });
-    for (const [seat, tok] of tokens) row.appendChild(token(obs, ctx, text, K, seat, tok, h));
+    for (const [seat, tok] of tokens) row.appendChild(token(obs, ctx, text, K, seat, tok, h, i));
     node.appendChild(row);
     // After landing, the space itself is what an ability acts on (no ability, a Boost, Pressure).
     if (moverSpace === i && !isStart) {
@@ -200,7 +201,7 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
 
   function choices(ctx) { return ctx.choices || []; }
 
-  function token(obs, ctx, text, K, seat, tok, h) {
+  function token(obs, ctx, text, K, seat, tok, h, space) {
     const where = tok.arrived ? "sanctuary" : tok.position;
     const name = text.render("ui", "token_name", { token: tok.token, seat, space: where });
     const marks = [];
@@ -209,7 +210,8 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     if (tok.river_support) marks.push("support");
     if (tok.pressure_wave) marks.push("wave");
     const node = el("span", { class: "atc-token seat-" + (seat % 4) + (h.recentToken(seat, tok.token) ? " recent" : "") +
-      marks.map((m) => " " + m).join(""), "data-seat": seat, "data-token": tok.token, title: name, "data-motion": "token:" + seat + ":" + tok.token },
+      marks.map((m) => " " + m).join(""), "data-seat": seat, "data-token": tok.token, title: name,
+      "data-motion": "token:" + seat + ":" + tok.token, "data-motion-at": "river:" + space },
     el("span", { class: "atc-letter" }, tok.token));
     const mine = choices(ctx).filter((c) => (c.kind === "move" && c.args.seat === seat && c.args.token === tok.token) ||
       (c.kind === "target" && c.args.seat === seat && c.args.token === tok.token));

@@ -187,8 +187,9 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
 
   // Passing is two taps (issue 34): the card, then the seat it goes to. The card is picked (and
   // stays picked across redraws while it may still be passed); the seats that may receive it
-  // are marked, and a tap on one sends the pass. Dragging the card onto a seat does the same.
-  // The choices panel keeps every pass as a button, for the keyboard and screen readers too.
+  // are marked, and a tap on one sends the pass. Dragging the card onto a seat does the same
+  // (drag, below). The choices panel keeps every pass as a button, for the keyboard and screen
+  // readers too.
   let picked = null;
 
   function pick(card, root) {
@@ -211,25 +212,78 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     node.setAttribute("tabindex", "0");
     node.setAttribute("aria-pressed", String(card === picked));
     node.setAttribute("aria-label", T("ui.pass_card", { card: cardName(ctx, card) }));
-    node.setAttribute("draggable", "true");
     node.dataset.actions = passes.map((c) => c.action).join(",");
+    const dragged = drag(node, card, ctx);
     const go = (event) => {
       event.preventDefault();
       event.stopPropagation();
+      if (dragged()) return; // the click that ends a drag is not also a tap
       if (ctx.disabled) { if (ctx.refuse) ctx.refuse(); return; }
       pick(card, node);
     };
     node.addEventListener("click", go);
     node.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") go(event); });
-    node.addEventListener("dragstart", (event) => {
-      if (picked !== card) pick(card, node);
-      event.dataTransfer.setData("text/plain", card);
-      event.dataTransfer.effectAllowed = "move";
-    });
     return node;
   }
 
-  // A seat that may be passed a card: marked while a card is picked; a tap or a drop sends it.
+  // Dragging a card onto a seat, by Pointer Events: one way for a mouse, a pen and a finger (the
+  // HTML drag and drop events never fire for touch). The card follows the pointer once it has
+  // moved a few pixels (less is a tap), the seat under it that may receive the card is marked,
+  // and letting go there sends the pass; anywhere else, or a cancelled pointer (the browser took
+  // the gesture), puts the card back and sends nothing. The card has touch-action: none (its
+  // CSS), so a finger drags it instead of scrolling the page. Returns whether the last press
+  // was a drag, for the click that follows it.
+  const DRAG_PX = 8;
+
+  function drag(node, card, ctx) {
+    let start = null; // {x, y, id, moved} while a pointer is down on the card
+    let last = false;
+    const seatAt = (x, y) => {
+      const hit = document.elementsFromPoint(x, y).find((n) => !node.contains(n));
+      return hit ? hit.closest(".uc-seat.receiver") : null;
+    };
+    const mark = (seat) => document.querySelectorAll(".uc-seat.drop-over").forEach((n) => n.classList.toggle("drop-over", n === seat));
+    const end = (event, drop) => {
+      if (!start || event.pointerId !== start.id) return;
+      const moved = start.moved;
+      start = null;
+      last = moved;
+      node.classList.remove("dragging");
+      node.style.transform = "";
+      mark(null);
+      if (!moved) return;
+      const seat = drop ? seatAt(event.clientX, event.clientY) : null;
+      const choice = seat && choicesOf(ctx, "pass", { card, to: Number(seat.dataset.seat) })[0];
+      if (!choice) { if (picked === card) pick(card, node); return; } // put back
+      if (ctx.disabled) { if (ctx.refuse) ctx.refuse(); return; }
+      picked = null;
+      ctx.act(choice.action);
+    };
+    node.addEventListener("pointerdown", (event) => {
+      if (event.button !== 0 || ctx.disabled) return;
+      start = { x: event.clientX, y: event.clientY, id: event.pointerId, moved: false };
+      last = false;
+      node.setPointerCapture(event.pointerId);
+    });
+    node.addEventListener("pointermove", (event) => {
+      if (!start || event.pointerId !== start.id) return;
+      const dx = event.clientX - start.x, dy = event.clientY - start.y;
+      if (!start.moved && Math.hypot(dx, dy) < DRAG_PX) return;
+      if (!start.moved) {
+        start.moved = true;
+        if (picked !== card) pick(card, node); // the seats that may receive it light up
+        node.classList.add("dragging");
+        if (typeof Info !== "undefined") Info.hide();
+      }
+      node.style.transform = `translate(${dx}px, ${dy}px)`;
+      mark(seatAt(event.clientX, event.clientY));
+    });
+    node.addEventListener("pointerup", (event) => end(event, true));
+    node.addEventListener("pointercancel", (event) => end(event, false));
+    return () => { const was = last; last = false; return was; };
+  }
+
+  // A seat that may be passed a card: marked while a card is picked; a tap sends it (a drop: drag).
   function receiver(node, seat, ctx) {
     const passes = choicesOf(ctx, "pass", { to: seat });
     if (!passes.length) return;
@@ -249,8 +303,6 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     };
     node.addEventListener("click", send);
     node.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") send(event); });
-    node.addEventListener("dragover", (event) => { if (picked) event.preventDefault(); });
-    node.addEventListener("drop", send);
   }
 
   function draw(obs, given) {

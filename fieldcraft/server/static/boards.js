@@ -178,8 +178,15 @@ const Boards = (function () {
   }
 
   // -- choices ----------------------------------------------------------------------------------
-  // The legal choices as buttons, grouped by kind; a large group (Spy Tracker's bids) becomes a
-  // drop-down with one button.
+  // The legal choices as buttons, grouped by kind. A group too large to read at a glance (Spy
+  // Tracker's opening bids: a hundred or more) is folded into a <details> of the same buttons,
+  // named by the game's "group.<kind>" and its count, so the panel never mixes buttons with a
+  // drop-down: the board's own controls (the bid maker) are the quick way, and the whole list
+  // stays one Tab and one Enter away for keyboards and screen readers. A fold the person opened
+  // stays open across redraws (the panel is redrawn on every update, a bot's move included).
+  const FOLD_AT = { list: 14, group: 8 };
+  const openFolds = new Set();
+
   function choices(list, act, disabled) {
     const box = el("div", { class: "choices" });
     const text = textFor(Boards.reader);
@@ -188,20 +195,21 @@ const Boards = (function () {
       if (!groups.has(choice.kind)) groups.set(choice.kind, []);
       groups.get(choice.kind).push(choice);
     }
-    const many = list.length > 14;
+    const many = list.length > FOLD_AT.list;
+    const button = (c) => el("button", { type: "button", class: "choice", "data-action": c.action,
+      "data-kind": c.kind, "data-label": c.label, disabled, onclick: () => act(c.action) }, text.choice(c));
     for (const [kind, items] of groups) {
       const group = el("div", { class: "choice-group", "data-group": kind });
-      if (many && items.length > 8) {
-        const select = el("select", { class: "choice-select", "data-group": kind, "aria-label": kind, disabled },
-          items.map((c) => el("option", { value: c.action }, text.choice(c))));
-        group.appendChild(select);
-        group.appendChild(el("button", { type: "button", class: "choice choose", "data-group": kind, disabled,
-          onclick: () => act(Number(select.value)) }, t("table.choose")));
+      if (many && items.length > FOLD_AT.group) {
+        const what = text.has("group." + kind) ? text.key("group." + kind) : t("table.more_choices");
+        const fold = el("details", { class: "choice-fold", "data-group": kind },
+          el("summary", { class: "choice-fold-summary" }, t("table.choice_fold", { what, n: items.length })),
+          el("div", { class: "choice-group" }, items.map(button)));
+        fold.open = openFolds.has(kind);
+        fold.addEventListener("toggle", () => { if (fold.open) openFolds.add(kind); else openFolds.delete(kind); });
+        group.appendChild(fold);
       } else {
-        for (const c of items) {
-          group.appendChild(el("button", { type: "button", class: "choice", "data-action": c.action,
-            "data-kind": c.kind, "data-label": c.label, disabled, onclick: () => act(c.action) }, text.choice(c)));
-        }
+        items.forEach((c) => group.appendChild(button(c)));
       }
       box.appendChild(group);
     }
@@ -344,8 +352,12 @@ const Boards = (function () {
 // that is still there from its old place to its new one (FLIP), lets a new one come in as its
 // data-motion-in says (a tile lands, a bid appears, a reveal turns over), and starts a new one
 // with data-motion-from at the element it came from (a passed card from the passer's seat).
-// Positions are measured from the board's own corner, so a caption growing above the board
-// moves nothing. Nothing moves under prefers-reduced-motion. The length is the CSS variable
+// An element that stands on a path (data-motion-at="<path>:<n>", a token on the river's space n)
+// travels it instead of sliding straight: its keyframes pass through the centre of every stop
+// between the old one and the new one (data-motion-stop="<path>:<k>", the spaces), in the
+// path's order, forwards or backwards, at an even speed, so a token is seen going round the
+// river rather than cutting across it. Positions are measured from the board's own corner, so a
+// caption growing above the board moves nothing. Nothing moves under prefers-reduced-motion. The length is the CSS variable
 // --fc-motion-ms (style.css), MOTION_MS when it is unset.
 const Motion = (function () {
   const MOTION_MS = 420;
@@ -372,14 +384,103 @@ const Motion = (function () {
   function snapshot(root) {
     const origin = root.getBoundingClientRect();
     const seen = new Map();
-    root.querySelectorAll("[data-motion]").forEach((n) => { if (!seen.has(n.dataset.motion)) seen.set(n.dataset.motion, where(n, origin)); });
+    root.querySelectorAll("[data-motion]").forEach((n) => {
+      if (seen.has(n.dataset.motion)) return;
+      const shown = { ...where(n, origin), at: n.dataset.motionAt };
+      const a = n.getAnimations ? n.getAnimations().find((x) => x.id === "fc-motion" && x.playState === "running") : null;
+      if (a) {
+        // A redraw (the next bot's move, a presence change) must not cut a travel short: what is
+        // still running is carried over to the redrawn element. The old one is about to go, so
+        // it is measured at rest too, to tell whether it has moved again since.
+        shown.running = { frames: a.effect.getKeyframes().map(({ computedOffset, ...f }) => f), time: a.currentTime || 0,
+          duration: a.effect.getComputedTiming().duration, easing: a.effect.getTiming().easing, travel: a.fcTravel };
+        a.cancel();
+        shown.rest = where(n, origin);
+      }
+      shown.off = offStop(root, origin, shown.rest || shown, shown.at);
+      seen.set(n.dataset.motion, shown);
+    });
     return seen;
   }
 
-  function run(node, frames, duration) {
-    const a = node.animate(frames, { duration, easing: "cubic-bezier(.2,.7,.3,1)" });
+  // "<path>:<n>" as [path, n], or null.
+  function stopOf(at) {
+    const m = /^(.+):(-?\d+)$/.exec(at || "");
+    return m ? [m[1], Number(m[2])] : null;
+  }
+
+  // The centre of the stop named `at` ("<path>:<n>"), or null.
+  function stopCentre(root, origin, at) {
+    const stop = at ? root.querySelector(`[data-motion-stop="${CSS.escape(at)}"]`) : null;
+    if (!stop) return null;
+    const r = where(stop, origin);
+    return [r.x + r.w / 2, r.y + r.h / 2];
+  }
+
+  // Where an element at rest (`box`) stands from the centre of its stop: a travel starts there
+  // from the old stop's place in the new layout, so a section above the path that came or went
+  // in the same redraw (Against the Current's animal cards) does not drag the start away.
+  function offStop(root, origin, box, at) {
+    const c = stopCentre(root, origin, at);
+    return c ? [box.x + box.w / 2 - c[0], box.y + box.h / 2 - c[1]] : null;
+  }
+
+  // The keyframes of `node` (now at `now`, before at `was`) along its path, or null when it is not
+  // on one or moved to the next stop only (a straight slide says that as well). Each frame is the
+  // translation that puts the node's centre on a stop's centre; the offsets follow the distance
+  // covered, so the speed is even round a corner.
+  function alongPath(root, origin, node, now, was) {
+    const from = stopOf(was.at), to = stopOf(node.dataset.motionAt);
+    if (!from || !to || from[0] !== to[0] || Math.abs(to[1] - from[1]) < 2) return null;
+    const cx = now.x + now.w / 2, cy = now.y + now.h / 2;
+    const start = was.off && stopCentre(root, origin, was.at);
+    const points = [start ? [start[0] + was.off[0] - cx, start[1] + was.off[1] - cy] : [was.x - now.x, was.y - now.y]];
+    const step = Math.sign(to[1] - from[1]);
+    for (let k = from[1] + step; k !== to[1]; k += step) {
+      const c = stopCentre(root, origin, to[0] + ":" + k);
+      if (!c) return null; // a path with a hole: the straight slide is the honest fallback
+      points.push([c[0] - cx, c[1] - cy]);
+    }
+    points.push([0, 0]);
+    const legs = points.slice(1).map((p, i) => Math.hypot(p[0] - points[i][0], p[1] - points[i][1]));
+    const total = legs.reduce((a, b) => a + b, 0) || 1;
+    let covered = 0;
+    return points.map((p, i) => {
+      if (i) covered += legs[i - 1];
+      return { transform: i === points.length - 1 ? "none" : `translate(${p[0]}px, ${p[1]}px)`, offset: i ? Math.min(1, covered / total) : 0 };
+    });
+  }
+
+  const SLIDE = "cubic-bezier(.2,.7,.3,1)";
+  const TRAVEL = "ease-in-out"; // even through the spaces between, not all of it in the first one
+
+  function run(node, frames, duration, from, easing) {
+    const a = node.animate(frames, { duration, easing: easing || SLIDE });
     a.id = "fc-motion";
+    if (from) a.currentTime = from;
     document.body.dataset.motions = String(Number(document.body.dataset.motions || 0) + 1);
+    return a;
+  }
+
+  // One element that was on the board before the redraw: carried on, travelled or slid; whether
+  // it animates. A travel still running is carried on as it was when nothing moved under it, and
+  // is laid again through the spaces' new places when the board's layout shifted (the wheel's
+  // rows grow with what its hub shows) but the element stands where it stood.
+  function moveOne(root, origin, node, now, was, duration) {
+    const c = was.running;
+    const still = c && Math.abs(was.rest.x - now.x) < 1 && Math.abs(was.rest.y - now.y) < 1;
+    if (still) { run(node, c.frames, c.duration, c.time, c.easing).fcTravel = c.travel; return true; }
+    if (c && c.travel && node.dataset.motionAt === was.at) {
+      const again = alongPath(root, origin, node, now, c.travel);
+      if (again) { run(node, again, c.duration, c.time, TRAVEL).fcTravel = c.travel; return true; }
+    }
+    const dx = was.x - now.x, dy = was.y - now.y;
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return false;
+    const path = alongPath(root, origin, node, now, was);
+    // a longer way takes longer, up to three times a slide: each space stays readable
+    if (path) run(node, path, duration * Math.min(3, 1 + (path.length - 2) * 0.4), 0, TRAVEL).fcTravel = { x: was.x, y: was.y, at: was.at, off: was.off };
+    else run(node, [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], duration);
+    return true;
   }
 
   // Each moved or new element animates once; returns how many did.
@@ -393,10 +494,7 @@ const Motion = (function () {
       const now = where(node, origin);
       const was = before.get(node.dataset.motion) || (node.dataset.motionFrom && before.get(node.dataset.motionFrom));
       if (was) {
-        const dx = was.x - now.x, dy = was.y - now.y;
-        if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
-        run(node, [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], duration);
-        count += 1;
+        if (moveOne(root, origin, node, now, was, duration)) count += 1;
       } else if (ENTER[node.dataset.motionIn]) {
         run(node, ENTER[node.dataset.motionIn], duration);
         count += 1;
