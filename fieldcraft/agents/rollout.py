@@ -159,8 +159,10 @@ class RolloutAgent:
                 now = clock()
                 if now + (now - began) / len(values) > deadline:
                     break
+            # The world has a stream of its own: drawn from the playouts' seed, the hidden
+            # cards and the first dice would come from the same numbers.
+            world = draw(random.Random(self.rng.getrandbits(64)))
             seed = self.rng.getrandbits(62)
-            world = draw(random.Random(seed))
             values.append(play_round(world, candidates, seat, seed, policy, depth))
         return values
 
