@@ -86,11 +86,11 @@ BY_COUNT: dict[str, dict[int, dict[str, str]]] = {
                           "expert": "ismcts(iterations=1000)"},
                       # Eight players: rollouts of the heuristic (every seat on Normal from
                       # each candidate to the end, 32 paired rounds). Alone among Normal seats
-                      # it won 32.9% [25.9, 40.7] of 152 deals against Normal's 23.7% in the
-                      # same seats (deals 29 better / 15 worse, p = 0.049); with the 48-deal
-                      # screen before it, 31.0% against 20.5% of 200 (p = 0.006). 0.3 s a move
-                      # on average (compiled). At six players it was not shown (29.2% against
-                      # 24.0% of 96, p = 0.42), so six and seven keep ISMCTS: docs/bots.md.
+                      # it won 28.3% [23.5, 33.6] of 304 deals (two confirming runs) against
+                      # Normal's 20.4% in the same seats (deals 47 better / 23 worse,
+                      # p = 0.006): above Normal, though short of +10 points. 0.3 s a move on
+                      # average (compiled). At six and seven players it was not shown (96
+                      # deals each), so they keep ISMCTS: docs/bots.md.
                       8: {"strong": "rollout(rollouts=32)", "expert": "rollout(rollouts=32)"}},
 }
 """Game id -> smallest player count -> the levels whose spec differs from
