@@ -71,6 +71,24 @@ def _deal_games(players: int, low: str, high: str, baseline: bool = False
     return games
 
 
+class MoveClock:
+    """Seconds one seat takes per decision with a real choice: from the call at its decision
+    to the next call (its agent's ``act``, the move and any chance draws after it, which are
+    cheap). ``play_game`` calls it at every decision; it changes nothing in the game."""
+
+    def __init__(self, seat: int):
+        self.seat = seat
+        self.times: list[float] = []
+        self._start: float | None = None
+
+    def __call__(self, state: Any, player: int) -> None:
+        if self._start is not None:
+            self.times.append(time.perf_counter() - self._start)
+            self._start = None
+        if player == self.seat and len(state.legal_actions()) > 1:
+            self._start = time.perf_counter()
+
+
 def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, seed: int = 0,
                  specs: dict[str, str] | None = None, progress: bool = False,
                  baseline: bool = False, one_seat: bool = False) -> dict[str, Any]:
@@ -84,6 +102,7 @@ def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, se
     seats = {"high": 0, "low": 0}
     plus = minus = 0
     started = time.perf_counter()
+    move_times: list[float] = []  # the higher level's seconds a decision (a real choice)
     for i in range(deals):
         deal_seed = game_seed(seed, i)
         diff = 0.0
@@ -94,7 +113,9 @@ def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, se
                 continue
             key = tuple(seat_specs)
             if key not in played:
-                played[key] = play_game(game, seat_specs, deal_seed).returns()
+                clock = MoveClock(seat) if side == "high" else None
+                played[key] = play_game(game, seat_specs, deal_seed, watch=clock).returns()
+                move_times += clock.times if clock is not None else []
             returns = played[key]
             if players == 2:
                 got = {"high": returns[seat], "low": returns[1 - seat]}
@@ -124,6 +145,10 @@ def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, se
     out["sign_test"] = {"higher_better_deals": plus, "lower_better_deals": minus,
                         "ties": deals - plus - minus, "p": round(sign_test(plus, minus), 4)}
     out["seconds"] = round(time.perf_counter() - started, 1)
+    out["high_ms_per_move"] = {
+        "moves": len(move_times),
+        "mean": round(1000 * sum(move_times) / len(move_times), 3) if move_times else None,
+        "max": round(1000 * max(move_times), 3) if move_times else None}
     return out
 
 
@@ -137,7 +162,8 @@ def describe(result: dict[str, Any]) -> str:
             f"{b['wilson95'][1]:.1%}] n={b['games']}; {low} {a['rate']:.1%} "
             f"[{a['wilson95'][0]:.1%}, {a['wilson95'][1]:.1%}] n={a['games']}; deals better for "
             f"{high}/{low}/even {t['higher_better_deals']}/{t['lower_better_deals']}/"
-            f"{t['ties']}, sign test p={t['p']:.3g}")
+            f"{t['ties']}, sign test p={t['p']:.3g}; {high} ms a move (mean/max) "
+            f"{result['high_ms_per_move']['mean']}/{result['high_ms_per_move']['max']}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -89,8 +89,14 @@ def _expectimax(**options: Any) -> Agent:
     return ExpectimaxAgent(**options)
 
 
+def _rollout(**options: Any) -> Agent:
+    from fieldcraft.agents.rollout import RolloutAgent
+
+    return RolloutAgent(**options)
+
+
 AGENTS: dict[str, Any] = {"random": RandomAgent, "heuristic": _heuristic, "ismcts": _ismcts,
-                          "expectimax": _expectimax}
+                          "expectimax": _expectimax, "rollout": _rollout}
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:

@@ -20,6 +20,7 @@ from fieldcraft.agents import AGENTS, View, levels, make_agent, parse_agent_spec
 from fieldcraft.agents.expectimax import ExpectimaxAgent, search_policy
 from fieldcraft.agents.heuristic import HeuristicAgent
 from fieldcraft.agents.ismcts import ISMCTSAgent
+from fieldcraft.agents.rollout import RolloutAgent
 from fieldcraft.core.api import CHANCE, TERMINAL, sample_chance
 from fieldcraft.core.registry import game_spec, list_games, load_game
 
@@ -193,14 +194,19 @@ def test_the_benchmark_pairs_deals_both_ways_and_tests_them() -> None:
     again = bench.measure_pair("spy-tracker", 2, "easy", "normal", deals=2, seed=1)
     assert result["easy"]["games"] == result["normal"]["games"] == 4
     assert result["easy"]["wins"] + result["normal"]["wins"] == 4
-    assert {k: v for k, v in result.items() if k != "seconds"} == \
-        {k: v for k, v in again.items() if k != "seconds"}
+    clocked = ("seconds", "high_ms_per_move")  # timings: they differ from run to run
+    assert {k: v for k, v in result.items() if k not in clocked} == \
+        {k: v for k, v in again.items() if k not in clocked}
+    moves = result["high_ms_per_move"]
+    assert moves["moves"] > 0 and 0 < moves["mean"] <= moves["max"]  # Normal's decisions
 
 
 def _budget(spec: str) -> tuple[str, int]:
-    """An agent's name and its search budget (iterations or turns; 0 for no search)."""
+    """An agent's name and its search budget (iterations, turns or rollouts; 0 for no
+    search)."""
     name, options = parse_agent_spec(spec)
-    return name, int(options.get("iterations", options.get("turns", 0)))
+    return name, int(options.get("iterations", options.get("turns",
+                                                            options.get("rollouts", 0))))
 
 
 @pytest.mark.parametrize("game_id", sorted(levels.LEVEL_TABLE))
@@ -235,13 +241,16 @@ def test_specs_resolve_per_player_count() -> None:
 def test_a_counted_level_plays_the_spec_of_the_table_it_sits_at() -> None:
     agent: Any = levels.make_level_agent("under-current", "ismcts", seed=2)
     assert isinstance(agent, levels.CountedLevelAgent) and agent.name == "ismcts"
-    for players in (3, 8):
+    for players in (3, 6, 8):
         inner: Any = agent.agent_for(players)
-        want = parse_agent_spec(levels.level_spec("under-current", "strong", players))[1]
-        assert inner.iterations == want["iterations"] and inner.time == levels.WEB_TIME_CAP
+        kind, want = parse_agent_spec(levels.level_spec("under-current", "strong", players))
+        budget = inner.rollouts if kind == "rollout" else inner.iterations
+        assert budget == want.get("iterations", want.get("rollouts"))
+        assert inner.time == levels.WEB_TIME_CAP
         assert agent.agent_for(players) is inner  # made once per count
+    assert isinstance(agent.agent_for(8), RolloutAgent)  # eight players: heuristic rollouts
     inner = agent.agent_for(8)
-    inner.iterations, inner.time = 30, None  # a small budget for the pure build
+    inner.rollouts, inner.time = 2, None  # a small budget for the pure build
     game = load_game("under-current", players=8)
     state = game.new_initial_state()
     rng = random.Random(0)
@@ -249,7 +258,7 @@ def test_a_counted_level_plays_the_spec_of_the_table_it_sits_at() -> None:
         state.apply_action(sample_chance(state, rng))
     seat = state.current_player()
     assert agent.act(View(state, seat)) in state.legal_actions()
-    fixed = levels.make_level_agent("under-current", "strong", seed=2, players=8)
+    fixed = levels.make_level_agent("under-current", "strong", seed=2, players=7)
     assert isinstance(fixed, ISMCTSAgent) and fixed.iterations == 1000
 
 
