@@ -518,3 +518,16 @@ def test_a_policy_search_shows_per_option_values_when_its_game_offers_them(
     assert {o["action"]: o["win"] for o in doc["options"]} == {
         a: pytest.approx(0.1 + 0.01 * i) for i, a in enumerate(legal)}
     assert doc["choice"] == plain["choice"]  # the values are shown, the move is the bot's
+
+
+def test_under_current_at_eight_analyses_with_its_rollout_strong_and_names_it() -> None:
+    """At eight players Under Current's Strong is heuristic rollouts (levels.BY_COUNT): the panel
+    asks that bot, and the answer names its kind and budget for the page's wording."""
+    state = decision_of("under-current", 8, run=2, skip=12)
+    spec = level_spec("under-current", "strong", 8)
+    assert spec.startswith("rollout(")
+    assert analysis_spec(state) == (spec, "strong")
+    doc = analyse(state, 3)
+    assert doc["agent"]["kind"] == "rollout" and doc["agent"]["spec"] == spec
+    assert doc["agent"]["options"]["rollouts"] > 0
+    assert doc["choice"] in state.legal_actions()

@@ -9,7 +9,8 @@
 // replay plays); answers are kept per step in the page as well as on the server.
 // The bot is the game's Strong level (an ISMCTS in most games, an expectimax over the dice in
 // Against the Current), named under its choice ("Strong: expectimax, 3 turns") from the answer's
-// `agent`. A bot without per-option estimates (the expectimax) shows its choice and the move played.
+// `agent`. A bot without per-option estimates (the expectimax, the heuristic rollouts) shows its
+// choice and the move played.
 "use strict";
 
 (function () {
@@ -95,6 +96,7 @@
     let how = agent.spec;
     if (agent.kind === "ismcts" && o.iterations) how = t("analysis.how_ismcts", { n: Number(o.iterations).toLocaleString() });
     else if (agent.kind === "expectimax" && o.turns) how = t("analysis.how_expectimax", { turns: o.turns });
+    else if (agent.kind === "rollout" && o.rollouts) how = t("analysis.how_rollout", { n: Number(o.rollouts).toLocaleString() });
     return agent.level ? t("analysis.by_level", { level: botLevel(agent.level), how }) : t("analysis.by_budget", { how });
   }
 
