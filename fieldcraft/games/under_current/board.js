@@ -263,7 +263,9 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       if (event.button !== 0 || ctx.disabled) return;
       start = { x: event.clientX, y: event.clientY, id: event.pointerId, moved: false };
       last = false;
-      node.setPointerCapture(event.pointerId);
+      // A pointer the browser does not know as active (a synthetic event: an assistive tool,
+      // a script) cannot be captured; the drag then simply follows it without capture.
+      try { node.setPointerCapture(event.pointerId); } catch (_) { /* not an active pointer */ }
     });
     node.addEventListener("pointermove", (event) => {
       if (!start || event.pointerId !== start.id) return;
