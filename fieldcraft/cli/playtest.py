@@ -14,7 +14,7 @@ import json
 import sys
 from typing import Any
 
-from fieldcraft.cli.study import ROBUSTNESS_GAMES, ROBUSTNESS_SECONDS
+from fieldcraft.cli.study import add_robustness_arguments
 from fieldcraft.core.api import FieldcraftError
 
 
@@ -135,15 +135,7 @@ def add(sub: Any) -> None:
                    help="play N bot games per player count as the bots' prediction and keep "
                    "it for later reports (default: reuse the kept one for this ruleset if "
                    "any, else name the study; 0: neither)")
-    r.add_argument("--robustness-games", type=int, default=ROBUSTNESS_GAMES, metavar="M",
-                   help="with --bot-games: re-play up to M games per count with one search bot "
-                   "among the bots and flag conclusions that flip (default "
-                   f"{ROBUSTNESS_GAMES}; 0: skip)")
-    r.add_argument("--robustness-seconds", type=float, default=ROBUSTNESS_SECONDS, metavar="S",
-                   help="start no game of that second mix after S seconds; the report says "
-                   f"how many each count got (default {ROBUSTNESS_SECONDS:g}; 0: no limit)")
-    r.add_argument("--robustness-bot", default=None, metavar="SPEC",
-                   help="the search bot of that second mix (default: the game's Strong level)")
+    add_robustness_arguments(r, "among the bots of --bot-games")
     r.add_argument("--out", default=None, metavar="DIR",
                    help="also write games.csv/.parquet and answers.csv/.parquet there")
     r.add_argument("--json", action="store_true")

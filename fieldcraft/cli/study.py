@@ -89,6 +89,22 @@ def _cmd_study(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_robustness_arguments(p: argparse.ArgumentParser, among: str) -> None:
+    """The second bot mix's options, shared by ``study`` and ``playtest report`` so that both
+    take the same names, defaults and meaning; ``among`` says whose bots the search bot joins."""
+    p.add_argument("--robustness-games", type=int, default=ROBUSTNESS_GAMES, metavar="N",
+                   help="re-play up to N games per player count with one search bot (the "
+                        f"game's Strong level at that count) {among} and flag the conclusions "
+                        f"that flip (default {ROBUSTNESS_GAMES}; 0 switches it off and the "
+                        "report says so)")
+    p.add_argument("--robustness-seconds", type=float, default=ROBUSTNESS_SECONDS,
+                   metavar="S", help="start no game of that check after S seconds, so the "
+                   "slow search bot cannot stretch the run; the report says how many games "
+                   f"each count got (default {ROBUSTNESS_SECONDS:g}; 0: no limit)")
+    p.add_argument("--robustness-bot", default=None, metavar="SPEC",
+                   help="the search bot of that second mix (default: the game's Strong level)")
+
+
 def _robustness(args: argparse.Namespace, out: Any, console: Any) -> None:
     """The second bot mix (:mod:`fieldcraft.sim.robustness`), or the note that it was switched
     off, stored in the study for its report."""
@@ -245,17 +261,7 @@ def add(sub: Any) -> None:
                    metavar="K", help="resamples of a seat's view per decision for the "
                    f"perceived metrics (0: none; default {DEFAULT_METRICS.samples}, the "
                    "smallest count at which they are stable: docs/designers.md)")
-    p.add_argument("--robustness-games", type=int, default=ROBUSTNESS_GAMES, metavar="N",
-                   help="re-play up to N games per player count with one search bot (the "
-                        "game's Strong level at that count) among the study's bots and flag "
-                        f"the conclusions that flip (default {ROBUSTNESS_GAMES}; 0 switches "
-                        "it off and the report says so)")
-    p.add_argument("--robustness-seconds", type=float, default=ROBUSTNESS_SECONDS,
-                   metavar="S", help="start no game of that check after S seconds, so the "
-                   "slow search bot cannot stretch a study; the report says how many games "
-                   f"each count got (default {ROBUSTNESS_SECONDS:g}; 0: no limit)")
-    p.add_argument("--robustness-bot", default=None, metavar="SPEC",
-                   help="the search bot of that second mix (default: the game's Strong level)")
+    add_robustness_arguments(p, "among the study's bots")
     p.add_argument("--perceived-every", type=int, default=DEFAULT_METRICS.every, metavar="M",
                    help=f"measure perceived metrics on every M-th game (default "
                         f"{DEFAULT_METRICS.every})")
