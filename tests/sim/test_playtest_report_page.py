@@ -65,6 +65,15 @@ def test_the_designer_sees_the_bots_beside_people_and_the_flag(
     for seat in kept["seats"]:
         if seat["seat"] == 0:
             seat.update(rate=0.62, low=0.61, high=0.63)
+    # A constructed second mix whose counts differ (one count cut by time, another Strong), as a
+    # study over several counts gets: the page must name each count's, not one for all.
+    kept["robustness"] = {"asked": 20, "games_per_count": 7, "played": {"2": 20, "3": 7},
+                          "search": "ismcts(iterations=4000) at 2 players, rollout(rollouts=32) "
+                                    "at 3 players",
+                          "search_by_count": {"2": "ismcts(iterations=4000)",
+                                              "3": "rollout(rollouts=32)"},
+                          "seed": 1, "flips": [], "cut_by_time": True, "seconds": 300,
+                          "base": "random"}
     (cache_dir() / f"{prediction_key(found)}.json").write_text(json.dumps(kept))
     expected = playtest_report(engine, "page")
     engine.dispose()
@@ -85,6 +94,10 @@ def test_the_designer_sees_the_bots_beside_people_and_the_flag(
             assert ("outside" in seats.nth(2).inner_text()) == expected["seats"][1]["outside"]
             assert page.locator("#designer-tables tr.outside").count() == expected["flags"]
             assert "Questionnaire: 4 answers" in tables.inner_text()
+            mix = page.locator("#designer-tables p", has_text="second bot mix").inner_text()
+            assert ("2 players: one ismcts(iterations=4000) among them, 20 games; "
+                    "3 players: one rollout(rollouts=32) among them, 7 games") in mix
+            assert "no conclusion flips" in mix
             assert not page.locator("#designer-report").is_visible()  # folded text
             page.click("#designer-tables summary")
             assert "Bots' prediction" in page.locator("#designer-report").inner_text()

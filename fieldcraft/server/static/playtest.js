@@ -133,9 +133,20 @@
     const rob = bots.robustness;
     if (rob) {
       parts.push(el("p", rob.flips.length ? { class: "notice" } : {}, t(rob.flips.length ? "playtest.r_robust_flips" : "playtest.r_robust_ok",
-        { search: rob.search, n: rob.games_per_count, k: rob.flips.length })));
+        { mix: robustMix(rob), k: rob.flips.length })));
     }
     return parts;
+  }
+
+  // The second mix in words: one phrase while every count had the same search bot and games,
+  // else each count's own (a Strong that differs by count, or a sample cut by time at some).
+  function robustMix(rob) {
+    const played = rob.played || {};
+    const search = rob.search_by_count || {};
+    const counts = Object.keys(played).sort((a, b) => a - b);
+    const same = counts.every((p) => played[p] === played[counts[0]] && (search[p] || rob.search) === (search[counts[0]] || rob.search));
+    if (!counts.length || same) return t("playtest.r_robust_mix_same", { search: rob.search, n: counts.length ? played[counts[0]] : rob.games_per_count });
+    return counts.map((p) => t("playtest.r_robust_mix_count", { players: p, search: search[p] || rob.search, n: played[p] })).join("; ");
   }
 
   function drawReport(report) {
