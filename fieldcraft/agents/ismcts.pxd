@@ -5,17 +5,7 @@ cimport cython
 from fieldcraft.core.api cimport State
 
 cdef class _Node:
-    cdef public list actions
-    cdef public dict index
-    cdef public list kids
-    cdef public list n
-    cdef public list w
-    cdef public list avail
-    cdef public Py_ssize_t visits
-    cdef public list legal
-    cdef public set legal_set
-    cdef public bint all_legal
-    cdef public object chance
+    # Its fields are the annotations in ismcts.py (the build derives their declarations).
     cpdef _Node branch(self, int action)
     cpdef Py_ssize_t add(self, int action) except -1
 

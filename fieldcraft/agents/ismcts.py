@@ -116,28 +116,40 @@ class _Node:
     """Statistics of a node's children in parallel lists (one list comprehension scores them
     all, several times faster than touching one object per child)."""
 
-    __slots__ = ("actions", "index", "kids", "n", "w", "avail", "visits", "legal", "legal_set",
-                 "all_legal", "chance")
+    # The fields, declared once: the pure build's slots are made from these annotations, and the
+    # compiled build's C fields too (the build derives the .pxd field block from them).
+    actions: list[int]
+    index: dict[int, int]
+    kids: list[_Node]
+    n: list[int]  # visits of each child
+    w: list[float]  # total reward of each child, for the player who chose it
+    avail: list[int]  # how often each child was legal when this node was visited
+    visits: cython.Py_ssize_t
+    # The legal actions seen at the last visit. Most nodes see the same list every time, so
+    # only the tried children are looked at, not every legal action (hundreds of bids in Spy
+    # Tracker).
+    legal: list[int]
+    legal_set: set[int]
+    all_legal: bool  # every child is in ``legal``
+    # The node after each move the search does not choose: a chance outcome when small chance
+    # events branch the tree, or a modelled opponent's reply (see ``branch``).
+    chance: dict[int, _Node] | None
+    __slots__ = tuple(__annotations__)  # noqa: F821 - the class body's own annotations
 
     def __init__(self) -> None:
         # Most nodes are made and never grow a child (a reply seen once, a young leaf), so the
         # child lists start as shared empty ones and ``add`` gives a node its own.
-        self.actions: list[int] = _NONE
-        self.index: dict[int, int] = _NO_INDEX
-        self.kids: list[_Node] = _NONE
-        self.n: list[int] = _NONE  # visits of each child
-        self.w: list[float] = _NONE  # total reward of each child, for the player who chose it
-        self.avail: list[int] = _NONE  # how often each child was legal when this node was visited
+        self.actions = _NONE
+        self.index = _NO_INDEX
+        self.kids = _NONE
+        self.n = _NONE
+        self.w = _NONE
+        self.avail = _NONE
         self.visits = 0
-        # The legal actions seen at the last visit. Most nodes see the same list every time, so
-        # only the tried children are looked at, not every legal action (hundreds of bids in Spy
-        # Tracker).
-        self.legal: list[int] = _NONE
-        self.legal_set: set[int] = _NO_SET
-        self.all_legal = True  # every child is in ``legal``
-        # The node after each move the search does not choose: a chance outcome when small
-        # chance events branch the tree, or a modelled opponent's reply (see ``branch``).
-        self.chance: dict[int, _Node] | None = None
+        self.legal = _NONE
+        self.legal_set = _NO_SET
+        self.all_legal = True
+        self.chance = None
 
     def branch(self, action: int) -> _Node:
         """The node after a move the search does not choose (a chance outcome or a modelled

@@ -97,14 +97,20 @@ def _type_text(annotation: Any) -> str:
 
 def own_fields(namespace: dict[str, Any]) -> dict[str, str]:
     """Fields a class body declares: annotated names without a value, minus class variables."""
-    out = {}
+    annotations = namespace.get("__annotations__", {})
+    return {name: copy_kind(annotations[name]) for name in field_names(namespace)}
+
+
+def field_names(namespace: dict[str, Any]) -> list[str]:
+    """The names :func:`own_fields` takes, without judging how a clone would copy them (a class
+    that is not a state, a search tree's node say, is never cloned)."""
+    out = []
     for name, annotation in namespace.get("__annotations__", {}).items():
         if name in namespace or name == "game":
             continue
         text = annotation if isinstance(annotation, str) else _type_text(annotation)
-        if text.startswith(("ClassVar", "typing.ClassVar")):
-            continue
-        out[name] = copy_kind(annotation)
+        if not text.startswith(("ClassVar", "typing.ClassVar")):
+            out.append(name)
     return out
 
 
@@ -161,8 +167,7 @@ def class_annotations(node: Any) -> dict[str, str]:
                     namespace[target.id] = True
         elif isinstance(item, (ast.FunctionDef, ast.ClassDef)):
             namespace[item.name] = True
-    kinds = own_fields(namespace)
-    return {name: namespace["__annotations__"][name] for name in kinds}
+    return {name: namespace["__annotations__"][name] for name in field_names(namespace)}
 
 
 def _class_node(source: str, class_name: str) -> Any:
@@ -207,11 +212,12 @@ class DeclarationError(ValueError):
 
 
 def pxd_classes(pxd: str) -> dict[str, str]:
-    """``cdef class Name(Base):`` lines of a ``.pxd`` text: name -> base name."""
+    """``cdef class Name(Base):`` lines of a ``.pxd`` text: name -> base name (``object`` for
+    a class without one)."""
     import re
 
-    return {m.group(1): m.group(2).rsplit(".", 1)[-1] for m in
-            re.finditer(r"^cdef class (\w+)\(([\w.]+)\)\s*:", pxd, re.M)}
+    return {m.group(1): (m.group(2) or "object").rsplit(".", 1)[-1] for m in
+            re.finditer(r"^cdef class (\w+)(?:\(([\w.]+)\))?\s*:", pxd, re.M)}
 
 
 def derive_declarations(py: str, pxd: str, bases: dict[str, str],
@@ -251,6 +257,7 @@ def derive_declarations(py: str, pxd: str, bases: dict[str, str],
                                        "as annotated: the build derives the .pxd field from the "
                                        "annotation; remove it from the .pxd")
         block = [f"    cdef public {c_type(text)} {field}" for field, text in own.items()]
+        _drop_slots(lines, node)
         needs.update(t.rsplit(".", 1)[0] for t in map(c_type, own.values()) if "." in t)
         if is_state:
             if re.search(r"^\s+cpdef\s+clone\b", pxd, re.M):
@@ -260,7 +267,7 @@ def derive_declarations(py: str, pxd: str, bases: dict[str, str],
             needs.add("cython")
             states.append((node, name, inherited[name]))
         header = next(i for i, line in enumerate(pxd_lines)
-                      if re.match(rf"cdef class {name}\(", line))
+                      if re.match(rf"cdef class {name}\b", line))
         inserts.append((header + 1, block))
     for node, name, fields in sorted(states, key=lambda item: -item[0].lineno):
         _derive_state(lines, node, name, fields, where)  # the last first: lines move below
@@ -270,6 +277,20 @@ def derive_declarations(py: str, pxd: str, bases: dict[str, str],
         if not re.search(rf"^cimport {re.escape(module)}\b", pxd, re.M):
             pxd_lines.insert(0, f"cimport {module}")
     return "\n".join(lines) + "\n", "\n".join(pxd_lines) + "\n"
+
+
+def _drop_slots(lines: list[str], node: Any) -> None:
+    """Blank a ``__slots__ = ...`` statement of a class the compiled build makes an extension
+    type: its C fields are its slots, and the pure build's spelling of them (the annotations'
+    names, ``tuple(__annotations__)``) is not something Cython can evaluate. Blanked, not
+    removed, so the line numbers stay."""
+    import ast
+
+    for item in node.body:
+        if isinstance(item, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__slots__"
+                                                for t in item.targets):
+            for i in range(item.lineno - 1, item.end_lineno):
+                lines[i] = ""
 
 
 def derive_folder(modules: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:

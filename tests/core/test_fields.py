@@ -14,6 +14,7 @@ from fieldcraft.core.fields import (
     DeclarationError,
     StateMeta,
     c_type,
+    class_annotations,
     clone_lines,
     derive_declarations,
     derive_folder,
@@ -155,3 +156,36 @@ def test_the_metaclass_refuses_a_state_whose_kinds_it_cannot_know() -> None:
 
     with pytest.raises(TypeError, match="writes its fields out"):
         StateMeta("Sub", (WrittenOut,), {"__annotations__": {"extra": "int"}})
+
+
+def test_a_class_without_a_base_gets_its_fields_and_loses_its_slots_line() -> None:
+    """A search tree's node (no base, never cloned, a field that may be None) declares its fields
+    once too: the compiled build's C fields from the annotations, the pure build's slots from
+    the same names, which Cython cannot evaluate, so the build blanks that line."""
+    source = ("class Node:\n    n: list[int]\n    visits: cython.Py_ssize_t\n"
+              "    chance: dict[int, Node] | None\n    __slots__ = tuple(__annotations__)\n\n"
+              "    def add(self):\n        return 1\n")
+    pxd = "cdef class Node:\n    cpdef add(self)\n"
+    code, declarations = derive_declarations(source, pxd, {"Node": "object"})
+    assert declarations.splitlines()[1:4] == ["    cdef public list n",
+                                              "    cdef public Py_ssize_t visits",
+                                              "    cdef public object chance"]
+    assert "__slots__" not in code and len(code.splitlines()) == len(source.splitlines())
+    namespace: dict = {"cython": None}
+    exec(source.replace("cython.Py_ssize_t", "int"), namespace)  # noqa: S102 - the pure build
+    assert namespace["Node"].__slots__ == ("n", "visits", "chance")
+
+
+def test_the_search_node_is_declared_once() -> None:
+    """ISMCTS's node: the .pxd declares no field of it; both builds have the annotated ones."""
+    from fieldcraft.agents import ismcts
+
+    folder = Path(ismcts.__file__).parent
+    assert "cdef public" not in (folder / "ismcts.pxd").read_text()
+    tree = ast.parse((folder / "ismcts.py").read_text())
+    names = list(class_annotations(next(n for n in tree.body if isinstance(n, ast.ClassDef)
+                                         and n.name == "_Node")))
+    node = ismcts._Node()
+    assert len(names) == 11 and all(hasattr(node, name) for name in names)
+    with pytest.raises(AttributeError):
+        node.not_a_field = 1  # slots (pure) or C fields (compiled): no __dict__
