@@ -42,6 +42,9 @@ REACHABLE = """(seats) => {
 }"""
 
 
+HOLD_MS = 350  # longer than the board's hold before a finger's drag (200 ms)
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = tmp_path_factory.mktemp("pass-drag") / "web.db"
@@ -66,9 +69,10 @@ def at_my_pass(tp: TablePage, server: ServerProcess) -> tuple[str, set[int]]:
 
 
 def drag(tp: TablePage, start: list[float], target: str, steps: int = 8) -> None:
-    """Press at `start`, move a little (the card is then picked, and the seats that may receive
-    it are marked, which may shift them), then to the centre of `target` as it is now, in
-    steps, and let go: a finger (real touch input) on a phone, else the mouse."""
+    """Press at `start` (a finger holds it a moment), move a little (the card is then picked,
+    and the seats that may receive it are marked, which may shift them), then to the centre of
+    `target` as it is now, in steps, and let go: a finger (real touch input) on a phone, else
+    the mouse."""
     page = tp.page
     cdp = tp.context.new_cdp_session(page) if tp.touch else None
 
@@ -85,6 +89,7 @@ def drag(tp: TablePage, start: list[float], target: str, steps: int = 8) -> None
 
     if cdp:
         touch("touchStart", [(start[0], start[1])])
+        page.wait_for_timeout(HOLD_MS)  # a finger holds the card still first, then drags
     else:
         page.mouse.move(*start)
         page.mouse.down()
@@ -144,4 +149,33 @@ def test_a_drop_elsewhere_changes_nothing(browser: Any, server: ServerProcess,
         # and the card still passes by a tap, then a seat
         tp.press(page.locator(card))
         assert page.locator("#board .uc.picking .uc-seat.receiver").count() > 0
+        tp.check_clean()
+
+
+def test_a_swipe_that_starts_on_a_card_scrolls_the_page(browser: Any,
+                                                       server: ServerProcess) -> None:
+    """On a phone a finger that moves at once is scrolling, wherever it lands: the page
+    scrolls, and the card is neither picked nor dragged nor passed."""
+    with table_page(browser, "phone") as tp:
+        page = tp.page
+        name, _ = at_my_pass(tp, server)
+        card = f"#board .hand .card.passable[data-card='{name}']"
+        page.evaluate("() => window.scrollBy(0, -120)")  # room to scroll both ways
+        version = page.evaluate("document.body.dataset.version")
+        before = page.evaluate("window.scrollY")
+        x, y = page.evaluate(CENTRE, card)
+        cdp = tp.context.new_cdp_session(page)
+        points = [(x, y - 12 * i) for i in range(0, 16)]  # the finger goes up: the page down
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart",
+                                              "touchPoints": [{"x": x, "y": y}]})
+        for px, py in points[1:]:
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove",
+                                                  "touchPoints": [{"x": px, "y": py}]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        cdp.detach()
+        page.wait_for_timeout(400)
+        assert page.evaluate("window.scrollY") > before + 60, "the page did not scroll"
+        assert page.locator("#board .uc.picking").count() == 0
+        assert "dragging" not in (page.get_attribute(card, "class") or "")
+        assert page.evaluate("document.body.dataset.version") == version
         tp.check_clean()

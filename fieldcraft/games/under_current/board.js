@@ -230,10 +230,12 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
   // HTML drag and drop events never fire for touch). The card follows the pointer once it has
   // moved a few pixels (less is a tap), the seat under it that may receive the card is marked,
   // and letting go there sends the pass; anywhere else, or a cancelled pointer (the browser took
-  // the gesture), puts the card back and sends nothing. The card has touch-action: none (its
-  // CSS), so a finger drags it instead of scrolling the page. Returns whether the last press
-  // was a drag, for the click that follows it.
+  // the gesture), puts the card back and sends nothing. A finger must first hold the card still
+  // for a moment (HOLD_DRAG_MS): a swipe that merely starts on a card scrolls the page, as on
+  // any phone list, and a held card then drags without scrolling (its touchmove is cancelled).
+  // Returns whether the last press was a drag, for the click that follows it.
   const DRAG_PX = 8;
+  const HOLD_DRAG_MS = 200;
 
   function drag(node, card, ctx) {
     let start = null; // {x, y, id, moved} while a pointer is down on the card
@@ -246,9 +248,10 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     const end = (event, drop) => {
       if (!start || event.pointerId !== start.id) return;
       const moved = start.moved;
+      clearTimeout(start.timer);
       start = null;
       last = moved;
-      node.classList.remove("dragging");
+      node.classList.remove("dragging", "lifted");
       node.style.transform = "";
       mark(null);
       if (!moved) return;
@@ -261,8 +264,15 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     };
     node.addEventListener("pointerdown", (event) => {
       if (event.button !== 0 || ctx.disabled) return;
-      start = { x: event.clientX, y: event.clientY, id: event.pointerId, moved: false };
+      const held = { x: event.clientX, y: event.clientY, id: event.pointerId, moved: false,
+        armed: event.pointerType !== "touch", timer: null };
+      start = held;
       last = false;
+      if (!held.armed) {
+        held.timer = setTimeout(() => {
+          if (start === held) { held.armed = true; node.classList.add("lifted"); }
+        }, HOLD_DRAG_MS);
+      }
       // A pointer the browser does not know as active (a synthetic event: an assistive tool,
       // a script) cannot be captured; the drag then simply follows it without capture.
       try { node.setPointerCapture(event.pointerId); } catch (_) { /* not an active pointer */ }
@@ -271,6 +281,11 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
       if (!start || event.pointerId !== start.id) return;
       const dx = event.clientX - start.x, dy = event.clientY - start.y;
       if (!start.moved && Math.hypot(dx, dy) < DRAG_PX) return;
+      if (!start.armed) { // a finger moved before holding: a swipe, the page scrolls
+        clearTimeout(start.timer);
+        start = null;
+        return;
+      }
       if (!start.moved) {
         start.moved = true;
         if (picked !== card) pick(card, node); // the seats that may receive it light up
@@ -282,6 +297,8 @@ Boards.register(document.currentScript.dataset.game, (T, kit) => {
     });
     node.addEventListener("pointerup", (event) => end(event, true));
     node.addEventListener("pointercancel", (event) => end(event, false));
+    // a held card's finger drags it, not the page
+    node.addEventListener("touchmove", (event) => { if (start && start.armed) event.preventDefault(); }, { passive: false });
     return () => { const was = last; last = false; return was; };
   }
 
