@@ -95,3 +95,34 @@ def test_spy_tracker_choices_are_buttons_only_and_both_ways_to_bid_land(
         assert page.locator(".log-line").count() > lines
         assert page.text_content("#action-error") == ""
         tp.check_clean()
+
+
+# The tops of this seat's panel, the bid maker and the other seats' panels, in page pixels.
+TOPS = """
+() => {
+  const top = (n) => n.getBoundingClientRect().top + scrollY;
+  return {me: top(document.querySelector('#board .st-seat.me')),
+          maker: top(document.querySelector('#bid-maker')),
+          others: [...document.querySelectorAll('#board .st-seat:not(.me)')].map(top)};
+}
+"""
+
+
+@pytest.mark.parametrize("size", ["phone", "wide"])
+def test_the_bid_maker_follows_the_hand_on_a_phone(browser: Any, server: ServerProcess,
+                                                   size: str) -> None:
+    """A phone stacks the seats, so the board puts the bid maker right under this seat's hand
+    and the other seats after it; a wide screen keeps the seats in one row above it."""
+    with table_page(browser, size) as tp:
+        page = tp.page
+        open_table(tp, server, TABLE)
+        assert wait_for_turn(tp)
+        page.wait_for_selector("#bid-maker")
+        tops = page.evaluate(TOPS)
+        assert len(tops["others"]) == 3
+        assert tops["me"] < tops["maker"]
+        if size == "phone":
+            assert all(tops["maker"] < t for t in tops["others"]), tops
+        else:
+            assert all(t < tops["maker"] for t in tops["others"]), tops
+        tp.check_clean()
