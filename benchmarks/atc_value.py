@@ -18,6 +18,15 @@ model. This script asks how well that model predicts the winner, and fits a bett
 
     PYTHONPATH=. python benchmarks/atc_value.py --players 2,4 --games 2000 --write
 
+``--judge SPEC`` instead asks whether an agent's choices are better than the heuristic's,
+far more sharply than whole games can (the dice decide most of those): it plays heuristic
+self-play games and, wherever the agent would choose otherwise than the heuristic, plays both
+moves out ``--rollouts`` times with everyone on the heuristic afterwards, each pair of
+playouts on the same dice and the same bots' random streams (common random numbers), and
+reports the mean gain in the mover's win chance per disagreement and per game.
+
+    PYTHONPATH=. python benchmarks/atc_value.py --judge "expectimax(turns=2, value=learned)"
+
 numpy is needed here only (not at play time).
 """
 
@@ -35,7 +44,7 @@ import numpy as np
 from fieldcraft.agents import View, make_agent
 from fieldcraft.core.api import CHANCE, TERMINAL, sample_chance
 from fieldcraft.core.registry import load_game
-from fieldcraft.games.against_the_current import value
+from fieldcraft.games.against_the_current import bot, value
 from fieldcraft.games.against_the_current.layout import ATTEMPT, TOKEN
 from fieldcraft.sim.simulate import game_seed
 
@@ -164,6 +173,92 @@ def evaluate(data: dict[str, np.ndarray], test_every: int) -> dict[str, Any]:
     return out
 
 
+def _twin(rng: random.Random) -> random.Random:
+    twin = random.Random()
+    twin.setstate(rng.getstate())
+    return twin
+
+
+def playout(state: Any, chance: random.Random, rngs: list[random.Random], seat: int) -> float:
+    """``state`` played to its end by heuristic bots (seat ``s`` deciding with ``rngs[s]``),
+    chance drawn from ``chance``; the seat's result."""
+    while True:
+        player = state.current_player()
+        if player == TERMINAL:
+            return state.returns()[seat]
+        if player == CHANCE:
+            state._apply(sample_chance(state, chance))
+        elif len(legal := state.legal_actions()) == 1:
+            state._apply(legal[0])
+        else:
+            state._apply(bot.choose(View(state, player), rngs[player]))
+
+
+def paired_gain(state: Any, mine: int, theirs: int, rollouts: int, seed: int) -> float:
+    """Mean over ``rollouts`` paired playouts of the mover's result after ``mine`` less after
+    ``theirs``, each pair on the same chance and bot streams."""
+    seat = state.current_player()
+    total = 0.0
+    for k in range(rollouts):
+        base = random.Random(seed * 1_000_003 + k)
+        rngs = [random.Random(base.randrange(2**32)) for _ in range(state.game.num_players)]
+        results = []
+        for action in (mine, theirs):
+            child = state.clone()
+            child._apply(action)
+            results.append(playout(child, _twin(base), [_twin(r) for r in rngs], seat))
+        total += results[0] - results[1]
+    return total / rollouts
+
+
+def judge(spec: str, players: int, games: int, seed: int, rollouts: int, progress: bool
+          ) -> dict[str, Any]:
+    """Where ``spec`` chooses otherwise than the heuristic in heuristic self-play, the paired
+    playout gain of its choice (see the module docstring)."""
+    game = load_game("against-the-current", players=players)
+    agent = make_agent(spec, seed=seed)
+    decisions = 0
+    gains: list[float] = []
+    started = time.perf_counter()
+    for i in range(games):
+        deal = random.Random(game_seed(seed, i))
+        rngs = [random.Random(deal.randrange(2**32)) for _ in range(players)]
+        state = game.new_initial_state()
+        while (player := state.current_player()) != TERMINAL:
+            if player == CHANCE:
+                state.apply_action(sample_chance(state, deal))
+                continue
+            legal = state.legal_actions()
+            theirs = bot.choose(View(state, player), rngs[player])
+            if len(legal) > 1 and state.phase not in bot.LOOKAHEAD_PHASES:
+                decisions += 1
+                mine = agent.act(View(state, player))
+                if mine != theirs:
+                    gains.append(paired_gain(state, mine, theirs, rollouts,
+                                             seed * 100_003 + len(gains)))
+            state.apply_action(theirs)
+        if progress:
+            mean = sum(gains) / len(gains) if gains else 0.0
+            print(f"judge {i + 1}/{games} games: {len(gains)} of {decisions} decisions "
+                  f"differ, mean gain {mean:+.4f}, {time.perf_counter() - started:.0f} s",
+                  file=sys.stderr, flush=True)
+    arr = np.array(gains) if gains else np.zeros(1)
+    se = float(arr.std(ddof=1) / np.sqrt(len(arr))) if len(gains) > 1 else float("nan")
+    per_game = arr.sum() / (games * players)
+    return {"spec": spec, "players": players, "games": games, "seed": seed,
+            "rollouts": rollouts, "decisions": decisions, "disagreements": len(gains),
+            "gain_per_disagreement": float(arr.mean()),
+            "gain_per_disagreement_95": [float(arr.mean()) - 1.96 * se,
+                                         float(arr.mean()) + 1.96 * se],
+            "better": int((arr > 0).sum()), "worse": int((arr < 0).sum()),
+            "seat_win_points_per_game": float(100 * per_game),
+            "seat_win_points_per_game_95": [100 * (per_game - 1.96 * se * len(gains)
+                                                   / (games * players)),
+                                            100 * (per_game + 1.96 * se * len(gains)
+                                                   / (games * players))],
+            "seconds": round(time.perf_counter() - started, 1)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", default="2,4")
@@ -174,7 +269,14 @@ def main() -> None:
     parser.add_argument("--test-every", type=int, default=5)
     parser.add_argument("--write", action="store_true", help="store the weights in value.json")
     parser.add_argument("--progress", action="store_true")
+    parser.add_argument("--judge", metavar="SPEC", help="judge an agent's choices instead")
+    parser.add_argument("--rollouts", type=int, default=100, help="--judge: playout pairs")
     args = parser.parse_args()
+    if args.judge:
+        for players in (int(p) for p in args.players.split(",")):
+            print(json.dumps(judge(args.judge, players, args.games, args.seed, args.rollouts,
+                                   args.progress)), flush=True)
+        return
     report: dict[str, Any] = {"features": list(value.FEATURES), "games": args.games,
                               "seed": args.seed, "keep": args.keep, "results": {}}
     for players in (int(p) for p in args.players.split(",")):
