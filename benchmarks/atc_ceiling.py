@@ -22,6 +22,18 @@ heuristic against the plain heuristic on the other seats:
   roll (the next draw of the deal's chance stream) when it chooses a token. Between the two,
   what foresight of one roll is worth and what only foresight of the whole game is.
 
+* ``room``: how much one better decision is worth, for a *fair* player. In heuristic
+  self-play, at a sample of decisions (``--share``), every legal action is played out
+  ``--rollouts`` times with everyone on the heuristic afterwards, each action on the same dice
+  and bot streams (common random numbers). The rollouts are split in two halves: the first
+  picks the action that looks best, the second measures its gain over the heuristic's choice
+  without the first half's luck (a fair estimate for a player who picks by that many
+  rollouts, and in expectation *below* the best action's true gain); the best mean over all
+  rollouts, less the heuristic's, is above it in expectation (the largest of noisy means is
+  biased upward). Summed per game and seat, the two bracket the win-rate points that a
+  perfect one-turn improvement on the heuristic, played once at each decision, would add,
+  which is what any better leaf evaluation for the heuristic's one-turn search could buy.
+
 Everything else (Boosts, events, tributaries) is the heuristic's choice. These players read the
 true state rather than a view, which is fair here because the only hidden thing in the game, the
 order of the event pile, is never looked past (an event draw ends every look-ahead).
@@ -53,7 +65,8 @@ from fieldcraft.games.against_the_current.layout import (
 from fieldcraft.sim.simulate import game_seed
 from fieldcraft.sim.stats import wilson
 
-MODES = ("random-token", "knows-roll", "lookahead", "clairvoyant", "knows-roll-paired")
+MODES = ("random-token", "knows-roll", "lookahead", "clairvoyant", "knows-roll-paired",
+         "room")
 
 
 def _after(state: Any, action: int) -> Any:
@@ -207,6 +220,69 @@ def clairvoyant_run(players: int, deals: int, seed: int, horizon: str = "game"
             "per_deal": per_deal, "seconds": round(time.perf_counter() - start, 1)}
 
 
+def _action_results(state: Any, rollouts: int, seed: int) -> dict[int, list[float]]:
+    """Each legal action's results for the mover over ``rollouts`` playouts, playout ``k`` of
+    every action on the same chance and bot streams."""
+    seat = state.current_player()
+    out: dict[int, list[float]] = {a: [] for a in state.legal_actions()}
+    for k in range(rollouts):
+        chance = random.Random(seed * 1_000_003 + k)
+        rngs = [random.Random(chance.randrange(2**32)) for _ in range(state.game.num_players)]
+        for action in out:
+            out[action].append(_rollout(_after(state, action), _copy(chance),
+                                        [_copy(r) for r in rngs], seat)[0])
+    return out
+
+
+def room_run(players: int, games: int, seed: int, rollouts: int, share: float,
+             progress: bool = False) -> dict[str, Any]:
+    """The ``room`` probe (see the module docstring)."""
+    game = load_game("against-the-current", players=players)
+    pick = random.Random(seed + 1)
+    start = time.perf_counter()
+    sampled = 0
+    split_gains: list[float] = []  # per sampled decision: chosen by half A, measured on half B
+    max_gains: list[float] = []  # per sampled decision: best mean of all, less the heuristic's
+    half = rollouts // 2
+    for i in range(games):
+        deal = random.Random(game_seed(seed, i))
+        rngs = [random.Random(deal.randrange(2**32)) for _ in range(players)]
+        state = game.new_initial_state()
+        while (player := state.current_player()) != TERMINAL:
+            if player == CHANCE:
+                state.apply_action(sample_chance(state, deal))
+                continue
+            theirs = heuristic.choose(View(state, player), rngs[player])
+            if (len(state.legal_actions()) > 1 and state.phase not in (PICK, TRIB)
+                    and pick.random() < share):
+                results = _action_results(state, rollouts, seed * 100_003 + sampled)
+                sampled += 1
+                base_a = sum(results[theirs][:half])
+                best_a = max(results, key=lambda a: (sum(results[a][:half]) - base_a, a == theirs))
+                split_gains.append((sum(results[best_a][half:]) - sum(results[theirs][half:]))
+                                   / (rollouts - half))
+                means = {a: sum(r) / rollouts for a, r in results.items()}
+                max_gains.append(max(means.values()) - means[theirs])
+            state.apply_action(theirs)
+        if progress:
+            print(f"room {i + 1}/{games} games, {sampled} decisions sampled, split "
+                  f"{sum(split_gains):+.3f}, max {sum(max_gains):+.3f} "
+                  f"({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
+    scale = 100.0 / (share * games * players)  # sampled gains -> win points a seat a game
+    out: dict[str, Any] = {"mode": "room", "players": players, "games": games, "seed": seed,
+                           "rollouts": rollouts, "share": share, "sampled": sampled,
+                           "seconds": round(time.perf_counter() - start, 1)}
+    for name, gains in (("split", split_gains), ("max", max_gains)):
+        n = len(gains)
+        mean = sum(gains) / n if n else 0.0
+        sd = (sum((g - mean) ** 2 for g in gains) / (n - 1)) ** 0.5 if n > 1 else 0.0
+        se_total = sd * n ** 0.5  # of the sum over sampled decisions
+        out[name] = {"points_per_seat_game": sum(gains) * scale,
+                     "ci95": [(sum(gains) - 1.96 * se_total) * scale,
+                              (sum(gains) + 1.96 * se_total) * scale]}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("mode", choices=MODES)
@@ -215,9 +291,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--turns", type=int, default=2, help="lookahead: turns searched")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--rollouts", type=int, default=64, help="room: playouts an action")
+    parser.add_argument("--share", type=float, default=0.25, help="room: decisions sampled")
+    parser.add_argument("--progress", action="store_true")
     args = parser.parse_args(argv)
     if args.games < 1 or args.turns < 1:
         parser.error("--games and --turns must be at least 1")
+    if args.mode == "room":
+        if args.rollouts < 2 or not 0.0 < args.share <= 1.0:
+            parser.error("room wants --rollouts of 2 or more and --share in (0, 1]")
+        print(json.dumps(room_run(args.players, args.games, args.seed, args.rollouts,
+                                  args.share, args.progress)))
+        return 0
     if args.mode in ("clairvoyant", "knows-roll-paired"):  # --games counts deals, each
         horizon = "game" if args.mode == "clairvoyant" else "roll"  # played from every seat
         result = clairvoyant_run(args.players, args.games, args.seed, horizon)

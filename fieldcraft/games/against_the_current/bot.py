@@ -44,6 +44,7 @@ from .layout import (
     TRIB,
 )
 from .search import BOOST_SPACES
+from .value import learned_returns
 
 LANDINGS = 14  # about how many landings an animal's three tokens make in a game
 STOP_SPACES = 1.0  # a STOP costs a turn of one token; with three tokens another one moves
@@ -143,27 +144,27 @@ LOOKAHEAD_PHASES = (PICK, TRIB, ATTEMPT)
 alike by both, and a challenge's value is the card it would draw, which nobody has seen."""
 
 
-def _expectimax(state: Any, seat: int, turns: int) -> float:
+def _expectimax(state: Any, seat: int, turns: int, leaf: Any = _value) -> float:
     """Expectimax value for ``seat`` through ``turns`` more turn starts (see above): at a token
-    choice with ``turns`` at 0 the race model judges the position."""
+    choice with ``turns`` at 0 the race model (or ``leaf``) judges the position."""
     player = state.current_player()
     if player == TERMINAL:
         return state.returns()[seat]
     phase = state.phase
     if player == CHANCE:
         if phase == ROLL or phase == CHALLENGE:
-            return sum(p * _expectimax(_after(state, a), seat, turns)
+            return sum(p * _expectimax(_after(state, a), seat, turns, leaf)
                        for a, p in state.chance_outcomes())
-        return _value(state, seat)  # an event card: nobody has seen it
+        return leaf(state, seat)  # an event card: nobody has seen it
     if phase == ATTEMPT:
-        return _value(state, seat)
+        return leaf(state, seat)
     if phase == TOKEN:
         if turns <= 0:
-            return _value(state, seat)
+            return leaf(state, seat)
         turns -= 1
     if phase == TRIB:
-        return _expectimax(_after(state, _best_tributary(state)), seat, turns)
-    values = [_expectimax(_after(state, a), seat, turns) for a in state.legal_actions()]
+        return _expectimax(_after(state, _best_tributary(state)), seat, turns, leaf)
+    values = [_expectimax(_after(state, a), seat, turns, leaf) for a in state.legal_actions()]
     return max(values) if player == seat else min(values)
 
 
@@ -174,7 +175,7 @@ def _values(state: Any) -> list[float]:
     return state.heuristic_returns()
 
 
-def _expectimax_n(state: Any, turns: int) -> list[float]:
+def _expectimax_n(state: Any, turns: int, leaf: Any = _values) -> list[float]:
     """:func:`_expectimax` with each seat choosing what is best *for itself* (max-n), as the
     heuristic bots it meets do, rather than what is worst for the searching seat: with more
     than two players the paranoid assumption has every opponent spend its turn on this seat."""
@@ -186,30 +187,45 @@ def _expectimax_n(state: Any, turns: int) -> list[float]:
         if phase == ROLL or phase == CHALLENGE:
             total = [0.0] * state.game.num_players
             for a, p in state.chance_outcomes():
-                for s, v in enumerate(_expectimax_n(_after(state, a), turns)):
+                for s, v in enumerate(_expectimax_n(_after(state, a), turns, leaf)):
                     total[s] += p * v
             return total
-        return _values(state)
+        return leaf(state)
     if phase == ATTEMPT:
-        return _values(state)
+        return leaf(state)
     if phase == TOKEN:
         if turns <= 0:
-            return _values(state)
+            return leaf(state)
         turns -= 1
     if phase == TRIB:
-        return _expectimax_n(_after(state, _best_tributary(state)), turns)
-    return max((_expectimax_n(_after(state, a), turns) for a in state.legal_actions()),
+        return _expectimax_n(_after(state, _best_tributary(state)), turns, leaf)
+    return max((_expectimax_n(_after(state, a), turns, leaf) for a in state.legal_actions()),
                key=lambda values: values[player])
 
 
-def search_choose(view: Any, rng: random.Random, turns: int = 3, opponents: str = "min"
-                  ) -> int:
+def _learned_value(state: Any, seat: int) -> float:
+    """The seat's win chance: exact at the end, else the learned model's (:mod:`.value`)."""
+    return learned_returns(state)[seat]
+
+
+LEAVES = {"race": (_value, _values), "learned": (_learned_value, learned_returns)}
+"""What scores the expectimax's leaves: the race model (the heuristic's yardstick) or the
+model fitted to self-play outcomes (``value.py``), each as (one seat's chance, every seat's)."""
+
+
+def search_choose(view: Any, rng: random.Random, turns: int = 3, opponents: str = "min",
+                  value: str = "race") -> int:
     """The Strong level's move: expectimax over the dice through ``turns`` turns, the one under
     way first (``turns=3``: this turn, the next seat's and this seat's next in two-player), else
     the heuristic's. ``opponents="maxn"`` has the other seats maximise their own chance instead
-    of minimising this seat's (the same in two-player games). (``benchmarks/atc_ceiling.py
+    of minimising this seat's (the same in two-player games). ``value`` names what scores the
+    leaves (:data:`LEAVES`): ``race`` or ``learned``. (``benchmarks/atc_ceiling.py
     lookahead --turns N`` searches what is ``turns=N + 1`` here: its count starts after the
     turn under way.)"""
+    if value not in LEAVES:
+        raise ValueError(f"value must be one of {', '.join(LEAVES)}, not {value!r}")
+    if opponents not in ("min", "maxn"):
+        raise ValueError(f"opponents must be 'min' or 'maxn', not {opponents!r}")
     legal = view.legal_actions()
     if len(legal) == 1:
         return legal[0]
@@ -218,10 +234,9 @@ def search_choose(view: Any, rng: random.Random, turns: int = 3, opponents: str 
         return choose(view, rng)
     left = turns - 1  # the turn under way is past (or at) its token choice: it is the first
     seat = view.seat
+    one, every = LEAVES[value]
     if opponents == "maxn":
-        return max(legal, key=lambda a: _expectimax_n(_after(world, a), left)[seat]
+        return max(legal, key=lambda a: _expectimax_n(_after(world, a), left, every)[seat]
                    + rng.random() * TIE)
-    if opponents != "min":
-        raise ValueError(f"opponents must be 'min' or 'maxn', not {opponents!r}")
-    return max(legal, key=lambda a: _expectimax(_after(world, a), seat, left)
+    return max(legal, key=lambda a: _expectimax(_after(world, a), seat, left, one)
                + rng.random() * TIE)
