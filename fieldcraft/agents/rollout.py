@@ -25,6 +25,9 @@ How one decision is made:
   difference exceeds ``z`` standard errors: with few rounds the largest of several noisy means
   is biased upward, and the heuristic's move is the safe default.
 * A playout runs to the end, or ``depth`` decisions and then ``heuristic_returns``.
+* ``policy`` names a cheaper function in the game's bot module for the playouts (Undercover's
+  ``choose_fast``: its Normal bot costs too much to play six seats to the end many times a
+  move); the candidates and the safe default stay the Normal bot's.
 
 Everything a playout does is plain rules and the game's own bot (``SPEC.bot``; a game without
 one gets the heuristic agent's one-step lookahead), on clones: no deep copies.
@@ -32,6 +35,7 @@ one gets the heuristic agent's one-step lookahead), on clones: no deep copies.
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 import time as _time
@@ -40,7 +44,7 @@ from typing import Any
 
 from fieldcraft.agents import View
 from fieldcraft.agents.heuristic import lookahead
-from fieldcraft.core.api import CHANCE, TERMINAL
+from fieldcraft.core.api import CHANCE, TERMINAL, FieldcraftError
 
 DEFAULT_ROLLOUTS = 32
 """Rounds per decision when neither ``rollouts`` nor ``time`` is given."""
@@ -48,10 +52,18 @@ DEFAULT_ROLLOUTS = 32
 Policy = Callable[[Any, random.Random], int]
 
 
-def rollout_policy(game: Any) -> Policy:
+def rollout_policy(game: Any, name: str | None = None) -> Policy:
     """The Normal bot's decision function for ``game`` (its ``bot.choose``), the policy every
-    seat plays in a rollout; the heuristic agent's lookahead for a game without one."""
-    return game.spec.optional("bot") or lookahead
+    seat plays in a rollout; the heuristic agent's lookahead for a game without one. ``name``
+    picks another function of the same module instead (a cheaper policy the game offers)."""
+    if name is None:
+        return game.spec.optional("bot") or lookahead
+    module = (game.spec.bot or "").partition(":")[0]
+    found = getattr(importlib.import_module(f"{game.spec.package}.{module}"), name,
+                    None) if module else None
+    if not callable(found):
+        raise FieldcraftError(f"{game.spec.id} has no rollout policy {name!r} in its bot module")
+    return found
 
 
 def playout(state: Any, seat: int, seed: int, policy: Policy, depth: int | None = None
@@ -89,7 +101,7 @@ class RolloutAgent:
 
     def __init__(self, rollouts: int | None = None, time: float | None = None,
                  top: int | None = None, depth: int | None = None, z: float = 1.0,
-                 seed: int | None = None):
+                 policy: str | None = None, seed: int | None = None):
         if rollouts is None and time is None:
             rollouts = DEFAULT_ROLLOUTS
         if rollouts is not None and (not isinstance(rollouts, int) or rollouts < 1):
@@ -102,7 +114,11 @@ class RolloutAgent:
             raise ValueError(f"depth must be a whole number of at least 1, not {depth!r}")
         if not isinstance(z, (int, float)) or z < 0:
             raise ValueError(f"z must be a number of at least 0, not {z!r}")
+        if policy is not None and (not isinstance(policy, str) or not policy.isidentifier()):
+            raise ValueError(f"policy must name a function of the game's bot module, not "
+                             f"{policy!r}")
         self.rollouts, self.time, self.top, self.depth, self.z = rollouts, time, top, depth, z
+        self.policy = policy
         self.rng = random.Random(seed)
         self.clock: Callable[[], float] = _time.perf_counter
         # What the last search saw (for tests and benchmarks): candidates, their per-round
@@ -119,6 +135,8 @@ class RolloutAgent:
         start = self.clock()
         policy = rollout_policy(view.game)
         own = policy(view, random.Random(self.rng.getrandbits(64)))
+        if self.policy is not None:
+            policy = rollout_policy(view.game, self.policy)
         candidates = self._candidates(view, legal, own)
         values = self._rounds(view, candidates, policy, start) if len(candidates) > 1 else []
         choice = pick(candidates, values, own, self.z)
