@@ -520,11 +520,13 @@ def test_a_policy_search_shows_per_option_values_when_its_game_offers_them(
     assert doc["choice"] == plain["choice"]  # the values are shown, the move is the bot's
 
 
-def test_under_current_at_eight_analyses_with_its_rollout_strong_and_names_it() -> None:
-    """At eight players Under Current's Strong is heuristic rollouts (levels.BY_COUNT): the panel
-    asks that bot, and the answer names its kind and budget for the page's wording."""
-    state = decision_of("under-current", 8, run=2, skip=12)
-    spec = level_spec("under-current", "strong", 8)
+@pytest.mark.parametrize(("game", "players"), [("under-current", 8), ("undercover", 6)])
+def test_a_rollout_strong_analyses_and_is_named(game: str, players: int) -> None:
+    """At Under Current's eight players and Undercover's five and six, Strong is heuristic
+    rollouts (levels.BY_COUNT): the panel asks that bot, and the answer names its kind and
+    budget for the page's wording."""
+    state = decision_of(game, players, run=2, skip=12)
+    spec = level_spec(game, "strong", players)
     assert spec.startswith("rollout(")
     assert analysis_spec(state) == (spec, "strong")
     doc = analyse(state, 3)
