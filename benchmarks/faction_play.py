@@ -13,7 +13,17 @@ It plays the deals of ``benchmarks/levels.py --baseline`` (the same seeds): per 
 ``--high`` spec alone at each seat among ``--low``, and one game all ``--low``; so its win
 rates are that benchmark's, and each count is split by which spec made the move.
 
+Several ``--high`` specs play the same deals and seats, so two candidates are compared game
+by game as well as each against the low seat (an exact sign test over deals). The output keeps
+one record per game (the returns, and the high seat's milliseconds a decision with a real
+choice), and ``--merge`` summarises the records of several runs together: runs of other specs
+on the same deals pair up, runs of other deals (``--first``) add up, so a long run can be
+split over processes.
+
     python benchmarks/faction_play.py --players 8 --games 6 --high "ismcts(iterations=1000)"
+    python benchmarks/faction_play.py --players 8 --games 76 --first 76 --seed 4 --one-seat \
+        --high "rollout(rollouts=32)" --high "rollout(rollouts=64, halve=2)" > b.json
+    python benchmarks/faction_play.py --merge a.json b.json
 """
 
 from __future__ import annotations
