@@ -82,17 +82,20 @@ def count_game(game: Any, final: Any, specs: list[str], tally: dict[str, dict[st
 
 class _Clock:
     """Seconds ``seat`` takes per decision with a real choice (as ``levels.py``'s MoveClock):
-    from the call at its decision to the next call."""
+    from the call at its decision to the next call. Both wall time and the process's CPU
+    time: on a shared machine the wall time grows with the load, the CPU time much less."""
 
     def __init__(self, seat: int):
-        self.seat, self.times, self._start = seat, [], None
+        self.seat, self.times, self.cpu = seat, [], []
+        self._start: tuple[float, float] | None = None
 
     def __call__(self, state: Any, player: int) -> None:
         if self._start is not None:
-            self.times.append(time.perf_counter() - self._start)
+            self.times.append(time.perf_counter() - self._start[0])
+            self.cpu.append(time.process_time() - self._start[1])
             self._start = None
         if player == self.seat and len(state.legal_actions()) > 1:
-            self._start = time.perf_counter()
+            self._start = (time.perf_counter(), time.process_time())
 
 
 def _rate(wins: float, n: int) -> dict[str, Any]:
@@ -121,6 +124,10 @@ def summarise(records: list[dict[str, Any]], highs: list[str]) -> dict[str, Any]
         entry["ms_a_move"] = {"moves": len(times),
                               "mean": sum(times) / len(times) if times else None,
                               "max": max(times) if times else None}
+        cpu = [t for r in records for t in r.get("cpu_ms", {}).get(h, [])]
+        if cpu:
+            entry["cpu_ms_a_move"] = {"moves": len(cpu), "mean": sum(cpu) / len(cpu),
+                                      "max": max(cpu)}
         out["highs"][h] = entry
     for i, a in enumerate(highs):
         for b in highs[i + 1:]:
@@ -142,11 +149,12 @@ def merge(outs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
         for rec in out["records"]:
             key = (rec["seed"], rec["deal"], rec["seat"])
             row = joined.setdefault(key, {"seed": key[0], "deal": key[1], "seat": key[2],
-                                          "low": rec["low"], "ms": {}})
+                                          "low": rec["low"], "ms": {}, "cpu_ms": {}})
             if row["low"] != rec["low"]:
                 raise ValueError(f"game {key}: the all-low results differ between runs")
             row.update({h: rec[h] for h in out["highs"]})
             row["ms"].update(rec["ms"])
+            row["cpu_ms"].update(rec.get("cpu_ms", {}))
     highs = [h for h in order if all(h in row for row in joined.values())]
     return list(joined.values()), highs
 
@@ -165,7 +173,7 @@ def run(players: int, deals: int, low: str, highs: list[str], seed: int,
         count_game(game, base, [low] * players, tally)
         for r in range(players) if all_seats else [i % players]:
             rec: dict[str, Any] = {"seed": seed, "deal": i, "seat": r, "low": base.returns()[r],
-                                   "ms": {}}
+                                   "ms": {}, "cpu_ms": {}}
             for high in highs:
                 specs = [low] * players
                 specs[r] = high
@@ -174,6 +182,7 @@ def run(players: int, deals: int, low: str, highs: list[str], seed: int,
                 count_game(game, final, specs, tally)
                 rec[high] = final.returns()[r]
                 rec["ms"][high] = [round(1000 * t, 3) for t in clock.times]
+                rec["cpu_ms"][high] = [round(1000 * t, 3) for t in clock.cpu]
             records.append(rec)
         wins = {h: sum(x[h] for x in records) for h in ["low", *highs]}
         print(f"deal {i + 1 - first}/{deals}: {wins}", file=sys.stderr, flush=True)
