@@ -13,7 +13,17 @@ It plays the deals of ``benchmarks/levels.py --baseline`` (the same seeds): per 
 ``--high`` spec alone at each seat among ``--low``, and one game all ``--low``; so its win
 rates are that benchmark's, and each count is split by which spec made the move.
 
+Several ``--high`` specs play the same deals and seats, so two candidates are compared game
+by game as well as each against the low seat (an exact sign test over deals). The output keeps
+one record per game (the returns, and the high seat's milliseconds a decision with a real
+choice), and ``--merge`` summarises the records of several runs together: runs of other specs
+on the same deals pair up, runs of other deals (``--first``) add up, so a long run can be
+split over processes.
+
     python benchmarks/faction_play.py --players 8 --games 6 --high "ismcts(iterations=1000)"
+    python benchmarks/faction_play.py --players 8 --games 76 --first 76 --seed 4 --one-seat \
+        --high "rollout(rollouts=32)" --high "rollout(rollouts=64, halve=2)" > b.json
+    python benchmarks/faction_play.py --merge a.json b.json
 """
 
 from __future__ import annotations
@@ -70,38 +80,118 @@ def count_game(game: Any, final: Any, specs: list[str], tally: dict[str, dict[st
         state.apply_action(action)
 
 
-def run(players: int, deals: int, low: str, high: str, seed: int, all_seats: bool = True
-        ) -> dict[str, Any]:
+class _Clock:
+    """Seconds ``seat`` takes per decision with a real choice (as ``levels.py``'s MoveClock):
+    from the call at its decision to the next call. Both wall time and the process's CPU
+    time: on a shared machine the wall time grows with the load, the CPU time much less."""
+
+    def __init__(self, seat: int):
+        self.seat, self.times, self.cpu = seat, [], []
+        self._start: tuple[float, float] | None = None
+
+    def __call__(self, state: Any, player: int) -> None:
+        if self._start is not None:
+            self.times.append(time.perf_counter() - self._start[0])
+            self.cpu.append(time.process_time() - self._start[1])
+            self._start = None
+        if player == self.seat and len(state.legal_actions()) > 1:
+            self._start = (time.perf_counter(), time.process_time())
+
+
+def _rate(wins: float, n: int) -> dict[str, Any]:
+    lo, hi = wilson(wins, n)
+    return {"wins": wins, "games": n, "rate": wins / n if n else None, "wilson95": [lo, hi]}
+
+
+def summarise(records: list[dict[str, Any]], highs: list[str]) -> dict[str, Any]:
+    """Win rates, sign tests (each high spec against the low seat, and each pair of high
+    specs against each other) and ms a move from per-game ``records``; records of one deal
+    are summed before the sign test, as ``levels.py`` does."""
+    from levels import sign_test  # the benchmarks folder is on the path when run as a script
+
+    by_deal: dict[tuple[int, int], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for rec in records:
+        for key in ["low", *highs]:
+            by_deal[rec["seed"], rec["deal"]][key] += rec[key]
+    out: dict[str, Any] = {"low": _rate(sum(r["low"] for r in records), len(records)),
+                           "highs": {}}
+    for h in highs:
+        times = [t for r in records for t in r["ms"][h]]
+        entry = _rate(sum(r[h] for r in records), len(records))
+        plus = sum(d[h] > d["low"] for d in by_deal.values())
+        minus = sum(d[h] < d["low"] for d in by_deal.values())
+        entry["vs_low"] = {"better": plus, "worse": minus, "p": sign_test(plus, minus)}
+        entry["ms_a_move"] = {"moves": len(times),
+                              "mean": sum(times) / len(times) if times else None,
+                              "max": max(times) if times else None}
+        cpu = [t for r in records for t in r.get("cpu_ms", {}).get(h, [])]
+        if cpu:
+            entry["cpu_ms_a_move"] = {"moves": len(cpu), "mean": sum(cpu) / len(cpu),
+                                      "max": max(cpu)}
+        out["highs"][h] = entry
+    for i, a in enumerate(highs):
+        for b in highs[i + 1:]:
+            plus = sum(d[a] > d[b] for d in by_deal.values())
+            minus = sum(d[a] < d[b] for d in by_deal.values())
+            out.setdefault("pairs", []).append({"a": a, "b": b, "a_better": plus,
+                                                "b_better": minus, "p": sign_test(plus, minus)})
+    return out
+
+
+def merge(outs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Join the records of several runs by game (seed, deal, seat): runs of other specs on the
+    same deals pair up, runs of other deals add up. The specs kept are those every joined game
+    has, so each is compared on the same games."""
+    joined: dict[tuple[int, int, int], dict[str, Any]] = {}
+    order: list[str] = []
+    for out in outs:
+        order += [h for h in out["highs"] if h not in order]
+        for rec in out["records"]:
+            key = (rec["seed"], rec["deal"], rec["seat"])
+            row = joined.setdefault(key, {"seed": key[0], "deal": key[1], "seat": key[2],
+                                          "low": rec["low"], "ms": {}, "cpu_ms": {}})
+            if row["low"] != rec["low"]:
+                raise ValueError(f"game {key}: the all-low results differ between runs")
+            row.update({h: rec[h] for h in out["highs"]})
+            row["ms"].update(rec["ms"])
+            row["cpu_ms"].update(rec.get("cpu_ms", {}))
+    highs = [h for h in order if all(h in row for row in joined.values())]
+    return list(joined.values()), highs
+
+
+def run(players: int, deals: int, low: str, highs: list[str], seed: int,
+        all_seats: bool = True, first: int = 0) -> dict[str, Any]:
+    """Deals ``first`` .. ``first + deals - 1`` of run ``seed``: per deal the all-``low`` game,
+    and per seat played each of ``highs`` alone there, on the same deal (paired)."""
     game = load_game("under-current", players=players)
     tally: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(COUNTS, 0))
-    wins = {"high": 0.0, "low": 0.0}
-    plus = minus = 0  # one seat a deal: deals the high spec won and the low lost, and back
+    records: list[dict[str, Any]] = []
     started = time.perf_counter()
-    for i in range(deals):
+    for i in range(first, first + deals):
         deal = game_seed(seed, i)
         base = play_game(game, [low] * players, deal)
         count_game(game, base, [low] * players, tally)
         for r in range(players) if all_seats else [i % players]:
-            specs = [low] * players
-            specs[r] = high
-            final = play_game(game, specs, deal)
-            count_game(game, final, specs, tally)
-            wins["high"] += final.returns()[r]
-            wins["low"] += base.returns()[r]
-        diff = final.returns()[r] - base.returns()[r] if not all_seats else 0.0
-        plus += diff > 0
-        minus += diff < 0
-        print(f"deal {i + 1}/{deals}: {wins}", file=sys.stderr, flush=True)
-    n = deals * players if all_seats else deals
-    out: dict[str, Any] = {"players": players, "deals": deals, "low": low, "high": high,
+            rec: dict[str, Any] = {"seed": seed, "deal": i, "seat": r, "low": base.returns()[r],
+                                   "ms": {}, "cpu_ms": {}}
+            for high in highs:
+                specs = [low] * players
+                specs[r] = high
+                clock = _Clock(r)
+                final = play_game(game, specs, deal, watch=clock)
+                count_game(game, final, specs, tally)
+                rec[high] = final.returns()[r]
+                rec["ms"][high] = [round(1000 * t, 3) for t in clock.times]
+                rec["cpu_ms"][high] = [round(1000 * t, 3) for t in clock.cpu]
+            records.append(rec)
+        wins = {h: sum(x[h] for x in records) for h in ["low", *highs]}
+        print(f"deal {i + 1 - first}/{deals}: {wins}", file=sys.stderr, flush=True)
+    out: dict[str, Any] = {"players": players, "deals": deals, "first": first, "seed": seed,
+                           "low": low, "highs": highs,
                            "seconds": round(time.perf_counter() - started, 1)}
-    for side in ("high", "low"):
-        lo, hi = wilson(wins[side], n)
-        out[f"{side}_rate"] = {"wins": wins[side], "games": n, "rate": wins[side] / n,
-                               "wilson95": [lo, hi]}
-    if not all_seats:
-        out["deals_better_high_low"] = [plus, minus]
+    out["summary"] = summarise(records, highs)
     out["tally"] = {spec: dict(t) for spec, t in tally.items()}
+    out["records"] = records
     return out
 
 
@@ -110,12 +200,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=8)
     parser.add_argument("--games", type=int, default=6, help="deals")
     parser.add_argument("--low", default="heuristic")
-    parser.add_argument("--high", default="ismcts(iterations=1000)")
+    parser.add_argument("--high", action="append", default=[],
+                        help="a spec to play alone among --low (repeatable: each plays the "
+                        "same deals and seats; default ismcts(iterations=1000))")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--first", type=int, default=0, help="the first deal's index")
     parser.add_argument("--one-seat", action="store_true", help="deal i plays seat i mod n only")
+    parser.add_argument("--merge", nargs="+", metavar="JSON",
+                        help="summarise earlier outputs' records together instead of playing")
     args = parser.parse_args(argv)
-    print(json.dumps(run(args.players, args.games, args.low, args.high, args.seed,
-                         not args.one_seat)))
+    if args.merge:
+        records, highs = merge([json.loads(open(path).read()) for path in args.merge])
+        print(json.dumps(summarise(records, highs)))
+        return 0
+    print(json.dumps(run(args.players, args.games, args.low,
+                         args.high or ["ismcts(iterations=1000)"], args.seed,
+                         not args.one_seat, args.first)))
     return 0
 
 

@@ -28,6 +28,14 @@ How one decision is made:
 * ``policy`` names a cheaper function in the game's bot module for the playouts (Undercover's
   ``choose_fast``: its Normal bot costs too much to play six seats to the end many times a
   move); the candidates and the safe default stay the Normal bot's.
+* With ``halve=h``, the rounds are spent unevenly (successive halving): after
+  ``rollouts / 2**h``, ..., a quarter and half of the ``rollouts`` rounds, the candidates are
+  cut to the better half by their mean so far (the heuristic's choice always kept), and the
+  rounds left go to those.
+  Why: at large tables most of a flat budget goes to moves that are plainly worse; halving
+  gives the contenders twice the rounds for about the same number of playouts, and the final
+  choice is made among fewer noisy means. Every kept candidate has played every round, so
+  the comparison stays paired.
 
 Everything a playout does is plain rules and the game's own bot (``SPEC.bot``; a game without
 one gets the heuristic agent's one-step lookahead), on clones: no deep copies.
@@ -101,7 +109,7 @@ class RolloutAgent:
 
     def __init__(self, rollouts: int | None = None, time: float | None = None,
                  top: int | None = None, depth: int | None = None, z: float = 1.0,
-                 policy: str | None = None, seed: int | None = None):
+                 policy: str | None = None, halve: int = 0, seed: int | None = None):
         if rollouts is None and time is None:
             rollouts = DEFAULT_ROLLOUTS
         if rollouts is not None and (not isinstance(rollouts, int) or rollouts < 1):
@@ -117,6 +125,11 @@ class RolloutAgent:
         if policy is not None and (not isinstance(policy, str) or not policy.isidentifier()):
             raise ValueError(f"policy must name a function of the game's bot module, not "
                              f"{policy!r}")
+        if not isinstance(halve, int) or halve < 0:
+            raise ValueError(f"halve must be a whole number of at least 0, not {halve!r}")
+        if halve and rollouts is None:
+            raise ValueError("halve needs a rollouts budget: its cuts are shares of it")
+        self.halve = halve
         self.rollouts, self.time, self.top, self.depth, self.z = rollouts, time, top, depth, z
         self.policy = policy
         self.rng = random.Random(seed)
@@ -138,9 +151,13 @@ class RolloutAgent:
         if self.policy is not None:
             policy = rollout_policy(view.game, self.policy)
         candidates = self._candidates(view, legal, own)
-        values = self._rounds(view, candidates, policy, start) if len(candidates) > 1 else []
-        choice = pick(candidates, values, own, self.z)
-        self.last = {"candidates": candidates, "values": values, "own": own, "choice": choice}
+        values: list[list[float]] = []
+        searched = candidates
+        if len(candidates) > 1:
+            searched, values = self._rounds(view, candidates, own, policy, start)
+        choice = pick(searched, values, own, self.z)
+        self.last = {"candidates": candidates, "searched": searched, "values": values,
+                     "own": own, "choice": choice}
         spent = self.clock() - start
         self.searched_moves += 1
         self.search_seconds += spent
@@ -164,12 +181,16 @@ class RolloutAgent:
             kept[-1] = own
         return kept
 
-    def _rounds(self, view: Any, candidates: list[int], policy: Policy, start: float
-                ) -> list[list[float]]:
-        """Rounds of paired playouts (see the module docstring), within the budget."""
+    def _rounds(self, view: Any, candidates: list[int], own: int, policy: Policy,
+                start: float) -> tuple[list[int], list[list[float]]]:
+        """Rounds of paired playouts (see the module docstring), within the budget: the
+        candidates still searched at the end and their values, one row a round."""
         draw = view.resampler()
         seat, depth, clock = view.seat, self.depth, self.clock
         deadline = None if self.time is None else start + self.time
+        cuts = set()
+        if self.rollouts is not None:
+            cuts = {self.rollouts >> k for k in range(1, self.halve + 1)} - {0}
         values: list[list[float]] = []
         began = clock()
         while self.rollouts is None or len(values) < self.rollouts:
@@ -177,12 +198,32 @@ class RolloutAgent:
                 now = clock()
                 if now + (now - began) / len(values) > deadline:
                     break
+            if len(values) in cuts:
+                candidates, values = halve(candidates, values, own)
             # The world has a stream of its own: drawn from the playouts' seed, the hidden
             # cards and the first dice would come from the same numbers.
             world = draw(random.Random(self.rng.getrandbits(64)))
             seed = self.rng.getrandbits(62)
             values.append(play_round(world, candidates, seat, seed, policy, depth))
-        return values
+        return candidates, values
+
+
+def halve(candidates: list[int], values: list[list[float]], own: int
+          ) -> tuple[list[int], list[list[float]]]:
+    """The better half of ``candidates`` by mean value (ties to the earlier), ``own`` always
+    kept, and ``values`` cut to their columns; fewer than three candidates are left as they
+    are (there is nothing to gain)."""
+    if len(candidates) < 3 or not values:
+        return candidates, values
+    n = len(values)
+    means = [sum(row[i] for row in values) / n for i in range(len(candidates))]
+    mine = candidates.index(own)
+    order = sorted(range(len(candidates)), key=lambda i: (-means[i], i))
+    kept = set(order[:(len(candidates) + 1) // 2])
+    kept.add(mine)
+    columns = sorted(kept)
+    return ([candidates[i] for i in columns],
+            [[row[i] for i in columns] for row in values])
 
 
 def play_round(world: Any, candidates: list[int], seat: int, seed: int, policy: Policy,
@@ -233,5 +274,5 @@ def _one_step(world: Any, action: int, seat: int, rng: random.Random) -> float:
     return float(estimate[seat]) if estimate is not None else 0.5
 
 
-__all__ = ["DEFAULT_ROLLOUTS", "RolloutAgent", "pick", "play_round", "playout",
+__all__ = ["DEFAULT_ROLLOUTS", "RolloutAgent", "halve", "pick", "play_round", "playout",
            "rollout_policy"]

@@ -15,7 +15,7 @@ import pytest
 
 from fieldcraft.agents import View, make_agent
 from fieldcraft.agents import rollout as ro
-from fieldcraft.agents.rollout import RolloutAgent, pick, play_round, playout
+from fieldcraft.agents.rollout import RolloutAgent, halve, pick, play_round, playout
 from fieldcraft.core.api import CHANCE, TERMINAL, FieldcraftError, sample_chance
 from fieldcraft.core.registry import game_spec, list_games, load_game
 
@@ -123,6 +123,42 @@ def test_pick_leaves_the_heuristic_only_for_a_clear_paired_lead() -> None:
     assert pick([5, 7], [], own=7, z=1.0) == 7
 
 
+def test_halve_keeps_the_better_half_and_the_heuristic_choice() -> None:
+    # Means by column: 0.5, 1.0, 0.0, 0.75, 0.25; the heuristic's move (14) is the worst.
+    values = [[1.0, 1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 0.5, 0.5]]
+    kept, cut = halve([10, 11, 12, 13, 14], values, own=12)
+    assert kept == [10, 11, 12, 13]  # the best three of five, and own (worst) kept too
+    assert cut == [[1.0, 1.0, 0.0, 1.0], [0.0, 1.0, 0.0, 0.5]]  # the same columns, in order
+    kept, cut = halve([10, 11, 12, 13, 14], values, own=11)
+    assert kept == [10, 11, 13] and cut == [[1.0, 1.0, 1.0], [0.0, 1.0, 0.5]]
+    assert halve([1, 2], [[0.0, 1.0]], own=1) == ([1, 2], [[0.0, 1.0]])  # nothing to gain
+    assert halve([1, 2, 3], [], own=1) == ([1, 2, 3], [])
+
+
+def test_halving_spends_the_later_rounds_on_the_contenders(monkeypatch: Any) -> None:
+    # From 6 to 10 with steps of 1-4, the timid Normal bot's +1 loses, +4 wins at once, and
+    # +2 wins too (the timid opponent steps to 9); +3 loses. Rounds 1-2 play all four; the cut
+    # after 2 rounds keeps +2 and +4 (the better half) and +1 (the heuristic's own), and the
+    # cut after 4 leaves those three (the better half of three and own).
+    widths: list[int] = []
+    real = ro.play_round
+
+    def spy(world: Any, candidates: list[int], *args: Any) -> list[float]:
+        widths.append(len(candidates))
+        return real(world, candidates, *args)
+
+    monkeypatch.setattr(ro, "play_round", spy)
+    state = Race(_Game(_timid), total=6, step=4)
+    agent = RolloutAgent(rollouts=8, halve=2, seed=0)
+    assert agent.act(View(state, 0)) in (2, 4)
+    assert widths == [4, 4, 3, 3, 3, 3, 3, 3]
+    assert agent.last["candidates"] == [1, 2, 3, 4] and agent.last["searched"] == [1, 2, 4]
+    assert agent.last["values"] == [[0.0, 1.0, 1.0]] * 8
+    widths.clear()
+    RolloutAgent(rollouts=8, seed=0).act(View(state, 0))
+    assert widths == [4] * 8  # no halving by default
+
+
 def test_the_time_budget_stops_between_rounds_and_never_before_the_first() -> None:
     state = Race(_Game(_timid), total=0)
     ticks = iter(range(10_000))
@@ -144,7 +180,8 @@ def test_the_time_budget_stops_between_rounds_and_never_before_the_first() -> No
 def test_bad_options_are_refused_with_a_clear_error() -> None:
     for spec in ("rollout(rollouts=0)", "rollout(time=0)", "rollout(top=1)",
                  "rollout(depth=0)", "rollout(z=-1)", "rollout(rollouts=2.5)",
-                 "rollout(turns=3)"):
+                 "rollout(turns=3)", "rollout(halve=-1)", "rollout(time=1, halve=1)",
+                 "rollout(rollouts=8, halve=0.5)"):
         with pytest.raises(FieldcraftError):
             make_agent(spec, seed=0)
     spec = "rollout(rollouts=3, top=2, depth=5, z=0.5)"
