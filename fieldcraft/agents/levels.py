@@ -87,16 +87,15 @@ BY_COUNT: dict[str, dict[int, dict[str, str]]] = {
     # 46.7% against 25.0% of 60 at five (p = 0.019); about 0.2 s of CPU a move.
     "undercover": {5: {"strong": "rollout(rollouts=16, depth=18, top=4, policy=choose_fast)",
                        "expert": "rollout(rollouts=16, depth=18, top=4, policy=choose_fast)"}},
-    "under-current": {6: {"strong": "ismcts(iterations=1000)",
-                          "expert": "ismcts(iterations=1000)"},
-                      # Eight players: rollouts of the heuristic (every seat on Normal from
-                      # each candidate to the end, 32 paired rounds). Alone among Normal seats
-                      # it won 28.3% [23.5, 33.6] of 304 deals (two confirming runs) against
-                      # Normal's 20.4% in the same seats (deals 47 better / 23 worse,
-                      # p = 0.006): above Normal, though short of +10 points. 0.3 s a move on
-                      # average (compiled). At six and seven players it was not shown (96
-                      # deals each), so they keep ISMCTS: docs/bots.md.
-                      8: {"strong": "rollout(rollouts=32)", "expert": "rollout(rollouts=32)"}},
+    # Under Current from six players: rollouts of the heuristic (every seat on Normal from
+    # each candidate to the end, 32 paired rounds); it files for its faction as Normal does
+    # (97% of its own colour, 3% of the enemy's, at eight), where ISMCTS at these counts did
+    # not. Alone among Normal seats: at six, 32.9% of a 152-deal confirming run against
+    # Normal's 21.7% in the same seats (p = 0.006; every six-player run, 392 deals, +8.2
+    # points, p = 0.001); at eight, 25.5% of every run's 644 deals against 19.7% (+5.7,
+    # p = 0.002). Seven was not shown either way (96 deals, level), and keeps the spec of the
+    # counts around it. About 0.2-0.3 s of CPU a move: docs/bots.md.
+    "under-current": {6: {"strong": "rollout(rollouts=32)", "expert": "rollout(rollouts=32)"}},
 }
 """Game id -> smallest player count -> the levels whose spec differs from
 :data:`LEVEL_TABLE`'s from that count up (the largest key not above the count applies)."""

@@ -258,8 +258,10 @@ def test_a_counted_level_plays_the_spec_of_the_table_it_sits_at() -> None:
         state.apply_action(sample_chance(state, rng))
     seat = state.current_player()
     assert agent.act(View(state, seat)) in state.legal_actions()
+    fixed = levels.make_level_agent("under-current", "strong", seed=2, players=5)
+    assert isinstance(fixed, ISMCTSAgent) and fixed.iterations == 4000
     fixed = levels.make_level_agent("under-current", "strong", seed=2, players=7)
-    assert isinstance(fixed, ISMCTSAgent) and fixed.iterations == 1000
+    assert isinstance(fixed, RolloutAgent) and fixed.rollouts == 32
 
 
 def test_expert_may_think_longer_than_the_other_levels() -> None:
