@@ -118,5 +118,7 @@ def test_the_designer_sees_the_bots_beside_people_and_the_flag(
             page.wait_for_selector("#designer-tables:not([hidden])")
             text = page.locator("#designer-tables").inner_text()
             assert "勝利に必要な得点" in text and "points_to_win" not in text
+            assert ("2 人: ismcts(iterations=4000) を 1 体、20 ゲーム；"
+                    "3 人: rollout(rollouts=32) を 1 体、7 ゲーム") in text
     finally:
         server.stop()

@@ -146,7 +146,7 @@
     const counts = Object.keys(played).sort((a, b) => a - b);
     const same = counts.every((p) => played[p] === played[counts[0]] && (search[p] || rob.search) === (search[counts[0]] || rob.search));
     if (!counts.length || same) return t("playtest.r_robust_mix_same", { search: rob.search, n: counts.length ? played[counts[0]] : rob.games_per_count });
-    return counts.map((p) => t("playtest.r_robust_mix_count", { players: p, search: search[p] || rob.search, n: played[p] })).join("; ");
+    return counts.map((p) => t("playtest.r_robust_mix_count", { players: p, search: search[p] || rob.search, n: played[p] })).join(t("playtest.r_robust_mix_sep"));
   }
 
   function drawReport(report) {
