@@ -115,6 +115,11 @@ def test_a_bank_that_runs_out_hands_the_seat_to_the_stand_in(client: TestClient)
         wait_for(lambda: room.bank.left[0] == 5.0)
         me.send({"type": "back", "token": made["token"]})
         me.until(lambda m: m["type"] == "presence" and not m["seats"][0]["away"])
+        # A view read before the return may show seat 0 to move (the stand-in midway through
+        # its two-action turn), its bank not running: ask for the table as it is now.
+        me.view = None
+        me.send({"type": "sync", "token": made["token"]})
+        me.until(lambda m: m["type"] == "sync")
         view = me.my_turn()
         assert view["choices"] and view["banks"]["running"] == 0
         assert view["banks"]["left"][0] == 5.0
