@@ -211,6 +211,24 @@ def test_skill_command_by_seconds_a_move(tmp_path: Path, capsys) -> None:
     assert "--seconds expects positive numbers" in capsys.readouterr().err
 
 
+def test_skill_command_by_cpu_seconds_a_move(tmp_path: Path, capsys) -> None:
+    """``--clock cpu``: the searcher's budget is CPU seconds (a shared machine's load does
+    not shrink it), and the trace, its table and its chart say so."""
+    out = tmp_path / "c"
+    assert main(["skill", "spy-tracker", "--seconds", "0.01", "--clock", "cpu", "--games", "2",
+                 "--workers", "1", "--out", str(out), "--json"]) == 0
+    trace = json.loads(capsys.readouterr().out)
+    assert trace["unit"] == "cpu" and trace["budgets"] == [0.01]
+    agents = [p["agent"] for p in trace["players"]["2"]["points"]]
+    assert agents == ["heuristic", "ismcts(time=0.01,clock=cpu)"]
+    text = (out / "skill_trace.md").read_text()
+    assert "| 2 | 0.01 s CPU | 2 |" in text and "CPU seconds a move" in text
+    assert (out / "skill" / "2p-cpu-0.01").is_dir()
+    assert main(["skill", "spy-tracker", "--clock", "cpu", "--out", str(tmp_path / "x")]) == 2
+    assert "--clock cpu times --seconds budgets" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
 def test_a_constant_baseline_gives_a_real_interval_even_when_every_game_agrees() -> None:
     """Three-player games with one winner each: the baseline is 1/3 in every game. A searcher
     that lost all four games once got the interval "-33.3 (-33.3 – -33.3)", a certainty

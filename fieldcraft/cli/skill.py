@@ -4,9 +4,10 @@
 asking "how much does thinking pay in this game?" needs no balance study first), writes it
 with its chart and Markdown into a folder, and with ``--study`` adds it to an existing study so
 the designer's lab report shows it. ``--seconds 0.1,0.3,1,3`` gives the searcher a time per
-move, as a person waiting at a table gives the bot (issue #35); ``--iterations`` repeatable
-budgets. Progress is shown from the first game: every budget's games as they finish, the whole
-trace's with the time left, and a line per budget with its result once it is played.
+move, as a person waiting at a table gives the bot (issue #35), with ``--clock cpu`` counted in
+the searcher's CPU seconds so a shared machine's load does not shrink it; ``--iterations``
+repeatable budgets. Progress is shown from the first game: every budget's games as they finish,
+the whole trace's with the time left, and a line per budget with its result once it is played.
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ def _cmd_skill(args: argparse.Namespace) -> int:
             f"skill traces need the study extra (pip install -e '.[study]'): {exc}") from None
     if args.seconds and args.iterations:
         raise FieldcraftError("give --seconds or --iterations, not both")
-    unit = "time" if args.seconds else "iterations"
+    if args.clock == "cpu" and not args.seconds:
+        raise FieldcraftError("--clock cpu times --seconds budgets; give --seconds too")
+    unit = ("cpu" if args.clock == "cpu" else "time") if args.seconds else "iterations"
     budgets = parse_budgets(args.seconds or args.iterations or "25,50,100,200,400",
                             "--seconds" if args.seconds else "--iterations")
     if args.games < 1:
@@ -124,6 +127,9 @@ def add(sub: Any) -> None:
     p.add_argument("--players", default="2", help="a count or range (default 2)")
     p.add_argument("--seconds", default=None, metavar="S,S,...",
                    help="seconds a move, e.g. 0.1,0.3,1,3 (the searcher's time per move)")
+    p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                   help="with --seconds: wall time (default; what a person waits, so the load "
+                        "matters) or the searcher's CPU time (the same budget on a busy machine)")
     p.add_argument("--iterations", default=None, metavar="B,B,...",
                    help="iterations a move (default 25,50,100,200,400)")
     p.add_argument("--games", type=int, default=40, help="games per budget and player count")

@@ -248,9 +248,9 @@ def add(sub: Any) -> None:
                         "bot and chart its win rate per budget: how much skill pays")
     p.add_argument("--skill-budgets", default="25,50,100,200,400", metavar="B,B,...",
                    help="with --skill-trace: the budgets (default 25,50,100,200,400)")
-    p.add_argument("--skill-unit", choices=("iterations", "time"), default="iterations",
+    p.add_argument("--skill-unit", choices=("iterations", "time", "cpu"), default="iterations",
                    help="with --skill-trace: budgets in iterations a move (default; "
-                        "repeatable) or seconds a move")
+                        "repeatable), seconds a move or CPU seconds a move")
     p.add_argument("--skill-games", type=int, default=40, metavar="N",
                    help="with --skill-trace: games per budget and player count (default 40)")
     p.add_argument("--skill-players", default=None, metavar="COUNTS",

@@ -21,7 +21,10 @@ a text saying it was no better than a quarter of it).
 
 Budgets are iterations a move (repeatable) or seconds a move (``unit="time"``: what a person
 waiting at a table gives the bot; the iterations a second buys depend on the machine and its
-load, so such a trace describes the machine it ran on too).
+load, so such a trace describes the machine it ran on too) or CPU seconds a move
+(``unit="cpu"``: the searcher's own process time, so a busy machine buys the same iterations as
+a free core would and the trace describes the budget, not the load; the way to trace "seconds"
+on a shared machine).
 
 Each budget is an ordinary study (local workers or Ray) written under ``skill/`` in the study
 folder, so its games can be reloaded; the summary goes into ``study.json`` as ``skill_trace``
@@ -39,8 +42,9 @@ from fieldcraft.sim.stats import newcombe_paired, paired_t, wilson
 
 DEFAULT_BUDGETS = (25, 50, 100, 200, 400)
 DEFAULT_GAMES = 40
-UNITS = ("iterations", "time")
+UNITS = ("iterations", "time", "cpu")
 BASELINE = "heuristic"
+UNIT_WORDS = {"iterations": "iterations", "time": "seconds", "cpu": "CPU seconds"}
 
 Rows = list[dict[str, Any]]
 
@@ -51,11 +55,14 @@ def doubling(first: float, count: int) -> list[float]:
 
 
 def searcher_spec(budget: float, unit: str = "iterations") -> str:
-    """The ISMCTS agent spec for one budget (``ismcts(iterations=100)``, ``ismcts(time=0.05)``)."""
+    """The ISMCTS agent spec for one budget (``ismcts(iterations=100)``, ``ismcts(time=0.05)``,
+    ``ismcts(time=0.05,clock=cpu)``)."""
     if unit not in UNITS:
         raise ValueError(f"skill budget unit must be one of {', '.join(UNITS)}, got {unit!r}")
     if unit == "iterations":
         return f"ismcts(iterations={int(budget)})"
+    if unit == "cpu":
+        return f"ismcts(time={budget:g},clock=cpu)"
     return f"ismcts(time={budget:g})"
 
 
@@ -265,7 +272,9 @@ def add_to_study(out_dir: Path, trace: dict[str, Any]) -> None:
 def _budget_text(budget: float | None, unit: str) -> str:
     if budget is None:
         return "heuristic (baseline)"
-    return f"{int(budget)} iterations" if unit == "iterations" else f"{budget:g} s"
+    if unit == "iterations":
+        return f"{int(budget)} iterations"
+    return f"{budget:g} s CPU" if unit == "cpu" else f"{budget:g} s"
 
 
 def _verdict_text(t: dict[str, Any], trace: dict[str, Any]) -> str:
@@ -297,7 +306,7 @@ def section(trace: dict[str, Any]) -> list[str]:
     unit = trace["unit"]
     lines = ["- **interrupted**: the trace stops where Ctrl-C came", ""] \
         if trace.get("interrupted") else []
-    per = "seconds" if unit == "time" else unit
+    per = UNIT_WORDS[unit]
     lines += [f"- one seat ISMCTS at each budget ({per} a move), the others "
               f"`{trace['opponent']}`; {trace['games']} games per budget, the searcher's seat "
               "rotated; the baseline is the heuristic bot's share of seats won in the same "
@@ -385,8 +394,7 @@ def figure(trace: dict[str, Any]) -> tuple[Any, str]:
     ax.set_xscale("log", base=2)
     ax.set_xticks(budgets, [_budget_text(b, trace["unit"]).split()[0] for b in budgets])
     ax.minorticks_off()
-    ax.set_xlabel("search budget (" + ("iterations" if trace["unit"] == "iterations"
-                                       else "seconds") + " a move, log scale)")
+    ax.set_xlabel(f"search budget ({UNIT_WORDS[trace['unit']]} a move, log scale)")
     ax.set_ylabel("win rate of the searcher's seat (Wilson 95%)")
     ax.set_ylim(0, 1)
     game = f" in {trace['game']}" if trace.get("game") else ""

@@ -366,7 +366,8 @@ def test_parallel_search_helpers_copy_every_search_setting():
 
     from fieldcraft.agents.ismcts_workers import _SHARE_OPTIONS
 
-    own = {"self", "iterations", "time", "seed", "reuse", "workers"}
+    # clock: a parallel search always runs on the wall clock (clock=cpu refuses workers > 1)
+    own = {"self", "iterations", "time", "seed", "reuse", "workers", "clock"}
     assert set(_SHARE_OPTIONS) == set(inspect.signature(ISMCTSAgent).parameters) - own
 
 
@@ -438,3 +439,35 @@ def test_a_study_of_parallel_search_bots_finishes(tmp_path):
                           text=True)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "results.parquet").exists()
+
+
+def test_a_cpu_clock_budget_counts_the_cpu_clock_and_not_the_wall(monkeypatch):
+    """``clock=cpu`` stops the search on the process's CPU seconds (a skill trace on a shared
+    machine buys what a free core would): the wall clock is never read, and the budget ends
+    when the CPU clock has advanced by ``time``."""
+    from fieldcraft.agents import ismcts
+
+    ticks = [0.0]
+
+    def cpu() -> float:  # a fake CPU clock: 0.01 s a reading
+        ticks[0] += 0.01
+        return ticks[0]
+
+    def wall() -> float:
+        raise AssertionError("a cpu-clocked search read the wall clock")
+
+    monkeypatch.setitem(ismcts.CLOCKS, "cpu", cpu)
+    monkeypatch.setitem(ismcts.CLOCKS, "wall", wall)
+    game = spy_tracker()
+    s = game.new_initial_state()
+    deal(s, spies_in(game, "London")[:6], spies_in(game, "Moscow")[:6])
+    agent = ISMCTSAgent(time=0.2, seed=1, clock="cpu")
+    agent.search(View(s, 0))
+    # one reading to set the deadline, one every 8 iterations: 20 readings reach 0.2 s
+    assert 8 * 18 <= agent.last_iterations <= 8 * 21
+    with pytest.raises(AssertionError, match="wall clock"):
+        ISMCTSAgent(time=0.2, seed=1).search(View(s, 0))
+    with pytest.raises(ValueError, match="clock"):
+        ISMCTSAgent(time=0.2, clock="sundial")
+    with pytest.raises(ValueError, match="workers"):
+        ISMCTSAgent(time=0.2, clock="cpu", workers=2)
