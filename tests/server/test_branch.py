@@ -325,8 +325,13 @@ def test_the_replay_button_opens_the_branch_as_that_seat(server: ServerProcess) 
             assert page.locator("#branch-play").is_hidden()
             assert "視点" in page.locator("#branch-help").text_content()
             page.select_option("#pov", "2")
-            page.fill("#rp-slider", "12")
-            page.dispatch_event("#rp-slider", "input")
+            # The seat's own step 0 must be drawn before the slider moves: a slower load of it
+            # would set the slider back to 0 under a second input event, and the branch would
+            # start from step 0 (it did, once, under load).
+            page.wait_for_function("() => document.getElementById('branch-panel')"
+                                   "?.dataset.seat === '2'")
+            page.evaluate("""() => { const s = document.getElementById('rp-slider');
+                s.value = '12'; s.dispatchEvent(new Event('input')); }""")
             page.wait_for_function("() => document.getElementById('branch-panel').dataset.step "
                                    "=== '12' && document.getElementById('branch-panel')"
                                    ".dataset.seat === '2'")
@@ -337,7 +342,9 @@ def test_the_replay_button_opens_the_branch_as_that_seat(server: ServerProcess) 
             page.wait_for_function("() => document.body.dataset.connected === 'yes'")
             notice = page.locator("#branch-notice").text_content()
             assert "12 手目" in notice and "3 番席" in notice
-            assert "3 番" in page.locator("#who-am-i").text_content()
+            # the seat line is drawn when the first view arrives, which may follow the socket
+            page.wait_for_function("() => document.getElementById('who-am-i').textContent.trim()")
+            assert "3 番" in page.text_content("#who-am-i")
             branch_id = page.url.rsplit("/", 1)[1]
             info = httpx.get(f"{server.base}/api/tables/{branch_id}").json()
             assert info["branch_of"] == made["id"] and info["branch_step"] == 12

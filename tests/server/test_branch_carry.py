@@ -83,6 +83,8 @@ def test_the_branch_opens_on_the_original_log_and_names(
         page.click("#branch-play")
         page.wait_for_url(f"{server.base}/t/*", timeout=20_000)
         page.wait_for_function("() => document.body.dataset.connected === 'yes'")
+        # the seat line is drawn when the first view arrives, which may follow the socket
+        page.wait_for_function("() => document.getElementById('who-am-i').textContent.trim()")
         assert "Ann" in page.text_content("#who-am-i")
         page.wait_for_selector("#branch-prelude li")
         lines = page.locator("#branch-prelude-log li")
