@@ -110,6 +110,15 @@ def test_study_skill_trace_cli(tmp_path: Path, capsys) -> None:
                  "--skill-budgets", "4,x", "--out", str(tmp_path / "bad")]) == 2
     assert "--skill-budgets expects positive numbers" in capsys.readouterr().err
     assert not (tmp_path / "bad").exists()  # refused before any game
+    cpu = tmp_path / "cpu"
+    assert main(["study", "spy-tracker", "--players", "2", "--agents", "heuristic", "--games",
+                 "2", "--workers", "1", "--skill-trace", "--skill-games", "2", "--skill-unit",
+                 "cpu", "--skill-budgets", "0.01", "--robustness-games", "0",
+                 "--out", str(cpu)]) == 0
+    trace = json.loads((cpu / "study.json").read_text())["skill_trace"]
+    assert trace["unit"] == "cpu"
+    assert trace["players"]["2"]["points"][1]["agent"] == "ismcts(time=0.01,clock=cpu)"
+    assert "CPU seconds a move" in (cpu / "report.md").read_text()
 
 
 def test_ctrl_c_stops_the_trace_and_keeps_what_finished(tmp_path: Path) -> None:
