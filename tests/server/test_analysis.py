@@ -47,7 +47,7 @@ def slow_search(root: Any, seat: int, spec: str, seed: int,
                 cap: float | None = None) -> dict[str, Any]:
     """The worker's job made slow on purpose (run in the worker process: importable by name),
     so a test can look at the server while a search is surely still running."""
-    time.sleep(1.5)
+    time.sleep(4.0)
     return search(root, seat, spec, seed, cap)
 
 
@@ -302,13 +302,12 @@ def test_the_server_answers_while_an_analysis_runs_and_refuses_more_than_its_que
         while client.app.state.analyser.computed == 0:  # the search has been handed over
             assert time.monotonic() < deadline
             time.sleep(0.01)
-        began = time.monotonic()
         assert client.get("/healthz").json()["ok"] is True
         assert client.get("/api/tables").status_code == 200
         busy = client.get(f"/api/tables/{tid}/analysis", params={"step": decide[1]})
-        answered = time.monotonic() - began
-        assert "slow" not in answers, "the search finished before the server was asked"
-        assert answered < 1.0, answered
+        # Answered while the search still runs: the proof the server was not blocked by it
+        # (a bound in seconds instead failed on a loaded CI machine, not on the server).
+        assert "slow" not in answers, "the search finished before the server answered"
         assert busy.status_code == 429 and busy.json()["error"]["code"] == "limits.analysis_busy"
         assert int(busy.headers["Retry-After"]) >= 1
         asking.join(timeout=20)
