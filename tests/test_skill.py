@@ -266,8 +266,11 @@ def test_the_legend_leaves_the_verdict_label_and_the_points_readable() -> None:
     legend = ax.get_legend().get_window_extent(renderer)
     labels = [t for t in ax.texts if t.get_text() == "stops paying"]
     assert labels
+    axes = ax.get_window_extent(renderer)
     for label in labels:
         assert not legend.overlaps(label.get_window_extent(renderer))
-    assert not legend.overlaps(ax.get_window_extent(renderer))
+        # over the smallest budget the label starts there, not half past the plot's left edge
+        assert label.get_window_extent(renderer).x0 >= axes.x0
+    assert not legend.overlaps(axes)
     whole = fig.bbox
     assert whole.x0 <= legend.x0 and legend.x1 <= whole.x1 and whole.y0 <= legend.y0

@@ -385,8 +385,11 @@ def figure(trace: dict[str, Any]) -> tuple[Any, str]:
         if note is not None:
             text, at = note
             mark = next(pt for pt in pts if pt["budget"] == at)
+            # Centred over an end point, the label ran past the plot's edge (its first letter
+            # under the axis at the smallest budget): there it starts or ends at the point.
+            ha = "left" if at == budgets[0] else "right" if at == budgets[-1] else "center"
             ax.annotate(text, (at * dodge, mark["high"]), textcoords="offset points",
-                        xytext=(0, 5), ha="center", fontsize=7, color=colour)
+                        xytext=(0, 5), ha=ha, fontsize=7, color=colour)
     # One legend entry per kind of line, whatever the number of player counts.
     ax.plot([], [], color="grey", linestyle="--", linewidth=1,
             label="heuristic bot, mean seat (same colour: same count)")
