@@ -90,15 +90,21 @@ BY_COUNT: dict[str, dict[int, dict[str, str]]] = {
     # 46.7% against 25.0% of 60 at five (p = 0.019); about 0.2 s of CPU a move.
     "undercover": {5: {"strong": "rollout(rollouts=16, depth=18, top=4, policy=choose_fast)",
                        "expert": "rollout(rollouts=16, depth=18, top=4, policy=choose_fast)"}},
-    # Under Current from six players: rollouts of the heuristic (every seat on Normal from
-    # each candidate to the end, 32 paired rounds); it files for its faction as Normal does
-    # (97% of its own colour, 3% of the enemy's, at eight), where ISMCTS at these counts did
-    # not. Alone among Normal seats, against Normal in the same seats: at six, every run's
-    # 392 deals +8.2 points (p = 0.001); at eight, the agent as it is now +4.7 over 492 deals
-    # (p = 0.019). Both above Normal, neither +10. Seven was not shown either way (96 deals,
-    # level), and keeps the spec of the counts around it. About 0.2-0.3 s of CPU a move:
-    # docs/bots.md.
-    "under-current": {6: {"strong": "rollout(rollouts=32)", "expert": "rollout(rollouts=32)"}},
+    # Under Current at four and from six players: rollouts of the heuristic (every seat on
+    # Normal from each candidate to the end, 32 paired rounds); it files for its faction as
+    # Normal does (97% of its own colour, 3% of the enemy's, at eight), where ISMCTS at these
+    # counts did not. Alone among Normal seats, against Normal in the same seats: at four, a
+    # 120-deal screen and a 160-deal confirming run each +12.5 points (the latter 43.8%
+    # against 31.2%, p = 0.012), where ISMCTS at 4,000 was level (40 deals, 5 better, 4
+    # worse); at six, every run's 392 deals +8.2 (p = 0.001); at eight, the agent as it is
+    # now +4.7 over 492 deals (p = 0.019): above Normal, neither +10. Five keeps ISMCTS (+17.5
+    # on 40 deals, p = 0.039; rollouts +12.5 on 80, p = 0.064). Seven was not shown either way
+    # (96 deals, level) and keeps the spec of the counts around it. About 0.2-0.3 s of CPU a
+    # move: docs/bots.md.
+    "under-current": {4: {"strong": "rollout(rollouts=32)", "expert": "rollout(rollouts=32)"},
+                      5: {"strong": "ismcts(iterations=4000)",
+                          "expert": "ismcts(iterations=4000)"},
+                      6: {"strong": "rollout(rollouts=32)", "expert": "rollout(rollouts=32)"}},
 }
 """Game id -> smallest player count -> the levels whose spec differs from
 :data:`LEVEL_TABLE`'s from that count up (the largest key not above the count applies)."""

@@ -258,6 +258,10 @@ def test_a_counted_level_plays_the_spec_of_the_table_it_sits_at() -> None:
         state.apply_action(sample_chance(state, rng))
     seat = state.current_player()
     assert agent.act(View(state, seat)) in state.legal_actions()
+    fixed = levels.make_level_agent("under-current", "strong", seed=2, players=3)
+    assert isinstance(fixed, ISMCTSAgent) and fixed.iterations == 4000
+    fixed = levels.make_level_agent("under-current", "strong", seed=2, players=4)
+    assert isinstance(fixed, RolloutAgent) and fixed.rollouts == 32  # measured level at 4
     fixed = levels.make_level_agent("under-current", "strong", seed=2, players=5)
     assert isinstance(fixed, ISMCTSAgent) and fixed.iterations == 4000
     fixed = levels.make_level_agent("under-current", "strong", seed=2, players=7)

@@ -189,7 +189,7 @@ def test_without_a_budget_the_analysis_is_the_games_strong_level(game: str, play
     """The panel asks the bot a player meets as "Strong" (levels.py), per game, and a budget
     given to the server asks plain ISMCTS instead, as before levels existed."""
     state = decision_of(game, players)
-    assert analysis_spec(state) == (level_spec(game, "strong"), "strong")
+    assert analysis_spec(state) == (level_spec(game, "strong", players), "strong")
     assert analysis_spec(state, 300) == ("ismcts(iterations=300)", None)
 
 
