@@ -97,10 +97,10 @@ BY_COUNT: dict[str, dict[int, dict[str, str]]] = {
     # 120-deal screen and a 160-deal confirming run each +12.5 points (the latter 43.8%
     # against 31.2%, p = 0.012), where ISMCTS at 4,000 was level (40 deals, 5 better, 4
     # worse); at six, every run's 392 deals +8.2 (p = 0.001); at eight, the agent as it is
-    # now +4.7 over 492 deals (p = 0.019): above Normal, neither +10. Five keeps ISMCTS (+17.5
-    # on 40 deals, p = 0.039; rollouts +12.5 on 80, p = 0.064). Seven was not shown either way
-    # (96 deals, level) and keeps the spec of the counts around it. About 0.2-0.3 s of CPU a
-    # move: docs/bots.md.
+    # now +4.7 over 492 deals (p = 0.019): above Normal, neither +10. Five keeps ISMCTS:
+    # +13.8 points on a 160-deal confirming run (p = 0.0009), the rollout bot +8.1 on the same
+    # deals. Seven was not shown either way (96 deals, level) and keeps the spec of the counts
+    # around it. About 0.2-0.3 s of CPU a move: docs/bots.md.
     "under-current": {4: {"strong": "rollout(rollouts=32)", "expert": "rollout(rollouts=32)"},
                       5: {"strong": "ismcts(iterations=4000)",
                           "expert": "ismcts(iterations=4000)"},
