@@ -99,8 +99,8 @@ BY_COUNT: dict[str, dict[int, dict[str, str]]] = {
     # worse); at six, every run's 392 deals +8.2 (p = 0.001); at eight, the agent as it is
     # now +4.7 over 492 deals (p = 0.019): above Normal, neither +10. Five keeps ISMCTS:
     # +13.8 points on a 160-deal confirming run (p = 0.0009), the rollout bot +8.1 on the same
-    # deals. Seven was not shown either way (96 deals, level) and keeps the spec of the counts
-    # around it. About 0.2-0.3 s of CPU a move: docs/bots.md.
+    # deals. Seven was not shown either way (96 and 160 deals, level) and keeps the spec of
+    # the counts around it. About 0.2-0.3 s of CPU a move: docs/bots.md.
     "under-current": {4: {"strong": "rollout(rollouts=32)", "expert": "rollout(rollouts=32)"},
                       5: {"strong": "ismcts(iterations=4000)",
                           "expert": "ismcts(iterations=4000)"},
