@@ -9,6 +9,7 @@ from typing import Any
 from fieldcraft.agents.specs import describe_levels, resolve_for_counts, split_agents
 from fieldcraft.cli.args import parse_player_range, parse_sets
 from fieldcraft.core.api import FieldcraftError
+from fieldcraft.sim.skill import UNITS
 
 ROBUSTNESS_GAMES = 20
 """Games per player count of a study's robustness check by default (docs/designers.md)."""
@@ -248,7 +249,7 @@ def add(sub: Any) -> None:
                         "bot and chart its win rate per budget: how much skill pays")
     p.add_argument("--skill-budgets", default="25,50,100,200,400", metavar="B,B,...",
                    help="with --skill-trace: the budgets (default 25,50,100,200,400)")
-    p.add_argument("--skill-unit", choices=("iterations", "time", "cpu"), default="iterations",
+    p.add_argument("--skill-unit", choices=UNITS, default="iterations",
                    help="with --skill-trace: budgets in iterations a move (default; "
                         "repeatable), seconds a move or CPU seconds a move")
     p.add_argument("--skill-games", type=int, default=40, metavar="N",

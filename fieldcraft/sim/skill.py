@@ -45,6 +45,7 @@ DEFAULT_GAMES = 40
 UNITS = ("iterations", "time", "cpu")
 BASELINE = "heuristic"
 UNIT_WORDS = {"iterations": "iterations", "time": "seconds", "cpu": "CPU seconds"}
+UNIT_MARKS = {"time": "s", "cpu": "s CPU"}  # after a budget in seconds: "0.3 s", "0.3 s CPU"
 
 Rows = list[dict[str, Any]]
 
@@ -274,7 +275,7 @@ def _budget_text(budget: float | None, unit: str) -> str:
         return "heuristic (baseline)"
     if unit == "iterations":
         return f"{int(budget)} iterations"
-    return f"{budget:g} s CPU" if unit == "cpu" else f"{budget:g} s"
+    return f"{budget:g} {UNIT_MARKS[unit]}"
 
 
 def _verdict_text(t: dict[str, Any], trace: dict[str, Any]) -> str:
