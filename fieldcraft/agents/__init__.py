@@ -51,6 +51,11 @@ class View:
         """``resample`` as a function, cheaper per draw when a search draws many."""
         return self._state.resampler(self.seat)
 
+    def informed_resampler(self) -> Callable[[random.Random], State] | None:
+        """Resamples in proportion to how plausible the other seats' public play makes them,
+        where the game models it (``None``: it does not; use ``resampler``)."""
+        return self._state.informed_resampler(self.seat)
+
 
 class Agent(Protocol):
     name: str

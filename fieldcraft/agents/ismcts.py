@@ -27,7 +27,10 @@ Determinisations are uniform over what the seat cannot see unless the game says 
 its states have a ``belief_weight`` (how plausible the hidden cards are given the opponents'
 public actions, e.g. Spy Tracker's bids), a pool of ``beliefs`` resamples is drawn once per
 decision and each iteration picks one in proportion to its weight (importance resampling).
-This is where inference about hands enters; ``beliefs=0`` turns it off.
+This is where inference about hands enters; ``beliefs=0`` turns it off. With ``infer=1``, the
+resamples themselves come from the game's ``informed_resampler`` where it has one (Under
+Current: role deals weighed by the receiving choices seen), the same draws the rollout bot's
+``infer=1`` makes.
 
 In single-observer ISMCTS the other seats' choices share the searcher's tree, so each is
 averaged over the searcher's guesses of their cards: in effect they play knowing the searcher's
@@ -191,7 +194,7 @@ class ISMCTSAgent:
                  widening: float = 2.0, alpha: float = 0.5, ordered: int = 1,
                  expand_after: int | None = None, beliefs: int = 1000,
                  opponents: str | None = None, chance_nodes: int | None = None,
-                 reuse: int = 0, workers: int = 1, clock: str = "wall"):
+                 reuse: int = 0, workers: int = 1, clock: str = "wall", infer: int = 0):
         if iterations is None and time is None:
             iterations = 1000
         if iterations is not None and iterations < 1:
@@ -226,6 +229,9 @@ class ISMCTSAgent:
             raise ValueError("clock=cpu times one process's search, so it cannot be combined "
                              "with workers > 1")
         self.clock = clock
+        if infer not in (0, 1):
+            raise ValueError(f"infer must be 0 or 1, not {infer!r}")
+        self.infer = bool(infer)
         self._kept: tuple[int, int, _Node] | None = None  # (seat, ply it is for, subtree)
         self.rng = random.Random(seed)
         self.last_iterations = 0
@@ -331,7 +337,7 @@ class ISMCTSAgent:
                  limit: int | None = None) -> Callable[[], State]:
         """A function returning one determinisation per iteration: fresh uniform resamples, or
         draws from a weighted pool when the game weighs beliefs (see the module docstring)."""
-        resample = view.resampler()
+        resample = (view.informed_resampler() if self.infer else None) or view.resampler()
         first = resample(rng)
         seat = view.seat
         weight = first.belief_weight(seat) if self.beliefs else None

@@ -63,7 +63,7 @@ def search_parallel(agent: ISMCTSAgent, view: Any) -> _Node:
 
 
 _SHARE_OPTIONS = ("c", "rollout_depth", "widening", "alpha", "ordered", "expand_after", "beliefs",
-                  "opponents", "chance_nodes")
+                  "opponents", "chance_nodes", "infer")
 """The settings a helper's search copies from the bot (its budget and seed are its own)."""
 
 _pool: tuple[Executor, int] | None = None

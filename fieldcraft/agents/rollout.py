@@ -28,6 +28,11 @@ How one decision is made:
 * ``policy`` names a cheaper function in the game's bot module for the playouts (Undercover's
   ``choose_fast``: its Normal bot costs too much to play six seats to the end many times a
   move); the candidates and the safe default stay the Normal bot's.
+* With ``infer=1``, the worlds are drawn in proportion to how plausible the other seats' public
+  play makes them, where the game models that (``informed_resampler``: Under Current weighs
+  each role deal by the receiving choices seen), instead of uniformly among those the seat
+  cannot rule out. Why: the playouts' answer is only as good as the worlds they start from,
+  and in a hidden-role game the choices people make say much about who they are.
 * With ``halve=h``, the rounds are spent unevenly (successive halving): after
   ``rollouts / 2**h``, ..., a quarter and half of the ``rollouts`` rounds, the candidates are
   cut to the better half by their mean so far (the heuristic's choice always kept), and the
@@ -109,7 +114,8 @@ class RolloutAgent:
 
     def __init__(self, rollouts: int | None = None, time: float | None = None,
                  top: int | None = None, depth: int | None = None, z: float = 1.0,
-                 policy: str | None = None, halve: int = 0, seed: int | None = None):
+                 policy: str | None = None, halve: int = 0, infer: int = 0,
+                 seed: int | None = None):
         if rollouts is None and time is None:
             rollouts = DEFAULT_ROLLOUTS
         if rollouts is not None and (not isinstance(rollouts, int) or rollouts < 1):
@@ -129,7 +135,9 @@ class RolloutAgent:
             raise ValueError(f"halve must be a whole number of at least 0, not {halve!r}")
         if halve and rollouts is None:
             raise ValueError("halve needs a rollouts budget: its cuts are shares of it")
-        self.halve = halve
+        if infer not in (0, 1):
+            raise ValueError(f"infer must be 0 or 1, not {infer!r}")
+        self.halve, self.infer = halve, bool(infer)
         self.rollouts, self.time, self.top, self.depth, self.z = rollouts, time, top, depth, z
         self.policy = policy
         self.rng = random.Random(seed)
@@ -150,24 +158,28 @@ class RolloutAgent:
         own = policy(view, random.Random(self.rng.getrandbits(64)))
         if self.policy is not None:
             policy = rollout_policy(view.game, self.policy)
-        candidates = self._candidates(view, legal, own)
+        informed = view.informed_resampler() if self.infer else None
+        draw = informed or view.resampler()
+        candidates = self._candidates(draw, legal, own)
         values: list[list[float]] = []
         searched = candidates
         if len(candidates) > 1:
-            searched, values = self._rounds(view, candidates, own, policy, start)
+            searched, values = self._rounds(view.seat, draw, candidates, own, policy, start)
         choice = pick(searched, values, own, self.z)
         self.last = {"candidates": candidates, "searched": searched, "values": values,
-                     "own": own, "choice": choice}
+                     "own": own, "choice": choice, "informed": informed is not None}
         spent = self.clock() - start
         self.searched_moves += 1
         self.search_seconds += spent
         self.search_max = max(self.search_max, spent)
         return choice
 
-    def _candidates(self, view: Any, legal: list[int], own: int) -> list[int]:
+    def _candidates(self, draw: Callable[[random.Random], Any], legal: list[int], own: int
+                    ) -> list[int]:
         """The search's actions (the game's ``search_actions`` on a determinisation, legal
         ones only), at most ``top`` of them by a one-step estimate; ``own`` always in."""
-        world = view.resample(random.Random(self.rng.getrandbits(64)))
+        world = draw(random.Random(self.rng.getrandbits(64)))
+        seat = world.current_player()
         allowed = set(legal)
         actions = [a for a in world.search_actions() if a in allowed]
         if own not in actions:
@@ -175,18 +187,17 @@ class RolloutAgent:
         if self.top is None or len(actions) <= self.top:
             return actions
         rng = random.Random(self.rng.getrandbits(64))
-        scored = sorted(actions, key=lambda a: -_one_step(world, a, view.seat, rng))
+        scored = sorted(actions, key=lambda a: -_one_step(world, a, seat, rng))
         kept = scored[:self.top]
         if own not in kept:
             kept[-1] = own
         return kept
 
-    def _rounds(self, view: Any, candidates: list[int], own: int, policy: Policy,
-                start: float) -> tuple[list[int], list[list[float]]]:
+    def _rounds(self, seat: int, draw: Callable[[random.Random], Any], candidates: list[int],
+                own: int, policy: Policy, start: float) -> tuple[list[int], list[list[float]]]:
         """Rounds of paired playouts (see the module docstring), within the budget: the
         candidates still searched at the end and their values, one row a round."""
-        draw = view.resampler()
-        seat, depth, clock = view.seat, self.depth, self.clock
+        depth, clock = self.depth, self.clock
         deadline = None if self.time is None else start + self.time
         cuts = set()
         if self.rollouts is not None:

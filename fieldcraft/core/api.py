@@ -354,6 +354,10 @@ class State:
         """``resample`` as a function, cheaper per draw when a search draws many."""
         return self.game.search_model.resampler(self, seat)
 
+    def informed_resampler(self, seat: int) -> Callable[[random.Random], State] | None:
+        """Resamples weighted by the other seats' public play; ``None``: draw uniformly."""
+        return self.game.search_model.informed_resampler(self, seat)
+
     def heuristic_returns(self) -> list[float] | None:
         return self.game.search_model.heuristic_returns(self)
 

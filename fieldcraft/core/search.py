@@ -36,6 +36,19 @@ class SearchModel:
         """
         return lambda rng: state.resample(seat, rng)
 
+    def informed_resampler(self, state: Any, seat: int
+                           ) -> Callable[[random.Random], Any] | None:
+        """A function drawing resamples in proportion to how plausible what the other seats did
+        makes them (a model of how they choose), valid while ``state`` is unchanged; ``None``
+        (the default) where the game has no such model or nothing was seen yet.
+
+        ``resample`` draws what the seat cannot see uniformly: in a hidden-role game a seat
+        that let a card of its supposed colour be used is as likely to hold that colour as
+        any other. Search asks for this once a decision (it may replay the public record) and
+        then draws as it would from ``resampler``. It must read only what ``seat`` was told.
+        """
+        return None
+
     def heuristic_returns(self, state: Any) -> list[float] | None:
         """A cheap estimate of each seat's return from here, for cutting search rollouts short
         in long games; ``None`` means rollouts play on to the end."""

@@ -13,7 +13,9 @@ exploration 0.7, chance open loop, opponents in the shared tree).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from math import erf, sqrt
+from typing import Any
 
 try:
     import cython
@@ -23,7 +25,19 @@ except ImportError:  # pure build without Cython installed
 from fieldcraft.core.api import shuffle
 from fieldcraft.core.search import SearchModel
 
-from .constants import BLUE, DECLARE_BLUE, DECLARE_RED, GREEN, OVER, RECEIVE, RED, YELLOW
+from .constants import (
+    BLUE,
+    DECLARE_BLUE,
+    DECLARE_RED,
+    FLIP,
+    GREEN,
+    OVER,
+    RECEIVE,
+    RED,
+    RETIRE,
+    TARGET,
+    YELLOW,
+)
 from .game import UnderCurrentGame
 from .rules import UnderCurrentState
 from .turns import TurnRules, TurnTables, balance_winner
@@ -120,6 +134,37 @@ class UnderCurrentSearch(SearchModel):
                     masks[w] = 1 << new.roles[w]
                     new.role_masks[w] = masks
         return new
+
+    def informed_resampler(self, state: UnderCurrentState, seat: int
+                           ) -> Callable[[random.Random], UnderCurrentState] | None:
+        """``resampler``'s draws with the roles re-dealt in proportion to how well each deal
+        explains the receiving choices ``seat`` saw (:func:`receipts`, :func:`role_weights`),
+        exactly (:func:`weighted_roles`); ``None`` before the roles are dealt, on a state
+        without its history (a resample), or when no choice has been seen."""
+        g = self.game
+        n = g.num_players
+        if state.sampled or len(state.roles) != n + g.num_reserve:
+            return None
+        seen = receipts(state, seat)
+        if not seen:
+            return None
+        draw_roles = weighted_roles(state.role_masks[seat], role_weights(g, seen))
+        if draw_roles is None:
+            return None
+        resample = self.resampler(state, seat)
+
+        def draw(rng: random.Random) -> UnderCurrentState:
+            new = resample(rng)
+            roles = draw_roles(rng)
+            new.roles = roles
+            public = new.role_masks[n]
+            for w in range(n):  # as ``resample`` does, for the roles drawn here
+                if w != seat:
+                    masks = public[:]
+                    masks[w] = 1 << roles[w]
+                    new.role_masks[w] = masks
+            return new
+        return draw
 
     def heuristic_returns(self, state: UnderCurrentState) -> list[float]:
         """Each seat's chance that its faction wins, read from the true state (hidden cards and
@@ -256,6 +301,152 @@ def _search_roles(masks: list[int], num_roles: int, rng: random.Random) -> list[
     if not place(0, 0):
         raise AssertionError("role knowledge is inconsistent")
     return result
+
+
+INFER_SLIP = 0.1
+"""The chance that a seat chooses against the receiving model (:func:`receipts`): people, and
+bots other than Normal, do not always file what their colour wants, so no choice rules a
+faction out; it makes it ten times less likely than one the model expects."""
+
+
+def _colour_value(faction: int, colour: int, blue: int, red: int) -> float:
+    """What a card of ``colour`` in the row is worth to ``faction`` with ``blue`` and ``red``
+    cards known there: the Normal bot's own valuation (``bot._Reader.colour_value``)."""
+    if colour == GREEN:
+        return 3.0 if faction == GREEN else -2.0
+    if faction == GREEN:
+        return 0.0
+    if faction == YELLOW:
+        if colour == YELLOW:
+            return 1.0
+        mine, other = (blue, red) if colour == BLUE else (red, blue)
+        return 0.5 if mine < other else -0.5
+    if colour == faction:
+        return 1.0
+    if colour == YELLOW:
+        mine, other = (blue, red) if faction == BLUE else (red, blue)
+        return -0.5 if mine > other else 0.0
+    return -1.0
+
+
+def receipts(state: UnderCurrentState, seat: int) -> list[tuple[int, tuple[bool, ...]]]:
+    """The receiving choices of the other seats that ``seat`` saw with the card known to it,
+    as (role position now, per faction whether its choice is the one the model expects).
+
+    The model is the Normal bot's rule: file a card whose colour helps the faction, use one
+    that hurts it (a live RETIRE is used a little more readily, as the passer might name the
+    receiver). Only what ``seat`` was told is read, by replaying the game's record: who
+    received, whether the card was filed or used, the card if the seat knew it (it passed it,
+    or knew it before) or once it was used (shown to all), the row cards the seat could see,
+    and which positions a FLIP exchanged (a FLIP is public; the role cards moved are not), so
+    a choice follows the role card that made it to where that card lies now.
+    """
+    g = state.game
+    n = g.num_players
+    bit = (1 << seat) | (1 << n)
+    colour_of, effect_of = g.card_colour, g.card_effect
+    replay = g.new_initial_state()
+    seen: list[list[Any]] = []
+    for action in state.actions:
+        phase = replay.phase
+        if phase == RECEIVE and replay.receiver != seat:
+            card = replay.pending
+            used = action != g.A_FILE
+            if used or replay.pending_known & bit:
+                blue = red = 0
+                for i, c in enumerate(replay.row):
+                    if replay.row_known[i] & bit:
+                        blue += colour_of[c] == BLUE
+                        red += colour_of[c] == RED
+                colour = colour_of[card]
+                live = effect_of[card] == RETIRE and len(replay.row) >= g.retire_min_row
+                fits = []
+                for faction in range(4):
+                    value = _colour_value(faction, colour, blue, red)
+                    files = value >= -value - (1.0 if live else 0.0)
+                    fits.append(files != used)
+                seen.append([replay.receiver, tuple(fits)])
+        elif phase == TARGET and replay.effect == FLIP and seen:
+            a = replay.active
+            b = n + action - g.A_RESERVE if action >= g.A_RESERVE else action - g.A_TARGET
+            for record in seen:  # the role cards at a and b change places
+                record[0] = b if record[0] == a else a if record[0] == b else record[0]
+        replay._apply(action)
+    return [(p, fits) for p, fits in seen]
+
+
+def role_weights(g: UnderCurrentGame, seen: list[tuple[int, tuple[bool, ...]]]
+                 ) -> list[list[float]]:
+    """Per role position, per role id, the likelihood of the choices ``seen`` there if that
+    role's card lies there (:data:`INFER_SLIP` for each choice against the model)."""
+    size = g.num_players + g.num_reserve
+    by_faction = [[1.0] * 4 for _ in range(size)]
+    for position, fits in seen:
+        row = by_faction[position]
+        for f in range(4):
+            row[f] *= (1.0 - INFER_SLIP) if fits[f] else INFER_SLIP
+    faction = g.role_faction
+    return [[row[faction[r]] for r in range(g.num_roles)] for row in by_faction]
+
+
+def weighted_roles(masks: list[int], weights: list[list[float]]
+                   ) -> Callable[[random.Random], list[int]] | None:
+    """A sampler of role deals (role id per position) allowed by ``masks``, each drawn with
+    chance proportional to the product of ``weights[position][role]``: exact, by summing the
+    weights of every completion over the sets of roles used so far (at most 2^9 of them, once a
+    decision) and then choosing position by position. ``None`` if no allowed deal has weight.
+    """
+    size = len(masks)
+    full = (1 << size) - 1
+    levels: list[set[int]] = [{0}]
+    for p in range(size):
+        nxt: set[int] = set()
+        for used in levels[p]:
+            free = masks[p] & ~used & full
+            while free:
+                low = free & -free
+                free ^= low
+                nxt.add(used | low)
+        levels.append(nxt)
+    later: list[dict[int, float]] = [{} for _ in range(size + 1)]
+    later[size][full] = 1.0
+    for p in range(size - 1, -1, -1):
+        row, after, here = weights[p], later[p + 1], later[p]
+        for used in levels[p]:
+            total = 0.0
+            free = masks[p] & ~used & full
+            while free:
+                low = free & -free
+                free ^= low
+                rest = after.get(used | low)
+                if rest:
+                    total += row[low.bit_length() - 1] * rest
+            if total > 0.0:
+                here[used] = total
+    if 0 not in later[0]:
+        return None
+
+    def draw(rng: random.Random) -> list[int]:
+        used = 0
+        deal = []
+        for p in range(size):
+            row, after = weights[p], later[p + 1]
+            x = rng.random() * later[p][used]
+            free = masks[p] & ~used & full
+            chosen = 0
+            while free:
+                low = free & -free
+                free ^= low
+                rest = after.get(used | low)
+                if rest:
+                    chosen = low
+                    x -= row[low.bit_length() - 1] * rest
+                    if x < 0.0:
+                        break
+            used |= chosen
+            deal.append(chosen.bit_length() - 1)
+        return deal
+    return draw
 
 
 def _projected_balance(state: UnderCurrentState, counts: list[int], left: int, filing: float,
