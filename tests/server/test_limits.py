@@ -315,12 +315,11 @@ def test_a_burst_of_3000_create_attempts_leaves_the_server_bounded(
     and a thousand addresses together get no more than the server's cap of waiting tables."""
     srv = make_server()  # the defaults
     statuses: dict[int, int] = {}
-    started = time.perf_counter()
     for _ in range(3000):
         code = srv.create("198.51.100.7").status_code
         statuses[code] = statuses.get(code, 0) + 1
-    one_address = time.perf_counter() - started
     assert statuses == {201: 10, 429: 2990}
+    assert srv.db_count() == 10  # a refusal writes nothing
     for i in range(1000):  # and a thousand addresses, ten a second each
         code = srv.create(f"10.{i // 250}.{i % 250}.1").status_code
         statuses[code] = statuses.get(code, 0) + 1
@@ -330,7 +329,6 @@ def test_a_burst_of_3000_create_attempts_leaves_the_server_bounded(
     listing = srv.client.get("/api/tables")  # one page of the 500 (the lobby list is paged)
     assert len(listing.json()["tables"]) == 50 and listing.json()["next_offset"] == 50
     assert len(listing.content) < 50 * 800  # a page is tens of KB, not 3 MB
-    assert one_address < 20, f"3,000 refusals took {one_address:.1f} s"
     # and they all go away after the expiry time, from memory and from the list
     srv.clock.advance(LimitSettings().waiting_expiry)
     assert len(srv.sweep()) == 500
