@@ -93,18 +93,21 @@ BY_COUNT: dict[str, dict[int, dict[str, str]]] = {
     # Under Current at four and from six players: rollouts of the heuristic (every seat on
     # Normal from each candidate to the end, 32 paired rounds); it files for its faction as
     # Normal does (97% of its own colour, 3% of the enemy's, at eight), where ISMCTS at these
-    # counts did not. Alone among Normal seats, against Normal in the same seats: at four, a
+    # counts did not. At four, alone among Normal seats against Normal in the same seats, a
     # 120-deal screen and a 160-deal confirming run each +12.5 points (the latter 43.8%
     # against 31.2%, p = 0.012), where ISMCTS at 4,000 was level (40 deals, 5 better, 4
-    # worse); at six, every run's 392 deals +8.2 (p = 0.001); at eight, the agent as it is
-    # now +4.7 over 492 deals (p = 0.019): above Normal, neither +10. Five keeps ISMCTS:
-    # +13.8 points on a 160-deal confirming run (p = 0.0009), the rollout bot +8.1 on the same
-    # deals. Seven was not shown either way (96 and 160 deals, level) and keeps the spec of
-    # the counts around it. About 0.2-0.3 s of CPU a move: docs/bots.md.
+    # worse). Five keeps ISMCTS: +13.8 points on a 160-deal confirming run (p = 0.0009), the
+    # rollout bot +8.1 on the same deals. From six the rollouts start from role deals weighed
+    # by the receiving choices seen (``infer=1``: a seat that used a Blue card is rarely
+    # Blue), where uniform deals had left them at +8.2 (six), level (seven) and +4.7 (eight):
+    # with them, +10.4 at eight on a 480-deal confirming run (27.9% against 17.5%,
+    # p < 0.0001), +10.6 at seven and +11.9 at six on 160-deal planned runs (p = 0.003 and
+    # 0.004). About 0.15-0.3 s of CPU a move: docs/bots.md.
     "under-current": {4: {"strong": "rollout(rollouts=32)", "expert": "rollout(rollouts=32)"},
                       5: {"strong": "ismcts(iterations=4000)",
                           "expert": "ismcts(iterations=4000)"},
-                      6: {"strong": "rollout(rollouts=32)", "expert": "rollout(rollouts=32)"}},
+                      6: {"strong": "rollout(rollouts=32, infer=1)",
+                          "expert": "rollout(rollouts=32, infer=1)"}},
 }
 """Game id -> smallest player count -> the levels whose spec differs from
 :data:`LEVEL_TABLE`'s from that count up (the largest key not above the count applies)."""

@@ -264,8 +264,10 @@ def test_a_counted_level_plays_the_spec_of_the_table_it_sits_at() -> None:
     assert isinstance(fixed, RolloutAgent) and fixed.rollouts == 32  # measured level at 4
     fixed = levels.make_level_agent("under-current", "strong", seed=2, players=5)
     assert isinstance(fixed, ISMCTSAgent) and fixed.iterations == 4000
-    fixed = levels.make_level_agent("under-current", "strong", seed=2, players=7)
-    assert isinstance(fixed, RolloutAgent) and fixed.rollouts == 32
+    for players in (6, 7, 8):  # from six: role deals weighed by the choices seen
+        fixed = levels.make_level_agent("under-current", "strong", seed=2, players=players)
+        assert isinstance(fixed, RolloutAgent) and fixed.rollouts == 32 and fixed.infer
+    assert agent.agent_for(8).infer
 
 
 def test_expert_may_think_longer_than_the_other_levels() -> None:
