@@ -97,16 +97,17 @@ BY_COUNT: dict[str, dict[int, dict[str, str]]] = {
     # 120-deal screen and a 160-deal confirming run each +12.5 points (the latter 43.8%
     # against 31.2%, p = 0.012), where ISMCTS at 4,000 was level (40 deals, 5 better, 4
     # worse). Five keeps ISMCTS: +13.8 points on a 160-deal confirming run (p = 0.0009), the
-    # rollout bot +8.1 on the same deals. The rollouts start from role deals weighed by the
+    # rollout bot +8.1 on the same deals. Every search starts from role deals weighed by the
     # receiving choices seen (``infer=1``: a seat that used a Blue card is rarely Blue), where
-    # uniform deals had left them at +8.2 (six), level (seven) and +4.7 (eight): with them,
-    # +10.4 at eight on a 480-deal confirming run (27.9% against 17.5%, p < 0.0001), +10.6 at
-    # seven, +11.9 at six and +16.9 at four on 160-deal planned runs (p = 0.003, 0.004 and
-    # 0.001). About 0.07-0.3 s of CPU a move: docs/bots.md.
+    # uniform deals had left the rollouts at +8.2 (six), level (seven) and +4.7 (eight): with
+    # them, +10.4 at eight on a 480-deal confirming run (27.9% against 17.5%, p < 0.0001);
+    # on 160-deal planned runs +10.6 at seven, +11.9 at six, +20.0 at five (ISMCTS) and +16.9
+    # at four (p = 0.003, 0.004, < 0.0001, 0.001). About 0.07-0.3 s of CPU a move:
+    # docs/bots.md.
     "under-current": {4: {"strong": "rollout(rollouts=32, infer=1)",
                           "expert": "rollout(rollouts=32, infer=1)"},
-                      5: {"strong": "ismcts(iterations=4000)",
-                          "expert": "ismcts(iterations=4000)"},
+                      5: {"strong": "ismcts(iterations=4000, infer=1)",
+                          "expert": "ismcts(iterations=4000, infer=1)"},
                       6: {"strong": "rollout(rollouts=32, infer=1)",
                           "expert": "rollout(rollouts=32, infer=1)"}},
 }

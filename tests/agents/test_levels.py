@@ -263,7 +263,7 @@ def test_a_counted_level_plays_the_spec_of_the_table_it_sits_at() -> None:
     fixed = levels.make_level_agent("under-current", "strong", seed=2, players=4)
     assert isinstance(fixed, RolloutAgent) and fixed.rollouts == 32 and fixed.infer
     fixed = levels.make_level_agent("under-current", "strong", seed=2, players=5)
-    assert isinstance(fixed, ISMCTSAgent) and fixed.iterations == 4000
+    assert isinstance(fixed, ISMCTSAgent) and fixed.iterations == 4000 and fixed.infer
     for players in (6, 7, 8):  # role deals weighed by the choices seen, as at four
         fixed = levels.make_level_agent("under-current", "strong", seed=2, players=players)
         assert isinstance(fixed, RolloutAgent) and fixed.rollouts == 32 and fixed.infer
