@@ -259,7 +259,7 @@ def test_a_counted_level_plays_the_spec_of_the_table_it_sits_at() -> None:
     seat = state.current_player()
     assert agent.act(View(state, seat)) in state.legal_actions()
     fixed = levels.make_level_agent("under-current", "strong", seed=2, players=3)
-    assert isinstance(fixed, ISMCTSAgent) and fixed.iterations == 4000
+    assert isinstance(fixed, ISMCTSAgent) and fixed.iterations == 4000 and fixed.infer
     fixed = levels.make_level_agent("under-current", "strong", seed=2, players=4)
     assert isinstance(fixed, RolloutAgent) and fixed.rollouts == 32 and fixed.infer
     fixed = levels.make_level_agent("under-current", "strong", seed=2, players=5)
