@@ -129,10 +129,13 @@ def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, se
                 diff += returns[seat] if side == "high" else -returns[seat]
         plus += diff > 1e-9
         minus += diff < -1e-9
-        if progress:
+        if progress:  # all a run cut short can report: the tally, its signs and its timing
+            timing = (f", {high} {1000 * sum(move_times) / len(move_times):.0f}/"
+                      f"{1000 * max(move_times):.0f} ms a move (mean/max, {len(move_times)})"
+                      if move_times else "")
             print(f"{game_id} {low}-{high} deal {i + 1}/{deals}: {high} {score['high']:g}/"
-                  f"{seats['high']}, {low} {score['low']:g}/{seats['low']}", file=sys.stderr,
-                  flush=True)
+                  f"{seats['high']}, {low} {score['low']:g}/{seats['low']}; deals better "
+                  f"{plus}, worse {minus}{timing}", file=sys.stderr, flush=True)
     out: dict[str, Any] = {"game": game_id, "players": players, "pair": f"{low}-{high}",
                            "design": ("lone" if players == 2 or not baseline else
                                       "baseline, one seat a deal" if one_seat else "baseline"),

@@ -295,6 +295,21 @@ def test_the_baseline_design_scores_the_lone_seat_against_the_all_lower_game() -
     assert one["normal"]["games"] == one["easy"]["games"] == 3
 
 
+def test_the_progress_line_carries_the_signs_and_the_timing_so_far(capsys: Any) -> None:
+    """A run stopped for time reports only what its progress lines said: each must carry the
+    deals better and worse so far and the higher level's ms a move."""
+    bench: Any = _benchmark()
+    result = bench.measure_pair("under-current", 4, "easy", "normal", deals=2, seed=2,
+                                baseline=True, one_seat=True, progress=True)
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 2
+    signs = result["sign_test"]
+    assert (f"deals better {signs['higher_better_deals']}, worse "
+            f"{signs['lower_better_deals']}") in lines[-1]
+    moves = result["high_ms_per_move"]["moves"]
+    assert moves > 0 and lines[-1].endswith(f"ms a move (mean/max, {moves})")
+
+
 def test_maxn_opponents_agree_with_minimising_ones_in_two_player_games() -> None:
     """With two seats the race model's chances sum to one, so an opponent who maximises its
     own chance minimises this seat's: both searches must give each token the same value. With
