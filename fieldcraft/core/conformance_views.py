@@ -86,6 +86,26 @@ def resampler_draws_what_resample_draws(game: Game) -> None:
 
 
 @check
+def informed_draws_are_states_the_seat_cannot_tell_apart(game: Game) -> None:
+    """Where a game weighs its resamples by the other seats' play (``informed_resampler``),
+    each draw must still be a whole state the seat could be in: its view and its choices kept,
+    the rules' invariants held. How the draws are weighted is the game's model; that they are
+    worlds the seat cannot rule out is not."""
+    for state, step in _points(game, 10, 5):
+        seat = state.current_player()
+        draw = state.informed_resampler(seat)
+        if draw is None:
+            continue
+        view, legal = state.observation(seat), state.legal_actions()
+        for k in range(2):
+            world = draw(random.Random(step * 5 + k))
+            world.check_invariants()
+            assert world.observation(seat) == view
+            assert world.legal_actions() == legal
+        assert state.observation(seat) == view  # drawing leaves the real state alone
+
+
+@check
 def resample_depends_only_on_what_the_seat_knows(game: Game) -> None:
     """Two states a seat cannot tell apart must resample identically for the same seed; this
     is what makes a searching bot decide alike in both (it cannot peek at hidden cards)."""

@@ -306,7 +306,8 @@ def _search_roles(masks: list[int], num_roles: int, rng: random.Random) -> list[
 INFER_SLIP = 0.1
 """The chance that a seat chooses against the receiving model (:func:`receipts`): people, and
 bots other than Normal, do not always file what their colour wants, so no choice rules a
-faction out; it makes it ten times less likely than one the model expects."""
+faction out; it makes it nine times less likely than one the model expects (0.1 against 0.9).
+Not tuned: the one value measured (docs/bots.md, *Informed role draws*)."""
 
 
 def _colour_value(faction: int, colour: int, blue: int, red: int) -> float:
@@ -329,17 +330,29 @@ def _colour_value(faction: int, colour: int, blue: int, red: int) -> float:
     return -1.0
 
 
+def files(faction: int, colour: int, blue: int, red: int, live_retire: bool) -> bool:
+    """Whether Normal, holding ``faction`` and seeing ``blue`` and ``red`` cards in the row,
+    files a passed card of ``colour`` (else it lets it be used); ``live_retire``: the card is a
+    RETIRE that could name it now, which it rather files."""
+    value = _colour_value(faction, colour, blue, red)
+    return value >= -value - (1.0 if live_retire else 0.0)
+
+
 def receipts(state: UnderCurrentState, seat: int) -> list[tuple[int, tuple[bool, ...]]]:
     """The receiving choices of the other seats that ``seat`` saw with the card known to it,
     as (role position now, per faction whether its choice is the one the model expects).
 
     The model is the Normal bot's rule: file a card whose colour helps the faction, use one
-    that hurts it (a live RETIRE is used a little more readily, as the passer might name the
-    receiver). Only what ``seat`` was told is read, by replaying the game's record: who
-    received, whether the card was filed or used, the card if the seat knew it (it passed it,
-    or knew it before) or once it was used (shown to all), the row cards the seat could see,
-    and which positions a FLIP exchanged (a FLIP is public; the role cards moved are not), so
-    a choice follows the role card that made it to where that card lies now.
+    that hurts it, and file a live RETIRE more readily (used, it would let the passer name the
+    receiver; Normal skips that care for a passer it knows to be a teammate, which the seat
+    cannot tell, so the model always takes it). Only what ``seat`` was told is read, by
+    replaying the game's record: who received, whether the card was filed or used, the card if
+    the seat knew it (it passed it, or knew it before) or once it was used (shown to all), and
+    which positions a FLIP exchanged (a FLIP is public; the role cards moved are not), so a
+    choice follows the role card that made it to where that card lies now. The Blue and Red
+    counts that Yellow's and the main colours' values turn on are the row cards the seat could
+    see, which the receiver may know better: a source of misfits the slip absorbs. A record
+    that does not replay to the state (an edited save) gives no choices.
     """
     g = state.game
     n = g.num_players
@@ -360,18 +373,17 @@ def receipts(state: UnderCurrentState, seat: int) -> list[tuple[int, tuple[bool,
                         red += colour_of[c] == RED
                 colour = colour_of[card]
                 live = effect_of[card] == RETIRE and len(replay.row) >= g.retire_min_row
-                fits = []
-                for faction in range(4):
-                    value = _colour_value(faction, colour, blue, red)
-                    files = value >= -value - (1.0 if live else 0.0)
-                    fits.append(files != used)
-                seen.append([replay.receiver, tuple(fits)])
+                fits = tuple(files(f, colour, blue, red, live) != used for f in range(4))
+                seen.append([replay.receiver, fits])
         elif phase == TARGET and replay.effect == FLIP and seen:
             a = replay.active
             b = n + action - g.A_RESERVE if action >= g.A_RESERVE else action - g.A_TARGET
             for record in seen:  # the role cards at a and b change places
                 record[0] = b if record[0] == a else a if record[0] == b else record[0]
         replay._apply(action)
+    if (replay.phase, replay.turn, replay.row, replay.roles) != (state.phase, state.turn,
+                                                                  state.row, state.roles):
+        return []  # the record is not this state's: nothing it says can be trusted
     return [(p, fits) for p, fits in seen]
 
 
@@ -398,6 +410,8 @@ def weighted_roles(masks: list[int], weights: list[list[float]]
     """
     size = len(masks)
     full = (1 << size) - 1
+    if len(weights) != size or any(m & ~full for m in masks):
+        raise ValueError(f"{size} positions need masks of {size} roles and a weight row each")
     levels: list[set[int]] = [{0}]
     for p in range(size):
         nxt: set[int] = set()
