@@ -30,7 +30,8 @@ decision and each iteration picks one in proportion to its weight (importance re
 This is where inference about hands enters; ``beliefs=0`` turns it off. With ``infer=1``, the
 resamples themselves come from the game's ``informed_resampler`` where it has one (Under
 Current: role deals weighed by the receiving choices seen), the same draws the rollout bot's
-``infer=1`` makes.
+``infer=1`` makes. A game that had both a ``belief_weight`` and an informed resampler would
+have the same evidence counted twice if it read the same choices in both: each game uses one.
 
 In single-observer ISMCTS the other seats' choices share the searcher's tree, so each is
 averaged over the searcher's guesses of their cards: in effect they play knowing the searcher's

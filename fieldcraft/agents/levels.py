@@ -98,20 +98,20 @@ BY_COUNT: dict[str, dict[int, dict[str, str]]] = {
                    4: {"strong": "ismcts(iterations=8000)", "expert": "ismcts(iterations=8000)"},
                    5: {"strong": "rollout(rollouts=16, depth=18, top=4, policy=choose_fast)",
                        "expert": "rollout(rollouts=16, depth=18, top=4, policy=choose_fast)"}},
-    # Under Current at four and from six players: rollouts of the heuristic (every seat on
-    # Normal from each candidate to the end, 32 paired rounds); it files for its faction as
-    # Normal does (97% of its own colour, 3% of the enemy's, at eight), where ISMCTS at these
-    # counts did not. At four, alone among Normal seats against Normal in the same seats, a
-    # 120-deal screen and a 160-deal confirming run each +12.5 points (the latter 43.8%
-    # against 31.2%, p = 0.012), where ISMCTS at 4,000 was level (40 deals, 5 better, 4
-    # worse). Five keeps ISMCTS: +13.8 points on a 160-deal confirming run (p = 0.0009), the
-    # rollout bot +8.1 on the same deals. Every search starts from role deals weighed by the
-    # receiving choices seen (``infer=1``: a seat that used a Blue card is rarely Blue), where
-    # uniform deals had left the rollouts at +8.2 (six), level (seven) and +4.7 (eight): with
-    # them, +10.4 at eight on a 480-deal confirming run (27.9% against 17.5%, p < 0.0001);
-    # on 160-deal planned runs +10.6 at seven, +11.9 at six, +20.0 at five (ISMCTS) and +16.9
-    # at four (p = 0.003, 0.004, < 0.0001, 0.001). About 0.07-0.3 s of CPU a move:
-    # docs/bots.md.
+    # Under Current at four and from six players: rollouts of the heuristic (every seat on Normal
+    # from each candidate to the end, 32 paired rounds); it files for its faction as Normal does
+    # (97% of its own colour, 3% of the enemy's, at eight; informed, 98.7% and 4.4%), where ISMCTS
+    # at these counts did not. At four, alone among Normal seats against Normal in the same seats, a
+    # 120-deal screen and a 160-deal confirming run each +12.5 points (the latter 43.8% against
+    # 31.2%, p = 0.012), where ISMCTS at 4,000 was level (40 deals, 5 better, 4 worse). Five keeps
+    # ISMCTS: +13.8 points on a 160-deal confirming run (p = 0.0009), the rollout bot +8.1 on the
+    # same deals. Every search starts from role deals weighed by the receiving choices seen
+    # (``infer=1``: a seat that used a Blue card is rarely Blue), where uniform deals had left the
+    # rollouts at +8.2 (six), level (seven) and +4.7 (eight): with them, on confirming runs, +10.4
+    # at eight (480 deals, 27.9% against 17.5%, p < 0.0001), +13.1 at six and +8.1 at seven (320
+    # deals each, p < 0.001); on 160-deal planned runs +20.0 at five (ISMCTS) and +16.9 at four (p <
+    # 0.0001, 0.001). All among Normal bots, whose receiving rule is the model: a best case. About
+    # 0.07-0.3 s of CPU a move: docs/bots.md.
     "under-current": {4: {"strong": "rollout(rollouts=32, infer=1)",
                           "expert": "rollout(rollouts=32, infer=1)"},
                       5: {"strong": "ismcts(iterations=4000, infer=1)",
