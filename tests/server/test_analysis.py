@@ -531,4 +531,6 @@ def test_a_rollout_strong_analyses_and_is_named(game: str, players: int) -> None
     doc = analyse(state, 3)
     assert doc["agent"]["kind"] == "rollout" and doc["agent"]["spec"] == spec
     assert doc["agent"]["options"]["rollouts"] > 0
+    # the page says so when the search guesses hidden roles from the seats' choices
+    assert doc["agent"]["options"].get("infer", 0) == (1 if game == "under-current" else 0)
     assert doc["choice"] in state.legal_actions()

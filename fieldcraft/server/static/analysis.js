@@ -89,7 +89,8 @@
     }
   }
 
-  // "Strong: ISMCTS, up to 4,000 iterations": the answer's agent in the page's language.
+  // "Strong: ISMCTS, up to 4,000 iterations": the answer's agent in the page's language (and,
+  // for a search whose hidden roles are weighed by the seats' choices, that it guesses so).
   function agentLabel(agent) {
     if (!agent) return "";
     const o = agent.options || {};
@@ -97,6 +98,7 @@
     if (agent.kind === "ismcts" && o.iterations) how = t("analysis.how_ismcts", { n: Number(o.iterations).toLocaleString() });
     else if (agent.kind === "expectimax" && o.turns) how = t("analysis.how_expectimax", { turns: o.turns });
     else if (agent.kind === "rollout" && o.rollouts) how = t("analysis.how_rollout", { n: Number(o.rollouts).toLocaleString() });
+    if (Number(o.infer) === 1 && how !== agent.spec) how = t("analysis.how_infer", { how });
     return agent.level ? t("analysis.by_level", { level: botLevel(agent.level), how }) : t("analysis.by_budget", { how });
   }
 
