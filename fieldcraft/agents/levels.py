@@ -84,19 +84,16 @@ BY_COUNT: dict[str, dict[int, dict[str, str]]] = {
     # ISMCTS's work per iteration grows with the seats (longer games, more to deal), so at
     # the largest tables the two-player budgets took several seconds a move, and the budgets
     # that fit a second were not shown to beat Normal there (48 deals each: docs/bots.md).
-    # Undercover from five players: rollouts of the heuristic instead, 16 paired rounds of the
+    # Undercover from three players: rollouts of the heuristic instead, 16 paired rounds of the
     # four best candidates, each playout 18 decisions of the Normal bot's turn model without
     # its reply look (``choose_fast``, a tenth of the cost) and then the game's estimate.
     # Alone among Normal seats it won 31.3% of a 144-deal confirming run at six players
     # against Normal's 11.1% in the same seats (p = 0.0001; all 204 deals +16.2 points), and
-    # 46.7% against 25.0% of 60 at five (p = 0.019); about 0.2 s of CPU a move. At three,
-    # where ISMCTS's lean did not hold on a confirming run, the same rollouts won 60.0% of a
-    # planned 120-deal run against Normal's 33.3% in the same seats (48 deals better, 16
-    # worse, p < 0.0001). Four keeps ISMCTS (level with either search on small runs).
+    # 46.7% against 25.0% of 60 at five (p = 0.019); about 0.2 s of CPU a move. At three and
+    # four, where ISMCTS was not shown above Normal, the same rollouts won planned 120-deal
+    # runs: 60.0% against Normal's 33.3% in the same seats at three (48 deals better, 16
+    # worse) and 50.8% against 25.8% at four (46 better, 16 worse), p < 0.001 each.
     "undercover": {3: {"strong": "rollout(rollouts=16, depth=18, top=4, policy=choose_fast)",
-                       "expert": "rollout(rollouts=16, depth=18, top=4, policy=choose_fast)"},
-                   4: {"strong": "ismcts(iterations=8000)", "expert": "ismcts(iterations=8000)"},
-                   5: {"strong": "rollout(rollouts=16, depth=18, top=4, policy=choose_fast)",
                        "expert": "rollout(rollouts=16, depth=18, top=4, policy=choose_fast)"}},
     # Under Current at four and from six players: rollouts of the heuristic (every seat on Normal
     # from each candidate to the end, 32 paired rounds); it files for its faction as Normal does
