@@ -22,6 +22,28 @@ from fieldcraft.core.registry import load_game
 from fieldcraft.games.under_current.search import receipts, role_weights, weighted_roles
 
 
+def normal_game(players: int, seed: int, steps: int) -> Any:
+    """A game of Normal bots ``steps`` actions (chance included) in, or its last state before
+    the end; seeded, so the same arguments give the same state (the tests use it too)."""
+    game = load_game("under-current", players=players)
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    bots = [make_agent("heuristic", seed=seed * 100 + s) for s in range(players)]
+    for _ in range(steps):
+        player = state.current_player()
+        if player == TERMINAL:
+            break
+        nxt = state.clone()
+        if player == CHANCE:
+            nxt.play_chance(rng)
+        else:
+            nxt._apply(bots[player].act(View(state, player)))
+        if nxt.current_player() == TERMINAL:
+            break
+        state = nxt
+    return state
+
+
 def probe(players: int, games: int, seed: int, draws: int = 200) -> dict[str, Any]:
     """Play ``games`` games of Normal bots, stop each at a random point before its end, pick a
     random seat, and count over ``draws`` draws of each kind how often a drawn deal gives every
@@ -32,21 +54,7 @@ def probe(players: int, games: int, seed: int, draws: int = 200) -> dict[str, An
     hits = {"informed": 0, "uniform": 0}
     total = points = choices = 0
     for i in range(games):
-        state = game.new_initial_state()
-        bots = [make_agent("heuristic", seed=seed * 1000 + i * 10 + s) for s in range(players)]
-        stop = rng.randrange(40, 160)
-        for _ in range(stop):
-            player = state.current_player()
-            if player == TERMINAL:
-                break
-            nxt = state.clone()
-            if player == CHANCE:
-                nxt.play_chance(rng)
-            else:
-                nxt._apply(bots[player].act(View(state, player)))
-            if nxt.current_player() == TERMINAL:
-                break
-            state = nxt
+        state = normal_game(players, seed * 1000 + i, rng.randrange(40, 160))
         if len(state.roles) < players + game.num_reserve:
             continue
         seat = rng.randrange(players)

@@ -23,6 +23,7 @@ from fieldcraft.agents.ismcts import ISMCTSAgent
 from fieldcraft.agents.rollout import RolloutAgent
 from fieldcraft.core.api import CHANCE, TERMINAL, sample_chance
 from fieldcraft.core.registry import game_spec, list_games, load_game
+from tests.benchmark_modules import load_benchmark
 
 SERVER = Path(__file__).resolve().parents[2] / "fieldcraft" / "server"
 
@@ -164,16 +165,9 @@ def test_expectimax_keeps_the_die_as_chance_at_the_token_choice() -> None:
         assert values[choice] == pytest.approx(best, abs=1e-6)
 
 
-def _benchmark() -> object:
-    """``benchmarks/levels.py`` as a module (the benchmarks folder is not a package)."""
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "levels.py"
-    spec = importlib.util.spec_from_file_location("levels_benchmark", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _benchmark() -> Any:
+    """``benchmarks/levels.py`` as a module."""
+    return load_benchmark("levels")
 
 
 def test_the_benchmark_pairs_deals_both_ways_and_tests_them() -> None:
@@ -349,15 +343,9 @@ def test_the_clairvoyant_ceiling_plays_the_deals_of_the_levels_benchmark() -> No
     the heuristic's own choice) it must replay ``play_game``'s heuristic game exactly; with
     sight it wins at least as many of these games as the heuristic in its seat did (not
     promised game by game: it re-decides later, off the line its look-ahead assumed)."""
-    import importlib.util
-
     from fieldcraft.sim.simulate import game_seed, play_game
 
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "atc_ceiling.py"
-    spec = importlib.util.spec_from_file_location("atc_ceiling_benchmark", path)
-    assert spec is not None and spec.loader is not None
-    probe: Any = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(probe)
+    probe = load_benchmark("atc_ceiling")
     game = load_game("against-the-current", players=2)
     seeing = probe._rollout
     probe._rollout = lambda *args: (0.0, 0)

@@ -11,6 +11,7 @@ are more often than uniform draws, on games of Normal bots).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from typing import Any
@@ -20,7 +21,7 @@ import pytest
 from fieldcraft import load_game
 from fieldcraft.agents import View, make_agent
 from fieldcraft.agents.rollout import RolloutAgent
-from fieldcraft.core import CHANCE, TERMINAL
+from fieldcraft.core import CHANCE
 from fieldcraft.core.api import FieldcraftError
 from fieldcraft.games.under_current import bot, events
 from fieldcraft.games.under_current.constants import FACTIONS, FLIP, RECEIVE, RETIRE, TARGET
@@ -31,28 +32,40 @@ from fieldcraft.games.under_current.search import (
     role_weights,
     weighted_roles,
 )
+from tests.benchmark_modules import load_benchmark
+
+
+@functools.cache
+def _benchmark() -> Any:
+    """``benchmarks/uc_inference.py``, loaded once (no test patches it)."""
+    return load_benchmark("uc_inference")
 
 
 def _played(players: int, seed: int, steps: int) -> Any:
-    """A game of Normal bots, ``steps`` actions (chance included) in, or the last state before
-    the end."""
-    game = load_game("under-current", players=players)
-    state = game.new_initial_state()
-    rng = random.Random(seed)
-    bots = [make_agent("heuristic", seed=seed * 100 + s) for s in range(players)]
-    for _ in range(steps):
-        player = state.current_player()
-        if player == TERMINAL:
-            break
-        nxt = state.clone()
-        if player == CHANCE:
-            nxt.play_chance(rng)
-        else:
-            nxt._apply(bots[player].act(View(state, player)))
-        if nxt.current_player() == TERMINAL:
-            break
-        state = nxt
-    return state
+    """A game of Normal bots ``steps`` actions in (the benchmark's seeded games)."""
+    return _benchmark().normal_game(players, seed, steps)
+
+
+def _spy_on_draws(monkeypatch: Any, state: Any) -> tuple[list[int], list[int]]:
+    """Wrap the game's ``informed_resampler``: the seats it was asked for, and one entry per
+    world drawn from it."""
+    model = type(state.game.search_model)
+    real = model.informed_resampler
+    asked: list[int] = []
+    drawn: list[int] = []
+
+    def spy(self: Any, game_state: Any, who: int) -> Any:
+        asked.append(who)
+        draw = real(self, game_state, who)
+        assert draw is not None
+
+        def counted(rng: random.Random) -> Any:
+            drawn.append(who)
+            return draw(rng)
+        return counted
+
+    monkeypatch.setattr(model, "informed_resampler", spy)
+    return asked, drawn
 
 
 def _told(state: Any, seat: int) -> list[tuple[int, tuple[bool, ...]]]:
@@ -274,19 +287,7 @@ def test_the_rollout_bot_draws_informed_worlds_only_when_asked(monkeypatch: Any)
     state = _played(6, seed=4, steps=300)
     seat = state.current_player()
     assert seat >= 0 and len(state.legal_actions()) > 1
-    model = type(state.game.search_model)
-    real = model.informed_resampler
-    drawn: list[int] = []
-
-    def spy(self: Any, game_state: Any, who: int) -> Any:
-        draw = real(self, game_state, who)
-
-        def counted(rng: random.Random) -> Any:
-            drawn.append(who)
-            return draw(rng)
-        return counted
-
-    monkeypatch.setattr(model, "informed_resampler", spy)
+    _, drawn = _spy_on_draws(monkeypatch, state)
     first = RolloutAgent(rollouts=2, depth=6, infer=1, seed=3)
     action = first.act(View(state, seat))
     assert first.last["informed"] and action in state.legal_actions()
@@ -313,22 +314,7 @@ def test_ismcts_draws_informed_worlds_only_when_asked(monkeypatch: Any) -> None:
     state = _played(5, seed=6, steps=250)
     seat = state.current_player()
     assert seat >= 0 and len(state.legal_actions()) > 1
-    model = type(state.game.search_model)
-    real = model.informed_resampler
-    asked: list[int] = []
-    drawn: list[int] = []
-
-    def spy(self: Any, game_state: Any, who: int) -> Any:
-        asked.append(who)
-        draw = real(self, game_state, who)
-        assert draw is not None
-
-        def counted(rng: random.Random) -> Any:
-            drawn.append(who)
-            return draw(rng)
-        return counted
-
-    monkeypatch.setattr(model, "informed_resampler", spy)
+    asked, drawn = _spy_on_draws(monkeypatch, state)
     plain = make_agent("ismcts(iterations=40)", seed=2)
     plain.act(View(state, seat))
     assert asked == [] and drawn == []
