@@ -211,6 +211,15 @@ class DriftingSearch(SpyTrackerSearch):
         return lambda rng: self.resample(state, seat, random.Random(rng.random()))
 
 
+class CarelessInformedSearch(SpyTrackerSearch):
+    """An informed resampler that draws for the next seat instead of the one asking, so its
+    worlds re-deal the asking seat's own hand: states the seat can tell from the real one."""
+
+    def informed_resampler(self, state: Any, seat: int) -> Any:
+        other = (seat + 1) % self.game.num_players
+        return lambda rng: self.resample(state, other, rng)
+
+
 class SilentDealState(SpyTrackerState):
     """Deals the rest of a round without writing the cards into the history."""
 
@@ -324,6 +333,9 @@ FAULTS = {
                                 "resample_hides_only_hidden_information"),
     "resampler drifts": (lambda: with_part("search_model", DriftingSearch),
                          "resampler_draws_what_resample_draws"),
+    "informed draws the seat could tell apart": (
+        lambda: with_part("search_model", CarelessInformedSearch),
+        "informed_draws_are_states_the_seat_cannot_tell_apart"),
     "deals left out of the history": (lambda: with_state(SilentDealState),
                                       "play_chance_appends_a_run_of_legal_outcomes"),
     "zero-sum declared for a game won by one seat": (

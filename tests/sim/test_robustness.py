@@ -74,14 +74,14 @@ def test_the_second_mix_seats_one_search_bot_everywhere() -> None:
 
 
 def test_the_search_bot_is_the_strong_the_web_seats_at_that_count() -> None:
-    """Undercover's Strong changes spec from 5 players up (levels.BY_COUNT): the second mix
-    at 5 and 6 players must use that spec, below it the base row's."""
+    """Undercover's Strong changes spec from 3 players up (levels.BY_COUNT): the second mix
+    at 3 to 6 players must use that spec, at 2 the base row's."""
     from fieldcraft.agents.levels import BY_COUNT, LEVEL_TABLE
 
-    big = BY_COUNT["undercover"][5]["strong"]
+    big = BY_COUNT["undercover"][3]["strong"]
     assert big != LEVEL_TABLE["undercover"]["strong"]
-    assert [R.search_bot("undercover", p) for p in (2, 4, 5, 6)] == \
-        [LEVEL_TABLE["undercover"]["strong"]] * 2 + [big] * 2
+    assert [R.search_bot("undercover", p) for p in (2, 3, 4, 5, 6)] == \
+        [LEVEL_TABLE["undercover"]["strong"]] + [big] * 4
     assert R.search_bot("under-current", 6) == BY_COUNT["under-current"][6]["strong"]
     assert R.search_bot("spy-tracker", 4) == LEVEL_TABLE["spy-tracker"]["strong"]
 
