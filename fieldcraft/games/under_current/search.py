@@ -79,7 +79,7 @@ class UnderCurrentSearch(SearchModel):
     @cython.locals(seat=cython.int, g=TurnTables, n=cython.int, new=TurnRules, bit=cython.int,
                    slots=list, s=cython.int, hand=list, known=list, i=cython.Py_ssize_t,
                    pool=list, where=list, k=cython.Py_ssize_t, pending_hidden=cython.bint,
-                   w=cython.int, public=list, masks=list)
+                   w=cython.int)
     def resample(self, state: UnderCurrentState, seat: int, rng: random.Random
                  ) -> UnderCurrentState:
         """A full state ``seat`` cannot tell from ``state``: unknown cards and roles re-dealt.
@@ -126,13 +126,7 @@ class UnderCurrentSearch(SearchModel):
         new.eye_record = [record if w == seat else None
                           for w, record in enumerate(new.eye_record)]
         if new.roles and len(new.roles) == n + g.num_reserve:
-            new.roles = sample_roles(new.role_masks[seat], g.num_roles, rng)
-            public = new.role_masks[n]
-            for w in range(n):  # others' private knowledge would contradict the new deal
-                if w != seat:
-                    masks = public[:]
-                    masks[w] = 1 << new.roles[w]
-                    new.role_masks[w] = masks
+            deal_roles(new, sample_roles(new.role_masks[seat], g.num_roles, rng), seat)
         return new
 
     def informed_resampler(self, state: UnderCurrentState, seat: int
@@ -155,14 +149,7 @@ class UnderCurrentSearch(SearchModel):
 
         def draw(rng: random.Random) -> UnderCurrentState:
             new = resample(rng)
-            roles = draw_roles(rng)
-            new.roles = roles
-            public = new.role_masks[n]
-            for w in range(n):  # as ``resample`` does, for the roles drawn here
-                if w != seat:
-                    masks = public[:]
-                    masks[w] = 1 << roles[w]
-                    new.role_masks[w] = masks
+            deal_roles(new, draw_roles(rng), seat)
             return new
         return draw
 
@@ -254,6 +241,20 @@ class UnderCurrentSearch(SearchModel):
             count = sum(1 for p, m in enumerate(masks) if p != s and p != red and m & blue_mask)
             chance /= count or 1
         return chance
+
+
+def deal_roles(new: UnderCurrentState, roles: list[int], seat: int) -> None:
+    """Give the resample ``new`` the role deal ``roles``: every other seat then knows its own
+    role and the public facts, since what it knew belonged to the old deal (``seat``'s own
+    knowledge, which the deal fits, stays)."""
+    n = new.game.num_players
+    new.roles = roles
+    public = new.role_masks[n]
+    for w in range(n):
+        if w != seat:
+            masks = public[:]
+            masks[w] = 1 << roles[w]
+            new.role_masks[w] = masks
 
 
 def sample_roles(masks: list[int], num_roles: int, rng: random.Random) -> list[int]:
