@@ -91,10 +91,13 @@ class MoveClock:
 
 def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, seed: int = 0,
                  specs: dict[str, str] | None = None, progress: bool = False,
-                 baseline: bool = False, one_seat: bool = False) -> dict[str, Any]:
+                 baseline: bool = False, one_seat: bool = False, first: int = 0
+                 ) -> dict[str, Any]:
     """Play ``deals`` paired deals of level ``low`` against level ``high`` (see the module
     docstring); ``specs`` overrides a level's spec, to measure a candidate before it goes into
-    the table. A level's spec is the table's for this player count."""
+    the table. A level's spec is the table's for this player count. ``first`` skips that many
+    deals of the seed's sequence, so one run can be split over processes and merged by deal
+    (``per_deal`` pairs each deal with another probe's results on the same dice)."""
     chosen = {lv: (specs or {}).get(lv) or level_spec(game_id, lv, players)
               for lv in (low, high)}
     game = load_game(game_id, players=players)
@@ -103,9 +106,11 @@ def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, se
     plus = minus = 0
     started = time.perf_counter()
     move_times: list[float] = []  # the higher level's seconds a decision (a real choice)
-    for i in range(deals):
+    per_deal: list[dict[str, Any]] = []
+    for i in range(first, first + deals):
         deal_seed = game_seed(seed, i)
         diff = 0.0
+        got_deal = {"deal": i, "high": 0.0, "low": 0.0}
         played: dict[tuple[str, ...], list[float]] = {}  # the baseline game is played once
         for seat_specs, seat, side in _deal_games(players, chosen[low], chosen[high],
                                                   baseline):
@@ -122,24 +127,28 @@ def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, se
                 for key in got:
                     score[key] += got[key]
                     seats[key] += 1
+                    got_deal[key] += got[key]
                 diff += got["high"] - got["low"]
             else:
                 score[side] += returns[seat]
                 seats[side] += 1
+                got_deal[side] += returns[seat]
                 diff += returns[seat] if side == "high" else -returns[seat]
+        per_deal.append(got_deal)
         plus += diff > 1e-9
         minus += diff < -1e-9
         if progress:  # all a run cut short can report: the tally, its signs and its timing
             timing = (f", {high} {1000 * sum(move_times) / len(move_times):.0f}/"
                       f"{1000 * max(move_times):.0f} ms a move (mean/max, {len(move_times)})"
                       if move_times else "")
-            print(f"{game_id} {low}-{high} deal {i + 1}/{deals}: {high} {score['high']:g}/"
+            print(f"{game_id} {low}-{high} deal {i + 1 - first}/{deals}: {high} {score['high']:g}/"
                   f"{seats['high']}, {low} {score['low']:g}/{seats['low']}; deals better "
                   f"{plus}, worse {minus}{timing}", file=sys.stderr, flush=True)
     out: dict[str, Any] = {"game": game_id, "players": players, "pair": f"{low}-{high}",
                            "design": ("lone" if players == 2 or not baseline else
                                       "baseline, one seat a deal" if one_seat else "baseline"),
-                           "specs": {low: chosen[low], high: chosen[high]}, "deals": deals}
+                           "specs": {low: chosen[low], high: chosen[high]}, "deals": deals,
+                           "seed": seed, "first": first}
     for side, level in (("low", low), ("high", high)):
         low_ci, high_ci = wilson(score[side], seats[side])
         out[level] = {"wins": score[side], "games": seats[side],
@@ -147,6 +156,7 @@ def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, se
                       "wilson95": [round(low_ci, 4), round(high_ci, 4)]}
     out["sign_test"] = {"higher_better_deals": plus, "lower_better_deals": minus,
                         "ties": deals - plus - minus, "p": round(sign_test(plus, minus), 4)}
+    out["per_deal"] = per_deal
     out["seconds"] = round(time.perf_counter() - started, 1)
     out["high_ms_per_move"] = {
         "moves": len(move_times),
@@ -176,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="default: 2, or the game's smallest count if larger")
     parser.add_argument("--games", type=int, default=50, help="paired deals per pair")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--first", type=int, default=0,
+                        help="skip this many deals of the seed's sequence (split a run)")
     parser.add_argument("--pair", choices=[f"{a}-{b}" for a, b in PAIRS], action="append",
                         help="only this pair (repeatable); default: every adjacent pair")
     parser.add_argument("--spec", action="append", default=[], metavar="LEVEL=SPEC",
@@ -187,8 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--progress", action="store_true", help="a running tally on stderr")
     parser.add_argument("--json", action="store_true", help="one JSON object per pair")
     args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error("--games must be at least 1")
+    if args.games < 1 or args.first < 0:
+        parser.error("--games must be at least 1 and --first at least 0")
     overrides: dict[str, str] = {}
     for item in args.spec:
         level, eq, spec = item.partition("=")
@@ -201,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     pairs = [tuple(p.split("-")) for p in args.pair] if args.pair else list(PAIRS)
     for low, high in pairs:
         result = measure_pair(args.game, players, low, high, args.games, args.seed, overrides,
-                              args.progress, args.baseline, args.one_seat)
+                              args.progress, args.baseline, args.one_seat, args.first)
         print(json.dumps(result) if args.json else describe(result), flush=True)
     return 0
 

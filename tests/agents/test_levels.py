@@ -195,6 +195,25 @@ def test_the_benchmark_pairs_deals_both_ways_and_tests_them() -> None:
     assert moves["moves"] > 0 and 0 < moves["mean"] <= moves["max"]  # Normal's decisions
 
 
+def test_a_run_split_with_first_is_the_whole_run_deal_by_deal() -> None:
+    """Why ``first`` exists: a long run split over processes must play the same deals, so its
+    per-deal results can be merged, and paired with another probe's on the same dice."""
+    bench: Any = _benchmark()
+    whole = bench.measure_pair("spy-tracker", 3, "easy", "normal", deals=3, seed=4,
+                               baseline=True)
+    head = bench.measure_pair("spy-tracker", 3, "easy", "normal", deals=1, seed=4,
+                              baseline=True)
+    tail = bench.measure_pair("spy-tracker", 3, "easy", "normal", deals=2, seed=4,
+                              baseline=True, first=1)
+    assert [d["deal"] for d in whole["per_deal"]] == [0, 1, 2]
+    assert head["per_deal"] + tail["per_deal"] == whole["per_deal"]
+    assert tail["first"] == 1 and tail["deals"] == 2
+    for side in ("easy", "normal"):  # the per-deal rows add up to the totals
+        key = "high" if side == "normal" else "low"
+        assert sum(d[key] for d in whole["per_deal"]) == whole[side]["wins"]
+        assert head[side]["wins"] + tail[side]["wins"] == whole[side]["wins"]
+
+
 def _budget(spec: str) -> tuple[str, int]:
     """An agent's name and its search budget (iterations, turns or rollouts; 0 for no
     search)."""
