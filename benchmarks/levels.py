@@ -34,6 +34,7 @@ import sys
 import time
 from typing import Any
 
+from fieldcraft.agents import make_agent, parse_agent_spec
 from fieldcraft.agents.levels import LEVEL_TABLE, LEVELS, level_spec
 from fieldcraft.core.registry import game_spec, load_game
 from fieldcraft.sim.simulate import game_seed, play_game
@@ -71,6 +72,19 @@ def _deal_games(players: int, low: str, high: str, baseline: bool = False
     return games
 
 
+def capped(spec: str, seconds: float) -> str:
+    """``spec`` stopped at ``seconds`` of wall time a move, as the web stops a level's search
+    (:func:`fieldcraft.agents.levels.time_cap`): only a search with an unset ``time`` budget
+    is capped (ISMCTS, the rollouts); the others (the expectimax, the heuristic) are as they
+    are. The table's budgets are measured uncapped; this measures what a person playing on a
+    busy server meets."""
+    if getattr(make_agent(spec), "time", False) is not None:
+        return spec
+    name, options = parse_agent_spec(spec)
+    options["time"] = seconds
+    return f"{name}({', '.join(f'{k}={v}' for k, v in options.items())})"
+
+
 class MoveClock:
     """Seconds one seat takes per decision with a real choice: from the call at its decision
     to the next call (its agent's ``act``, the move and any chance draws after it, which are
@@ -91,15 +105,18 @@ class MoveClock:
 
 def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, seed: int = 0,
                  specs: dict[str, str] | None = None, progress: bool = False,
-                 baseline: bool = False, one_seat: bool = False, first: int = 0
-                 ) -> dict[str, Any]:
+                 baseline: bool = False, one_seat: bool = False, first: int = 0,
+                 cap: float | None = None) -> dict[str, Any]:
     """Play ``deals`` paired deals of level ``low`` against level ``high`` (see the module
     docstring); ``specs`` overrides a level's spec, to measure a candidate before it goes into
     the table. A level's spec is the table's for this player count. ``first`` skips that many
     deals of the seed's sequence, so one run can be split over processes and merged by deal
-    (``per_deal`` pairs each deal with another probe's results on the same dice)."""
+    (``per_deal`` pairs each deal with another probe's results on the same dice). ``cap``
+    stops the higher level's search at that many seconds a move (:func:`capped`)."""
     chosen = {lv: (specs or {}).get(lv) or level_spec(game_id, lv, players)
               for lv in (low, high)}
+    if cap is not None:
+        chosen[high] = capped(chosen[high], cap)
     game = load_game(game_id, players=players)
     score = {"high": 0.0, "low": 0.0}
     seats = {"high": 0, "low": 0}
@@ -141,6 +158,8 @@ def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, se
             timing = (f", {high} {1000 * sum(move_times) / len(move_times):.0f}/"
                       f"{1000 * max(move_times):.0f} ms a move (mean/max, {len(move_times)})"
                       if move_times else "")
+            if cap is not None:
+                timing += f", {sum(t >= 0.9 * cap for t in move_times)} at the cap"
             print(f"{game_id} {low}-{high} deal {i + 1 - first}/{deals}: {high} {score['high']:g}/"
                   f"{seats['high']}, {low} {score['low']:g}/{seats['low']}; deals better "
                   f"{plus}, worse {minus}{timing}", file=sys.stderr, flush=True)
@@ -148,7 +167,7 @@ def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, se
                            "design": ("lone" if players == 2 or not baseline else
                                       "baseline, one seat a deal" if one_seat else "baseline"),
                            "specs": {low: chosen[low], high: chosen[high]}, "deals": deals,
-                           "seed": seed, "first": first}
+                           "seed": seed, "first": first, "cap": cap}
     for side, level in (("low", low), ("high", high)):
         low_ci, high_ci = wilson(score[side], seats[side])
         out[level] = {"wins": score[side], "games": seats[side],
@@ -161,7 +180,10 @@ def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, se
     out["high_ms_per_move"] = {
         "moves": len(move_times),
         "mean": round(1000 * sum(move_times) / len(move_times), 3) if move_times else None,
-        "max": round(1000 * max(move_times), 3) if move_times else None}
+        "max": round(1000 * max(move_times), 3) if move_times else None,
+        # moves the cap cut short (a search stops a little before its deadline, on a
+        # forecast of the next round or within a few iterations of it)
+        "at_cap": None if cap is None else sum(t >= 0.9 * cap for t in move_times)}
     return out
 
 
@@ -196,11 +218,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="more players: the higher level alone against the all-lower game")
     parser.add_argument("--one-seat", action="store_true",
                         help="more players: deal i plays only seat i mod players")
+    parser.add_argument("--cap", type=float, default=None, metavar="SECONDS",
+                        help="stop the higher level's search at SECONDS a move, as the web does")
     parser.add_argument("--progress", action="store_true", help="a running tally on stderr")
     parser.add_argument("--json", action="store_true", help="one JSON object per pair")
     args = parser.parse_args(argv)
     if args.games < 1 or args.first < 0:
         parser.error("--games must be at least 1 and --first at least 0")
+    if args.cap is not None and args.cap <= 0:
+        parser.error("--cap must be a positive number of seconds")
     overrides: dict[str, str] = {}
     for item in args.spec:
         level, eq, spec = item.partition("=")
@@ -213,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     pairs = [tuple(p.split("-")) for p in args.pair] if args.pair else list(PAIRS)
     for low, high in pairs:
         result = measure_pair(args.game, players, low, high, args.games, args.seed, overrides,
-                              args.progress, args.baseline, args.one_seat, args.first)
+                              args.progress, args.baseline, args.one_seat, args.first,
+                              args.cap)
         print(json.dumps(result) if args.json else describe(result), flush=True)
     return 0
 

@@ -376,3 +376,21 @@ def test_the_clairvoyant_ceiling_plays_the_deals_of_the_levels_benchmark() -> No
     probe._rollout = seeing
     sighted = {(d, s): probe.clairvoyant_game(game, s, d) for d in deals for s in (0, 1)}
     assert sum(sighted.values()) >= sum(plain.values())
+
+
+def test_the_cap_stops_a_search_as_the_web_does_and_counts_the_moves_it_cut() -> None:
+    """The web stops a level's search at a wall-time cap; ``--cap`` measures play under it.
+    Only searches with an unset time budget are capped, as ``levels._capped`` does."""
+    bench: Any = _benchmark()
+    assert bench.capped("ismcts(iterations=8000)", 1.0) == "ismcts(iterations=8000, time=1.0)"
+    assert bench.capped("rollout(rollouts=16, top=4)", 0.5) == \
+        "rollout(rollouts=16, top=4, time=0.5)"
+    for spec in ("expectimax(turns=3)", "heuristic", "ismcts(time=0.2)"):
+        assert bench.capped(spec, 1.0) == spec
+    result = bench.measure_pair("spy-tracker", 2, "normal", "strong", deals=1, seed=3,
+                                specs={"strong": "ismcts(iterations=1000000)"}, cap=0.002)
+    assert result["specs"]["strong"] == "ismcts(iterations=1000000, time=0.002)"
+    moves = result["high_ms_per_move"]
+    # a million iterations cannot finish in 2 ms: every searched move ran to the cap
+    assert moves["moves"] > 0 and moves["at_cap"] == moves["moves"]
+    assert result["cap"] == 0.002
