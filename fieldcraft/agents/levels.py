@@ -51,8 +51,9 @@ LEVEL_TABLE: dict[str, dict[str, str]] = {
     # (``bot.search_choose``) through three turns (two-player: this one, the other seat's, its
     # own next). ISMCTS, which determinises the roll first, lost to the heuristic here (28%);
     # the expectimax plays level with it (the dice decide nearly every game: docs/bots.md):
-    # on 1,000 deals 50.5% at two players and 24.9% alone at four against Normal's 25.0%,
-    # 4.7 and 4.4 points below a player who foresees its own next roll on the same deals.
+    # on 1,000 deals 50.6% at two players and 24.9% alone at four against Normal's 25.0%,
+    # 4.7 and 4.4 points below a player who foresees its own next roll on the same deals
+    # (Normal is as close: 5.3 and 4.3), so it is not shown stronger than Normal.
     "against-the-current": {
         "easy": "random",
         "normal": "heuristic",
