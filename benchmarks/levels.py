@@ -85,6 +85,12 @@ def capped(spec: str, seconds: float) -> str:
     return f"{name}({', '.join(f'{k}={v}' for k, v in options.items())})"
 
 
+def at_cap(move_times: list[float], cap: float | None) -> int | None:
+    """Moves that took 90% of ``cap`` or more (a stopped search ends a little before its
+    deadline: on a forecast of its next round, or within a few iterations of it)."""
+    return None if cap is None else sum(t >= 0.9 * cap for t in move_times)
+
+
 class MoveClock:
     """Seconds one seat takes per decision with a real choice: from the call at its decision
     to the next call (its agent's ``act``, the move and any chance draws after it, which are
@@ -126,7 +132,6 @@ def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, se
     per_deal: list[dict[str, Any]] = []
     for i in range(first, first + deals):
         deal_seed = game_seed(seed, i)
-        diff = 0.0
         got_deal = {"deal": i, "high": 0.0, "low": 0.0}
         played: dict[tuple[str, ...], list[float]] = {}  # the baseline game is played once
         for seat_specs, seat, side in _deal_games(players, chosen[low], chosen[high],
@@ -145,13 +150,12 @@ def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, se
                     score[key] += got[key]
                     seats[key] += 1
                     got_deal[key] += got[key]
-                diff += got["high"] - got["low"]
             else:
                 score[side] += returns[seat]
                 seats[side] += 1
                 got_deal[side] += returns[seat]
-                diff += returns[seat] if side == "high" else -returns[seat]
         per_deal.append(got_deal)
+        diff = got_deal["high"] - got_deal["low"]
         plus += diff > 1e-9
         minus += diff < -1e-9
         if progress:  # all a run cut short can report: the tally, its signs and its timing
@@ -159,7 +163,7 @@ def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, se
                       f"{1000 * max(move_times):.0f} ms a move (mean/max, {len(move_times)})"
                       if move_times else "")
             if cap is not None:
-                timing += f", {sum(t >= 0.9 * cap for t in move_times)} at the cap"
+                timing += f", {at_cap(move_times, cap)} at the cap"
             print(f"{game_id} {low}-{high} deal {i + 1 - first}/{deals}: {high} {score['high']:g}/"
                   f"{seats['high']}, {low} {score['low']:g}/{seats['low']}; deals better "
                   f"{plus}, worse {minus}{timing}", file=sys.stderr, flush=True)
@@ -181,9 +185,7 @@ def measure_pair(game_id: str, players: int, low: str, high: str, deals: int, se
         "moves": len(move_times),
         "mean": round(1000 * sum(move_times) / len(move_times), 3) if move_times else None,
         "max": round(1000 * max(move_times), 3) if move_times else None,
-        # moves the cap cut short (a search stops a little before its deadline, on a
-        # forecast of the next round or within a few iterations of it)
-        "at_cap": None if cap is None else sum(t >= 0.9 * cap for t in move_times)}
+        "at_cap": at_cap(move_times, cap)}
     return out
 
 
