@@ -529,16 +529,20 @@ def _resume_gc() -> None:
     Every object made while it was held off is in the youngest generation, so the first
     allocation after ``gc.enable()`` would trigger one collection that walks the whole tree at
     once: a quarter of a second after a 4,000-iteration Spy Tracker search at four players, in
-    the move's time, where a person waits. Freezing and unfreezing moves every tracked object
-    to the oldest generation in constant time instead; the full collections that visit that
-    generation go on as before. Skipped when someone else has frozen objects, not to thaw
-    theirs."""
+    the move's time, where a person waits. Freezing moves every tracked object out of the
+    generations in constant time. Where nothing else was frozen (a study, the terminal) they are
+    thawed straight away into the oldest generation, whose full collections go on as before;
+    where something was (the web's collector clock freezes what is young every tenth of a
+    second, but a search that holds the interpreter lock can keep its clock from ticking), they
+    stay frozen, as the clock's next tick would have left them, and freed by reference counting
+    all the same."""
     global _gc_pauses
     with _gc_lock:
         _gc_pauses -= 1
         if _gc_pauses == 0 and _gc_was_enabled:
-            if gc.get_freeze_count() == 0:
-                gc.freeze()
+            frozen_before = gc.get_freeze_count()
+            gc.freeze()
+            if frozen_before == 0:
                 gc.unfreeze()
             gc.enable()
 

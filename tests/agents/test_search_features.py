@@ -516,19 +516,23 @@ def test_no_collection_walks_the_search_tree_in_the_moves_time():
     assert gc.get_freeze_count() == 0  # frozen and thawed: nothing left frozen
 
 
-def test_a_search_leaves_objects_someone_else_froze_frozen():
-    """A server that freezes its own objects (the web's collector clock) keeps them frozen:
-    the search only thaws what it froze itself, and then not at all."""
+def test_where_objects_are_frozen_the_tree_joins_them_and_no_collection_runs():
+    """In the web the collector clock freezes what is young every tenth of a second, but a
+    search holding the interpreter lock can keep the clock from ticking; the tree then joins the
+    frozen objects (as the next tick would have made it), no collection walks it in the move,
+    and what the server froze stays frozen."""
     import gc
 
     keep = [[i] for i in range(1000)]
     gc.freeze()
     try:
         frozen = gc.get_freeze_count()
-        game = spy_tracker()
+        game = spy_tracker(players=3)
         s = game.new_initial_state()
-        deal(s, spies_in(game, "London")[:6], spies_in(game, "Moscow")[:6])
-        ISMCTSAgent(iterations=500, seed=1).act(View(s, 0))
+        deal(s, spies_in(game, "London")[:4], spies_in(game, "Moscow")[:4],
+             spies_in(game, "Paris")[:4])
+        agent = ISMCTSAgent(iterations=3000, seed=1)
+        assert _collections_during(lambda: agent.act(View(s, 0))) == []
         assert gc.get_freeze_count() >= frozen
     finally:
         gc.unfreeze()
