@@ -166,6 +166,27 @@ def level_spec(game_id: str, level: str, players: int | None = None) -> str:
     return LEVEL_TABLE.get(game_id, GENERIC)[resolved]
 
 
+def offered_levels(game_id: str) -> list[str]:
+    """The web ids the lobby offers for ``game_id``, weakest first: every level but one whose
+    spec is the level below's at every player count (Expert where it is an alias of Strong).
+
+    A menu entry is a claim that it is a bot of its own: "Expert" beside "Strong" says it plays
+    better, and where it is the same search it does not (it only may think longer on a busy
+    server). A stored table or an API request naming such a level still gets its bot."""
+    from fieldcraft.core.registry import game_spec
+
+    spec = game_spec(game_id)
+    counts = range(spec.min_players, spec.max_players + 1)
+    out: list[str] = []
+    below: str | None = None
+    for web_id in WEB_BOTS:
+        if below is None or any(level_spec(game_id, web_id, n) != level_spec(game_id, below, n)
+                                for n in counts):
+            out.append(web_id)
+        below = web_id
+    return out
+
+
 WEB_TIME_CAP = 1.0
 """Seconds a level's search may think at a web table at most. The table's budgets are
 iterations (measured, repeatable); on a busy server the same iterations take longer, and a
@@ -226,4 +247,4 @@ def make_level_agent(game_id: str, name: str, seed: int | None = None,
 
 __all__ = ["BY_COUNT", "GENERIC", "LEVELS", "LEVEL_TABLE", "TIME_CAPS", "WEB_BOTS", "WEB_IDS",
            "WEB_TIME_CAP", "CountedLevelAgent", "is_bot_name", "level_of", "level_spec",
-           "make_level_agent", "time_cap"]
+           "make_level_agent", "offered_levels", "time_cap"]

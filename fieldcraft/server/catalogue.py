@@ -10,6 +10,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from fieldcraft.agents.levels import offered_levels
 from fieldcraft.core import text
 from fieldcraft.core.registry import default_ruleset, game_spec, list_games
 from fieldcraft.core.ruleset import FIXED_KEYS
@@ -24,7 +25,10 @@ def game_catalogue(lang: str = text.DEFAULT) -> list[dict[str, Any]]:
     range, changeable ruleset values, the string values each ruleset key is known to take
     (its default and the game's own test variants), and what the lobby card shows in
     ``lang``: the picture's address, the two-line ``about``, the playing ``time`` and whether
-    there is a rules page. A game lacking any of these gets ``None`` (a plain card)."""
+    there is a rules page. A game lacking any of these gets ``None`` (a plain card). ``bots``:
+    the bot levels the lobby offers for it (:func:`offered_levels`), and ``bots_note`` what the
+    game's text says of them, if anything (where a level is not measured to play better than
+    the one below, the menu says so beside it)."""
     out = []
     specs = sorted((game_spec(name) for name in list_games()), key=lambda s: (s.lobby_order, s.id))
     for spec in specs:
@@ -38,7 +42,8 @@ def game_catalogue(lang: str = text.DEFAULT) -> list[dict[str, Any]]:
                     "name": words.get("title", spec.title),
                     "about": words.get("about"), "time": words.get("time"),
                     "icon": f"/games/{name}/{spec.icon}" if has_file(spec, spec.icon) else None,
-                    "rules": rules_page(spec, lang) is not None})
+                    "rules": rules_page(spec, lang) is not None,
+                    "bots": offered_levels(name), "bots_note": words.get("bots_note")})
     return out
 
 

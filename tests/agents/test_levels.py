@@ -64,6 +64,29 @@ def test_a_level_agent_keeps_the_web_name_and_an_agent_spec_still_works() -> Non
     assert not levels.is_bot_name("nobody")
 
 
+def test_the_lobby_offers_a_level_only_where_it_is_a_bot_of_its_own(monkeypatch) -> None:
+    """Expert is offered where its spec differs from Strong's at some player count (Spy
+    Tracker), not where it is an alias at every count; the catalogue carries each game's list
+    and Against the Current's note on its levels in every language."""
+    from fieldcraft.server.catalogue import game_catalogue
+
+    assert levels.offered_levels("spy-tracker") == list(levels.WEB_BOTS)
+    for game in ("against-the-current", "undercover", "under-current"):
+        assert levels.offered_levels(game) == ["random", "heuristic", "ismcts"], game
+    # a difference at one count is enough: a longer search at five players only
+    monkeypatch.setitem(levels.BY_COUNT, "under-current",
+                        {**levels.BY_COUNT["under-current"],
+                         5: {"expert": "ismcts(iterations=9000, infer=1)"}})
+    assert levels.offered_levels("under-current")[-1] == "expert"
+    monkeypatch.undo()
+    for lang in ("en", "ja", "zh-Hant"):
+        games = {g["id"]: g for g in game_catalogue(lang)}
+        assert games["spy-tracker"]["bots"] == list(levels.WEB_BOTS)
+        assert games["against-the-current"]["bots"] == ["random", "heuristic", "ismcts"]
+        assert games["against-the-current"]["bots_note"], lang
+        assert games["spy-tracker"]["bots_note"] is None
+
+
 def test_the_web_lists_and_seats_bots_through_the_level_table() -> None:
     from fieldcraft.server import driver
     from fieldcraft.server.routes import tables

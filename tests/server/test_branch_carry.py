@@ -59,6 +59,12 @@ def test_the_bots_offered_are_the_levels(server: ServerProcess,
                                          original: dict[str, Any]) -> None:
     options = httpx.get(f"{server.base}/api/tables/{original['id']}/branch").json()
     assert options == {"bots": list(WEB_BOTS), "default": "heuristic"}
+    # the game's own levels: Against the Current has no Expert apart from Strong
+    made = httpx.post(f"{server.base}/api/tables", json={
+        "game": "against-the-current", "players": 2, "seats": ["human", "bot:random"]})
+    assert made.status_code == 201, made.text
+    options = httpx.get(f"{server.base}/api/tables/{made.json()['id']}/branch").json()
+    assert options == {"bots": ["random", "heuristic", "ismcts"], "default": "heuristic"}
     missing = httpx.get(f"{server.base}/api/tables/no-such-table/branch")
     assert missing.status_code == 404
 

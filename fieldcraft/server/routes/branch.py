@@ -7,8 +7,8 @@ uses the real hidden cards; the asker takes that seat and bots of the chosen str
 others. The answer has the shape of ``POST /api/tables`` (the seat token to keep).
 
 ``GET /api/tables/<id>/branch`` tells the replay's panel which bots it may offer: the levels'
-web ids (:data:`fieldcraft.agents.levels.WEB_BOTS`), so a level added there is offered without
-touching the page's script."""
+web ids the lobby offers for the table's game (:func:`fieldcraft.agents.levels.offered_levels`),
+so a level added there is offered without touching the page's script."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from fieldcraft.agents.levels import WEB_BOTS
+from fieldcraft.agents.levels import offered_levels
 from fieldcraft.server import access
 from fieldcraft.server import errors as E
 from fieldcraft.server.limits import client_address
@@ -51,11 +51,11 @@ def original_name(seats: Any, seat: int, players: int) -> str:
 
 @router.get("/tables/{table_id}/branch")
 async def api_branch_options(request: Request, table_id: str) -> dict[str, Any]:
-    """``{bots, default}``: the bots a branch of this table may seat, weakest first, and the
-    one chosen unless the asker picks another. The table must exist (the panel asks from its
-    replay); what is offered does not depend on it yet."""
-    await hub_of(request).require(table_id)
-    return {"bots": list(WEB_BOTS), "default": DEFAULT_BOT}
+    """``{bots, default}``: the bots a branch of this table may seat, weakest first (those the
+    lobby offers for its game), and the one chosen unless the asker picks another. The table
+    must exist (the panel asks from its replay)."""
+    room = await hub_of(request).require(table_id)
+    return {"bots": offered_levels(room.game_name), "default": DEFAULT_BOT}
 
 
 @router.post("/tables/{table_id}/branch", status_code=201)

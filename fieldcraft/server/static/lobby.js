@@ -77,16 +77,22 @@
   }
 
   // -- seats: shown from 1; bots named by strength, their spec on hover ---------------------------
+  // Each game offers its own levels (no "Expert" where it would be Strong again), and says
+  // beside them what its levels are worth where one is not measured above the one below.
   function fillSeats() {
     const n = Number(playersSelect.value);
+    const g = currentGame();
+    const offered = g.bots ? sortBots(g.bots) : bots;
+    const fallback = offered.includes(defaultBot) ? defaultBot : offered[0];
+    // The seats chosen so far are kept when the player count changes (a new game starts afresh).
     const before = Array.from(seatList.querySelectorAll("select")).map((s) => s.value);
     clear(seatList);
     for (let i = 0; i < n; i++) {
       const select = el("select", { class: "seat-kind", "data-seat": i, "aria-label": t("lobby.seat_n", { n: i + 1 }) },
         el("option", { value: "me" }, t("lobby.me")),
         el("option", { value: "human" }, t("lobby.person")),
-        bots.map((b) => el("option", { value: "bot:" + b, title: b }, t("lobby.bot") + ": " + botLevel(b))));
-      select.value = before[i] || (i === 0 ? "me" : "bot:" + defaultBot);
+        offered.map((b) => el("option", { value: "bot:" + b, title: b }, t("lobby.bot") + ": " + botLevel(b))));
+      select.value = before[i] || (i === 0 ? "me" : "bot:" + fallback);
       const hover = () => { select.title = select.value.startsWith("bot:") ? select.value.slice(4) : ""; };
       hover();
       select.addEventListener("change", () => {
@@ -99,6 +105,9 @@
       });
       seatList.appendChild(el("div", { class: "seat-row" }, el("span", {}, t("lobby.seat_n", { n: i + 1 })), select));
     }
+    const note = document.getElementById("bots-note");
+    note.textContent = g.bots_note || "";
+    note.hidden = !g.bots_note;
   }
 
   // -- the ruleset editor -------------------------------------------------------------------------
