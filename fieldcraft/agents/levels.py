@@ -14,7 +14,8 @@ Rules of the table:
   the Current, where the dice leave it level). ``expert`` is a level of its own only in Spy
   Tracker, where more time leaned its way on every run (58.5% of 200 games against Strong,
   then 52.9% of 240 on a confirming run: not shown) and is no weaker; elsewhere the same spec
-  as ``strong`` (so picking it never gives a weaker bot).
+  as ``strong`` (so picking it never gives a weaker bot), and the lobby does not offer it there
+  (:func:`offered_levels`).
 * A level is an agent spec as :func:`fieldcraft.agents.make_agent` takes it; budgets are
   iteration counts, not seconds, so a seeded game repeats, sized so that Strong thinks about a
   second a move or less on the compiled build of a small two-core machine (a person is waiting),
