@@ -286,22 +286,26 @@ def _search_roles(masks: list[int], num_roles: int, rng: random.Random) -> list[
     fails."""
     order = sorted(range(len(masks)), key=lambda p: (bin(masks[p]).count("1"), rng.random()))
     result = [-1] * len(masks)
-
-    def place(k: int, used: int) -> bool:
-        if k == len(order):
-            return True
-        p = order[k]
-        options = [r for r in range(num_roles) if masks[p] >> r & 1 and not used >> r & 1]
-        shuffle(options, rng)
-        for r in options:
-            result[p] = r
-            if place(k + 1, used | (1 << r)):
-                return True
-        return False
-
-    if not place(0, 0):
+    if not _place(order, masks, num_roles, rng, result, 0, 0):
         raise AssertionError("role knowledge is inconsistent")
     return result
+
+
+def _place(order: list[int], masks: list[int], num_roles: int, rng: random.Random,
+           result: list[int], k: int, used: int) -> bool:
+    """Give positions ``order[k:]`` roles not in ``used``, backtracking. A module function and
+    not a closure: a recursive closure refers to itself, a reference cycle per call that only
+    the cyclic collector frees, and searches hold that collector off (``ismcts._pause_gc``)."""
+    if k == len(order):
+        return True
+    p = order[k]
+    options = [r for r in range(num_roles) if masks[p] >> r & 1 and not used >> r & 1]
+    shuffle(options, rng)
+    for r in options:
+        result[p] = r
+        if _place(order, masks, num_roles, rng, result, k + 1, used | (1 << r)):
+            return True
+    return False
 
 
 INFER_SLIP = 0.1
