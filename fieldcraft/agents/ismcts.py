@@ -510,8 +510,9 @@ _gc_lock = threading.Lock()
 def _pause_gc() -> None:
     """Hold the cyclic garbage collector off while a search grows its tree.
 
-    The tree has no reference cycles (a node owns its children and nothing points back), so
-    reference counting frees it; the cyclic collector would only walk it again and again as it
+    The tree has no reference cycles (a node owns its children and nothing points back), nor
+    must what the game's code makes during a search (a test checks every game), so reference
+    counting frees it all; the cyclic collector would only walk it again and again as it
     grows: a third of a 3,000-iteration Spy Tracker search went to that. Searches may run at
     once in several threads (the web table), so the collector comes back when the last ends,
     and only if it was on before the first began."""
@@ -530,21 +531,36 @@ def _resume_gc() -> None:
     allocation after ``gc.enable()`` would trigger one collection that walks the whole tree at
     once: a quarter of a second after a 4,000-iteration Spy Tracker search at four players, in
     the move's time, where a person waits. Freezing moves every tracked object out of the
-    generations in constant time. Where nothing else was frozen (a study, the terminal) they are
-    thawed straight away into the oldest generation, whose full collections go on as before;
-    where something was (the web's collector clock freezes what is young every tenth of a
-    second, but a search that holds the interpreter lock can keep its clock from ticking), they
-    stay frozen, as the clock's next tick would have left them, and freed by reference counting
-    all the same."""
+    generations in constant time. Where nothing else is frozen (a study, the terminal) they are
+    thawed straight away into the oldest generation, whose full collections go on as before.
+    Where the process freezes what is young itself and collects on growth (the web's collector
+    clock, :func:`freeze_after_searches`), they stay frozen, as the clock's next tick would
+    have left them (a search running compiled code in a worker thread can keep the clock from
+    ticking). Where something else froze objects, for its own reasons, nothing changes.
+    Either way the objects are freed by reference counting; the searches make no reference
+    cycles (tests/agents/test_search_features.py checks every game), so none waits for a full
+    collection."""
     global _gc_pauses
     with _gc_lock:
         _gc_pauses -= 1
         if _gc_pauses == 0 and _gc_was_enabled:
-            frozen_before = gc.get_freeze_count()
-            gc.freeze()
-            if frozen_before == 0:
+            if _freeze_after:
+                gc.freeze()
+            elif gc.get_freeze_count() == 0:  # walks the frozen list: short where it is empty
+                gc.freeze()
                 gc.unfreeze()
             gc.enable()
+
+
+_freeze_after = False
+
+
+def freeze_after_searches(on: bool) -> None:
+    """Tell the searches that this process freezes young objects itself and collects them on
+    growth (``fieldcraft.server.collector.CollectorClock``), so a search's objects may stay
+    frozen when it ends; counting the frozen objects to find out would walk them all."""
+    global _freeze_after
+    _freeze_after = bool(on)
 
 
 def _forget_gc_pauses() -> None:

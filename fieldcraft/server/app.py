@@ -140,6 +140,7 @@ def _lifespan(url: str, synchronous: str, make_hub: Callable[[Any, store.Writer]
         finally:
             if collector is not None:
                 collector.cancel()
+                app.state.collector.stop()
             await hub.close()
             app.state.analyser.close()
             await asyncio.to_thread(writer.close)

@@ -29,6 +29,8 @@ import logging
 import time
 from collections.abc import Callable
 
+from fieldcraft.agents.ismcts import freeze_after_searches
+
 log = logging.getLogger("fieldcraft.server")
 
 
@@ -58,12 +60,18 @@ class CollectorClock:
     def start(self) -> None:
         """Collect what start-up left as garbage, freeze the rest, and keep CPython's own young
         collections out of the way (the clock's freezes reset their counter long before it
-        could reach this threshold)."""
+        could reach this threshold). A bot's search then leaves what it made frozen, as the
+        next tick would (:func:`fieldcraft.agents.ismcts.freeze_after_searches`)."""
         gc.collect()
         gc.freeze()
         gc.set_threshold(100_000, 50, 100)
         self.baseline = gc.get_freeze_count()
         self.last_full = self.last_check = self.clock()
+        freeze_after_searches(True)
+
+    def stop(self) -> None:
+        """The clock no longer runs: a bot's search must not leave its objects frozen."""
+        freeze_after_searches(False)
 
     def tick(self) -> bool:
         """One turn of the clock: freeze, and now and then check the growth. True when a full

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from fieldcraft.agents.ismcts import freeze_after_searches
 from fieldcraft.server.collector import CollectorClock
 
 
@@ -39,6 +40,7 @@ def restored_gc() -> Iterator[None]:
     try:
         yield
     finally:
+        freeze_after_searches(False)  # the clocks started here never stop
         gc.unfreeze()
         gc.set_threshold(*threshold)
         gc.collect()
@@ -57,6 +59,18 @@ def test_tick_freezes_the_young_generation_without_collecting(restored_gc: None)
     assert gc.get_freeze_count() >= frozen + len(keep)
     assert garbage() is not None  # frozen cyclic garbage waits for a full collection
     assert collector.full_collections == 0
+
+
+def test_the_clock_tells_the_searches_it_freezes_while_it_runs(restored_gc: None) -> None:
+    """A bot's search in the web leaves its objects frozen only while a clock runs to collect
+    them on growth; once it stops, searches thaw what they froze again."""
+    from fieldcraft.agents import ismcts
+
+    collector = CollectorClock(clock=FakeClock())
+    collector.start()
+    assert ismcts._freeze_after is True
+    collector.stop()
+    assert ismcts._freeze_after is False
 
 
 def test_growth_brings_one_full_collection_that_frees_frozen_cycles(restored_gc: None) -> None:
