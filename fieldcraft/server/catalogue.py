@@ -27,8 +27,8 @@ def game_catalogue(lang: str = text.DEFAULT) -> list[dict[str, Any]]:
     ``lang``: the picture's address, the two-line ``about``, the playing ``time`` and whether
     there is a rules page. A game lacking any of these gets ``None`` (a plain card). ``bots``:
     the bot levels the lobby offers for it (:func:`offered_levels`), and ``bots_note`` what the
-    game's text says of them, if anything (where a level is not measured to play better than
-    the one below, the menu says so beside it)."""
+    game's text says of them, if anything (where a level is not measured to play much better
+    than the one below, the menu says so beside it)."""
     out = []
     specs = sorted((game_spec(name) for name in list_games()), key=lambda s: (s.lobby_order, s.id))
     for spec in specs:
