@@ -349,6 +349,38 @@ def test_replay_starts_at_zero_plays_steps_and_reads_events(browser: Any,
         context.close()
 
 
+def test_quick_clicks_on_next_and_previous_each_move_one_mark(browser: Any,
+                                                               server: ServerProcess) -> None:
+    """Each click on "next" goes one mark on from where the clicks before it went, even when
+    they come faster than the server answers (a slow network, a busy server): here all three
+    land before the first answer."""
+    made = httpx.post(f"{server.base}/api/tables", json={
+        "game": "spy-tracker", "players": 2, "seats": ["bot:random", "bot:random"]}).json()
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{server.base}/api/tables/{made['id']}").json()["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    marks = [m for m in httpx.get(f"{server.base}/api/tables/{made['id']}/replay").json()["marks"]
+             if m > 0]  # where "next" goes from the start, one after another
+    assert len(marks) >= 3
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{server.base}{made['url']}/replay")
+        page.wait_for_function("() => document.body.dataset.step === '0'")
+        # the clicks in one go, all before the first answer can arrive
+        page.evaluate("for (let i = 0; i < 3; i++) document.getElementById('rp-next').click()")
+        page.wait_for_function(f"() => document.body.dataset.step === '{marks[2]}'")
+        page.evaluate("for (let i = 0; i < 2; i++) document.getElementById('rp-prev').click()")
+        page.wait_for_function(f"() => document.body.dataset.step === '{marks[0]}'")
+        assert not errors, errors
+    finally:
+        context.close()
+
+
 def play_over_sockets(server: ServerProcess, table: str, tokens: dict[int, str]) -> None:
     """Play a table of people to its end from Python, each seat its first choice."""
     from websockets.sync.client import connect
