@@ -304,14 +304,21 @@ def test_end_screen_is_in_view_and_rematch_opens_a_new_table(browser: Any,
 
 
 # -- the replay ------------------------------------------------------------------------------------
-def test_replay_starts_at_zero_plays_steps_and_reads_events(browser: Any,
-                                                            server: ServerProcess) -> None:
+def finished_random_table(server: ServerProcess) -> dict[str, Any]:
+    """A two-seat Spy Tracker table of random bots, played to its end."""
     made = httpx.post(f"{server.base}/api/tables", json={
         "game": "spy-tracker", "players": 2, "seats": ["bot:random", "bot:random"]}).json()
     deadline = time.monotonic() + 60
     while httpx.get(f"{server.base}/api/tables/{made['id']}").json()["status"] != "finished":
         assert time.monotonic() < deadline
         time.sleep(0.05)
+    return made
+
+
+@contextlib.contextmanager
+def replay_at_start(browser: Any, server: ServerProcess, made: dict[str, Any]
+                    ) -> Iterator[tuple[Any, list[str]]]:
+    """The table's replay page drawn at step 0, and the page errors seen on it."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
         page = context.new_page()
@@ -320,6 +327,14 @@ def test_replay_starts_at_zero_plays_steps_and_reads_events(browser: Any,
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(f"{server.base}{made['url']}/replay")
         page.wait_for_function("() => document.body.dataset.step === '0'")
+        yield page, errors
+    finally:
+        context.close()
+
+
+def test_replay_starts_at_zero_plays_steps_and_reads_events(browser: Any,
+                                                            server: ServerProcess) -> None:
+    with replay_at_start(browser, server, finished_random_table(server)) as (page, errors):
         options = page.locator("#pov option").all_text_contents()
         assert options[1].startswith("Seat 1") and options[2].startswith("Seat 2")
         page.select_option("#rp-speed", "4")
@@ -345,8 +360,6 @@ def test_replay_starts_at_zero_plays_steps_and_reads_events(browser: Any,
         lines = page.locator("#log .log-line")
         assert lines.count() > 0 and lines.first.get_attribute("data-key")
         assert not errors, errors
-    finally:
-        context.close()
 
 
 def test_quick_clicks_on_next_and_previous_each_move_one_mark(browser: Any,
@@ -354,31 +367,16 @@ def test_quick_clicks_on_next_and_previous_each_move_one_mark(browser: Any,
     """Each click on "next" goes one mark on from where the clicks before it went, even when
     they come faster than the server answers (a slow network, a busy server): here all three
     land before the first answer."""
-    made = httpx.post(f"{server.base}/api/tables", json={
-        "game": "spy-tracker", "players": 2, "seats": ["bot:random", "bot:random"]}).json()
-    deadline = time.monotonic() + 60
-    while httpx.get(f"{server.base}/api/tables/{made['id']}").json()["status"] != "finished":
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    made = finished_random_table(server)
     marks = [m for m in httpx.get(f"{server.base}/api/tables/{made['id']}/replay").json()["marks"]
              if m > 0]  # where "next" goes from the start, one after another
     assert len(marks) >= 3
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    try:
-        page = context.new_page()
-        page.set_default_timeout(20_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(f"{server.base}{made['url']}/replay")
-        page.wait_for_function("() => document.body.dataset.step === '0'")
-        # the clicks in one go, all before the first answer can arrive
+    with replay_at_start(browser, server, made) as (page, errors):
         page.evaluate("for (let i = 0; i < 3; i++) document.getElementById('rp-next').click()")
         page.wait_for_function(f"() => document.body.dataset.step === '{marks[2]}'")
         page.evaluate("for (let i = 0; i < 2; i++) document.getElementById('rp-prev').click()")
         page.wait_for_function(f"() => document.body.dataset.step === '{marks[0]}'")
         assert not errors, errors
-    finally:
-        context.close()
 
 
 def play_over_sockets(server: ServerProcess, table: str, tokens: dict[int, str]) -> None:
