@@ -36,12 +36,23 @@ class TablePage:
         self.page.on("pageerror", lambda exc: self.problems.append(f"pageerror: {exc}"))
 
     def press(self, locator: Any) -> None:
-        """A tap on a phone, a click elsewhere."""
-        locator.scroll_into_view_if_needed()
-        if self.touch:
-            locator.tap()
-        else:
-            locator.click()
+        """A tap on a phone, a click elsewhere. The board may be drawn anew while the press
+        waits for the thing to stand still (a late update, a move's animation ending): the
+        thing found is then no longer in the page, and the press looks for it again (the
+        locator finds the new one), at most twice; nothing was pressed before that error."""
+        from playwright.sync_api import Error
+
+        for attempt in range(3):
+            try:
+                locator.scroll_into_view_if_needed()
+                if self.touch:
+                    locator.tap()
+                else:
+                    locator.click()
+                return
+            except Error as exc:
+                if "not attached" not in str(exc) or attempt == 2:
+                    raise
 
     def check_clean(self) -> None:
         violations = self.page.evaluate("window.__csp || []")
