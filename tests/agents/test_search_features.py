@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 from dataclasses import replace
 
@@ -473,11 +474,17 @@ def test_a_cpu_clock_budget_counts_the_cpu_clock_and_not_the_wall(monkeypatch):
         ISMCTSAgent(time=0.2, clock="cpu", workers=2)
 
 
+def _three_seat_spy_tracker():
+    game = spy_tracker(players=3)
+    s = game.new_initial_state()
+    deal(s, spies_in(game, "London")[:4], spies_in(game, "Moscow")[:4],
+         spies_in(game, "Paris")[:4])
+    return s
+
+
 def _collections_during(run) -> list[int]:
     """The generations of the cyclic collections that start while ``run()`` runs, with the
-    collector on and nothing frozen beforehand (as in a study or the terminal)."""
-    import gc
-
+    collector on and its young count at zero when it starts."""
     seen: list[int] = []
 
     def watch(phase: str, info: dict) -> None:
@@ -502,8 +509,6 @@ def test_no_collection_walks_the_search_tree_in_the_moves_time():
     must not all sit in the young generation, or the next allocation walks every one of them
     in the move's time (a quarter of a second after 4,000 iterations at four players). A
     search made thousands of tracked objects, yet no collection ran in the move."""
-    import gc
-
     from fieldcraft.agents import ismcts
 
     assert not ismcts._freeze_after  # as in a study or the terminal: no collector clock
@@ -515,21 +520,11 @@ def test_no_collection_walks_the_search_tree_in_the_moves_time():
     assert gc.get_freeze_count() == 0  # frozen and thawed: nothing left frozen
 
 
-def _three_seat_spy_tracker():
-    game = spy_tracker(players=3)
-    s = game.new_initial_state()
-    deal(s, spies_in(game, "London")[:4], spies_in(game, "Moscow")[:4],
-         spies_in(game, "Paris")[:4])
-    return s
-
-
 def test_under_the_web_collector_clock_the_tree_stays_frozen_and_no_collection_runs():
     """The web's collector clock freezes what is young every tenth of a second, but a search
     holding the interpreter lock can keep it from ticking; told so, a search leaves its objects
     frozen (as the next tick would), no collection walks them in the move, and what the
     server froze stays frozen."""
-    import gc
-
     from fieldcraft.agents import ismcts
 
     keep = [[i] for i in range(1000)]
@@ -550,8 +545,6 @@ def test_under_the_web_collector_clock_the_tree_stays_frozen_and_no_collection_r
 def test_objects_frozen_for_another_reason_are_left_as_they_are():
     """A program that froze objects for its own reasons (before forking workers, say) keeps
     them frozen, and gets no frozen objects of ours: the search leaves the generations alone."""
-    import gc
-
     keep = [[i] for i in range(1000)]
     gc.freeze()
     try:
@@ -572,8 +565,6 @@ def test_a_search_makes_no_reference_cycles(game, players):
     """What a search made is moved to the oldest generation when it ends, where only the rare
     full collections look, so it must all go by reference counting: no cyclic garbage (a
     recursive closure in Under Current's role deals made some at four to six players)."""
-    import gc
-
     positions = decision_positions(game, players, 6, seed=3)
     gc.collect()
     for state in positions:
